@@ -1,0 +1,1 @@
+//! Blood Sweat and Tears: the pure adjudicator (rulings: `docs/rules/bst.md`).

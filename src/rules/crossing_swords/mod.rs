@@ -1,0 +1,1 @@
+//! Crossing Swords: the pure adjudicator (rulings: `docs/rules/crossing-swords.md`).

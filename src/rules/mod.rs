@@ -1,0 +1,180 @@
+//! The pure rules core: one adjudicator per game, behind the [`Game`] trait.
+//!
+//! Nothing in this module tree does I/O, reads a clock, touches a database or uses an ambient
+//! random number generator. A game is a function of values: the host hands in the settings, the
+//! entrants, the current state, the orders and a seeded [`GameRng`], and gets back a new state,
+//! the orders to reveal and a log of events. Replaying the same seed and orders gives the same
+//! game, bit for bit.
+
+pub mod bst;
+pub mod crossing_swords;
+
+use std::fmt::{Debug, Display};
+
+use serde::{Serialize, de::DeserializeOwned};
+use uuid::Uuid;
+
+/// The random number generator every game draws from. The host seeds it; a game never seeds one
+/// of its own from the environment.
+pub type GameRng = rand_chacha::ChaCha20Rng;
+
+/// A player's public identity, stable for the life of a lobby (a UUID on the wire).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, serde::Deserialize)]
+#[serde(transparent)]
+pub struct PlayerId(pub Uuid);
+
+impl Display for PlayerId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        Display::fmt(&self.0, f)
+    }
+}
+
+/// A seat: a player's place in sign-up order, counted from 0 and fixed when the game starts.
+/// Seat order is used only for tie-breaks and for who acts "first".
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, serde::Deserialize)]
+#[serde(transparent)]
+pub struct Seat(pub usize);
+
+/// A player as the host seats them: identity, the name shown to others, and what the game asked
+/// for at join time (BST: the character).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub struct Entrant<J> {
+    pub id: PlayerId,
+    pub name: String,
+    pub join: J,
+}
+
+/// Who may read a log event. Most events are public once their step resolves; a few (a BST
+/// draw's token) are for one player's eyes only.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case", tag = "kind", content = "seat")]
+pub enum Audience {
+    Everyone,
+    Only(Seat),
+}
+
+/// A refusal from the rules: a reason enum that knows its machine-readable code. The host turns
+/// it into a 422 (or a 409 where [`Refusal::is_conflict`] says the state, not the input, is
+/// wrong) with `code()` and the `Display` text as the message.
+pub trait Refusal: Debug + Display {
+    /// A kebab-case code, e.g. `illegal-target`.
+    fn code(&self) -> &'static str;
+    /// True when the refusal is about timing or state (e.g. "signups are closed") rather than
+    /// about the content of the request.
+    fn is_conflict(&self) -> bool {
+        false
+    }
+}
+
+/// A log event: typed data (serialized as the structured entry, with a `kind` tag) and one
+/// line of text a person can follow (its `Display`).
+pub trait Event: Debug + Display + Serialize + Clone {
+    /// Who may see this event once its step has resolved.
+    fn audience(&self) -> Audience {
+        Audience::Everyone
+    }
+}
+
+/// The outcome of resolving one step.
+#[derive(Clone, Debug)]
+pub struct Resolution<G: Game> {
+    /// The state after the step, positioned at the next step (or finished).
+    pub state: G::State,
+    /// The orders this step reveals to everyone, in seat order.
+    pub revealed: Vec<(Seat, G::Order)>,
+    /// What happened, in order. A round's log is the concatenation of its steps' events.
+    pub events: Vec<G::Event>,
+}
+
+/// One game's rules, as the host sees them. Every method is a pure function of its arguments.
+///
+/// The lifecycle: the host validates [`Game::Settings`] at lobby creation, each join's
+/// [`Game::JoinBody`] at sign-up, calls [`Game::start`] once with the seated entrants, and from
+/// then on repeatedly asks who [`Game::owes`] an answer, collects orders checked by
+/// [`Game::check_order`], and calls [`Game::resolve`] once every owed seat has answered.
+pub trait Game: Sized + 'static {
+    /// The game's identifier on the wire (`crossing-swords`, `bst`).
+    const ID: &'static str;
+    /// Host-chosen settings (the lobby's `settings` object), deserialized by serde.
+    type Settings: Serialize + DeserializeOwned + Clone + Debug + Default + Send + Sync;
+    /// The join request's game-specific fields (e.g. `character`), as sent.
+    type JoinBody: DeserializeOwned + Send;
+    /// The validated join choice stored with the player.
+    type Join: Serialize + DeserializeOwned + Clone + Debug + Send + Sync;
+    /// The whole game state, secrets included. Stored by the host, never shown as is.
+    type State: Serialize + DeserializeOwned + Clone + Debug + Send + Sync;
+    /// An order's body as sent (besides `round` and `step`), before the rules judge it.
+    type OrderBody: DeserializeOwned + Send;
+    /// A checked order, stored secretly until its step resolves, then revealed.
+    type Order: Serialize + DeserializeOwned + Clone + Debug + Send + Sync;
+    /// A log event.
+    type Event: Event + DeserializeOwned + Send + Sync;
+    /// Why the rules refuse something.
+    type Refusal: Refusal + Send + Sync;
+    /// What a player owes now (without `round` and `step`, which the host adds).
+    type Prompt: Serialize + Send;
+    /// One player's public pools, flattened into the public player object.
+    type Pools: Serialize + Send;
+    /// Public table state, flattened into the public lobby object (BST: `pool_size`, `discard`).
+    type Table: Serialize + Send;
+    /// What only this player may see (BST: the hand), flattened into `me`.
+    type Private: Serialize + Send;
+    /// The final result (winners and standings).
+    type Outcome: Serialize + Send;
+
+    /// Checks settings at lobby creation (ranges, a `setup` that could not happen).
+    fn check_settings(settings: &Self::Settings) -> Result<(), Self::Refusal>;
+    /// How many players may sign up.
+    fn capacity(settings: &Self::Settings) -> usize;
+    /// The fewest players the game can start with.
+    fn min_players(settings: &Self::Settings) -> usize;
+    /// Checks a join request's game-specific fields.
+    fn check_join(settings: &Self::Settings, body: Self::JoinBody)
+    -> Result<Self::Join, Self::Refusal>;
+    /// Deals the opening position. `rng` is seeded by the host (from `settings` where the game
+    /// takes a seed there).
+    fn start(
+        settings: &Self::Settings,
+        entrants: &[Entrant<Self::Join>],
+        rng: &mut GameRng,
+    ) -> Result<Self::State, Self::Refusal>;
+    /// A seed the settings fix, if any (BST `seed`); otherwise the host draws one.
+    fn seed(settings: &Self::Settings) -> Option<u64> {
+        let _ = settings;
+        None
+    }
+
+    /// The current round, counted from 1.
+    fn round(state: &Self::State) -> u32;
+    /// The current step's name (`orders`, `play`, `follow-up`, ...).
+    fn step(state: &Self::State) -> &'static str;
+    /// The seats that owe an answer in the current step, in seat order. Empty once finished.
+    fn owes(state: &Self::State) -> Vec<Seat>;
+    /// The prompt for `seat`, if it owes an answer now.
+    fn prompt(state: &Self::State, seat: Seat) -> Option<Self::Prompt>;
+    /// Judges an order for the current step from `seat` (which owes one).
+    fn check_order(
+        state: &Self::State,
+        seat: Seat,
+        body: Self::OrderBody,
+    ) -> Result<Self::Order, Self::Refusal>;
+    /// Resolves the current step once every owed seat has answered. `orders` holds exactly one
+    /// checked order per owed seat, in seat order. The result must not depend on the order in
+    /// which the orders arrived.
+    fn resolve(
+        state: &Self::State,
+        orders: &[(Seat, Self::Order)],
+        rng: &mut GameRng,
+    ) -> Resolution<Self>;
+
+    /// Whether `seat` is still in the game.
+    fn alive(state: &Self::State, seat: Seat) -> bool;
+    /// `seat`'s public pools.
+    fn pools(state: &Self::State, seat: Seat) -> Self::Pools;
+    /// The public table.
+    fn table(state: &Self::State) -> Self::Table;
+    /// What `seat` alone may see.
+    fn private(state: &Self::State, seat: Seat) -> Self::Private;
+    /// The result, once the game is over.
+    fn outcome(state: &Self::State) -> Option<Self::Outcome>;
+}

@@ -1,0 +1,1 @@
+//! Herald's one integration test binary. Modules are laid out by subject.
