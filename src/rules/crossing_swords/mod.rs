@@ -1,1 +1,217 @@
-//! Crossing Swords: the pure adjudicator (rulings: `docs/rules/crossing-swords.md`).
+//! Crossing Swords: the pure adjudicator (rulings: `shared/rules/crossing-swords.md`; how they
+//! map to this code: `docs/rules/crossing-swords.md`).
+//!
+//! A melee of 2-16 players (G1). Every turn each living player secretly picks one of ten moves
+//! and a target (G3); all are revealed and resolved simultaneously by the fixed steps R0-R13
+//! (Ruling 4). Damage moves HP counters to the damager's VP (G5); the last player standing
+//! converts his HP to VP (G6); the most VP wins, ties share (G7, Ruling 32). No randomness.
+
+pub mod counters;
+pub mod damage;
+pub mod events;
+pub mod halt;
+pub mod moves;
+pub mod refusal;
+pub mod resolve;
+pub mod setup;
+pub mod state;
+pub mod turn;
+
+use serde::{Deserialize, Serialize};
+use uuid::Uuid;
+
+pub use events::Event;
+pub use moves::{Attack, Category, Move, Order, OrderBody};
+pub use refusal::{Refusal, SetupProblem};
+pub use setup::{Settings, Setup, SetupPlayer};
+pub use state::{
+    EndReason, MoveChoice, Outcome, PlayerRef, Pools, Private, Prompt, Standing, State, Table,
+};
+
+use crate::rules::{Entrant, Game, GameRng, PlayerId, Resolution, Seat};
+
+/// The Crossing Swords rules, as the host drives them through [`Game`].
+#[derive(Copy, Clone, Debug)]
+pub struct CrossingSwords;
+
+/// A join request's game fields: Crossing Swords has none, so any field (a BST `character`)
+/// is refused. The host removes `name` before this is read.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct JoinBody {}
+
+/// A Crossing Swords player chooses nothing at sign-up (G2: everyone starts alike).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Join;
+
+impl Game for CrossingSwords {
+    const ID: &'static str = "crossing-swords";
+    type Settings = Settings;
+    type JoinBody = JoinBody;
+    type Join = Join;
+    type State = State;
+    type OrderBody = OrderBody;
+    type Order = Order;
+    type Event = Event;
+    type Refusal = Refusal;
+    type Prompt = Prompt;
+    type Pools = Pools;
+    type Table = Table;
+    type Private = Private;
+    type Outcome = Outcome;
+
+    fn check_settings(settings: &Settings) -> Result<(), Refusal> {
+        setup::check(settings)
+    }
+
+    fn capacity(settings: &Settings) -> usize {
+        settings.max_players as usize
+    }
+
+    fn min_players(_settings: &Settings) -> usize {
+        2
+    }
+
+    fn check_join(_settings: &Settings, _body: JoinBody) -> Result<Join, Refusal> {
+        Ok(Join)
+    }
+
+    fn start(
+        settings: &Settings,
+        entrants: &[Entrant<Join>],
+        _rng: &mut GameRng,
+    ) -> Result<State, Refusal> {
+        setup::start(settings, entrants)
+    }
+
+    fn round(state: &State) -> u32 {
+        state.round
+    }
+
+    fn step(_state: &State) -> &'static str {
+        "orders"
+    }
+
+    fn owes(state: &State) -> Vec<Seat> {
+        match state.end {
+            Some(_) => Vec::new(),
+            None => state.living().collect(),
+        }
+    }
+
+    fn prompt(state: &State, seat: Seat) -> Option<Prompt> {
+        if !Self::owes(state).contains(&seat) {
+            return None;
+        }
+        let moves = Move::ALL
+            .into_iter()
+            .map(|mv| MoveChoice {
+                mv,
+                category: mv.category(),
+                targets: state
+                    .living()
+                    .filter(|&t| state.target_problem(seat, mv, t).is_none())
+                    .map(|t| state.player_ref(t))
+                    .collect(),
+            })
+            .collect();
+        Some(Prompt { moves })
+    }
+
+    fn check_order(state: &State, seat: Seat, body: OrderBody) -> Result<Order, Refusal> {
+        if !Self::owes(state).contains(&seat) {
+            return Err(Refusal::NotOwed);
+        }
+        let mv: Move = body
+            .mv
+            .parse()
+            .map_err(|moves::UnknownMove(got)| Refusal::UnknownMove { got })?;
+        let target = Uuid::parse_str(&body.target)
+            .ok()
+            .map(PlayerId)
+            .and_then(|id| state.seat_of(id))
+            .ok_or_else(|| Refusal::UnknownTarget {
+                got: body.target.clone(),
+            })?;
+        match state.target_problem(seat, mv, target) {
+            None => Ok(Order {
+                mv,
+                target: state.players[target.0].id,
+            }),
+            Some(state::TargetProblem::Unknown) => Err(Refusal::UnknownTarget { got: body.target }),
+            Some(state::TargetProblem::Dead) => Err(Refusal::DeadTarget {
+                name: state.players[target.0].name.clone(),
+            }),
+            Some(state::TargetProblem::OwnSeat) => Err(Refusal::SelfTarget { mv }),
+        }
+    }
+
+    fn resolve(state: &State, orders: &[(Seat, Order)], _rng: &mut GameRng) -> Resolution<Self> {
+        let resolved = resolve::resolve(state, orders);
+        Resolution {
+            state: resolved.state,
+            revealed: resolved.revealed,
+            events: resolved.events,
+        }
+    }
+
+    fn alive(state: &State, seat: Seat) -> bool {
+        state.fighter(seat).is_some_and(|p| p.alive)
+    }
+
+    fn pools(state: &State, seat: Seat) -> Pools {
+        let id = |s: Option<Seat>| s.and_then(|s| state.fighter(s)).map(|p| p.id);
+        match state.fighter(seat) {
+            Some(p) => Pools {
+                hp: p.hp,
+                vp: p.vp,
+                focus: id(p.focus),
+                dodge: id(p.dodge),
+            },
+            None => Pools {
+                hp: 0,
+                vp: 0,
+                focus: None,
+                dodge: None,
+            },
+        }
+    }
+
+    fn table(_state: &State) -> Table {
+        Table {}
+    }
+
+    fn private(_state: &State, _seat: Seat) -> Private {
+        Private {}
+    }
+
+    fn outcome(state: &State) -> Option<Outcome> {
+        let end = state.end.as_ref()?;
+        let mut order: Vec<usize> = (0..state.players.len()).collect();
+        order.sort_by(|&a, &b| {
+            state.players[b]
+                .vp
+                .cmp(&state.players[a].vp)
+                .then(a.cmp(&b))
+        });
+        let standings = order
+            .into_iter()
+            .map(|i| {
+                let p = &state.players[i];
+                Standing {
+                    player: p.id,
+                    name: p.name.clone(),
+                    vp: p.vp,
+                    hp: p.hp,
+                    alive: p.alive,
+                    place: 1 + state.players.iter().filter(|q| q.vp > p.vp).count(),
+                }
+            })
+            .collect();
+        Some(Outcome {
+            winners: end.winners.iter().map(|s| state.players[s.0].id).collect(),
+            reason: end.reason,
+            standings,
+        })
+    }
+}

@@ -1,0 +1,110 @@
+//! R8-R10: moving counters (G5), the overkill split (Ruling 29), the Assail cap (Ruling 20)
+//! and Taunt steals (Rulings 24-25).
+
+use crate::rules::Seat;
+
+/// R8, Ruling 29: splits `hp` counters among damagers who dealt `damages` (seat, amount) in
+/// total more than `hp`. Each gets `floor(hp·d/D)`; the leftover goes one each to the largest
+/// remainders `hp·d mod D`, ties to the larger damage, then the lower seat. When the damage
+/// fits (`D ≤ hp`) everyone gets exactly his damage. The result is in the input's order.
+pub fn split(hp: u32, damages: &[(Seat, u32)]) -> Vec<u32> {
+    let total: u64 = damages.iter().map(|(_, d)| u64::from(*d)).sum();
+    let hp = u64::from(hp);
+    if total <= hp {
+        return damages.iter().map(|(_, d)| *d).collect();
+    }
+    let mut shares: Vec<u64> = damages
+        .iter()
+        .map(|(_, d)| hp * u64::from(*d) / total)
+        .collect();
+    let leftover = hp - shares.iter().sum::<u64>();
+    let mut order: Vec<usize> = (0..damages.len()).collect();
+    order.sort_by(|&a, &b| {
+        let (sa, da) = damages[a];
+        let (sb, db) = damages[b];
+        let ra = hp * u64::from(da) % total;
+        let rb = hp * u64::from(db) % total;
+        rb.cmp(&ra).then(db.cmp(&da)).then(sa.cmp(&sb))
+    });
+    for &i in order
+        .iter()
+        .take(usize::try_from(leftover).unwrap_or(usize::MAX))
+    {
+        shares[i] += 1;
+    }
+    shares
+        .into_iter()
+        .map(|s| u32::try_from(s).unwrap_or(u32::MAX))
+        .collect()
+}
+
+/// The most VP an Assailer may gain from his Assail in one turn (AS, Ruling 20).
+pub const ASSAIL_CAP: u32 = 8;
+
+/// R9, Ruling 20: of `counters` won by an Assail this turn, how many are credited and how many
+/// leave the game.
+pub fn assail_cap(counters: u32) -> (u32, u32) {
+    let credited = counters.min(ASSAIL_CAP);
+    (credited, counters - credited)
+}
+
+/// R10, Ruling 24: what each of `taunters` Taunters steals from a pool of `vp0` VP at the start
+/// of the turn: `min(3, floor(vp0 / k))`; the remainder stays with the target.
+pub fn taunt_share(vp0: u32, taunters: usize) -> u32 {
+    let k = u32::try_from(taunters.max(1)).unwrap_or(u32::MAX);
+    (vp0 / k).min(3)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ruling_29_damage_within_hp_moves_in_full() {
+        assert_eq!(split(10, &[(Seat(0), 3), (Seat(1), 7)]), [3, 7]);
+    }
+
+    #[test]
+    fn ruling_29_overkill_splits_by_largest_remainder() {
+        // hp 4, damages 5 and 2 (D 7): 20/7 = 2 r6, 8/7 = 1 r1, leftover 1 → first.
+        assert_eq!(split(4, &[(Seat(0), 5), (Seat(1), 2)]), [3, 1]);
+    }
+
+    #[test]
+    fn ruling_29_equal_remainders_go_to_the_larger_damage_then_the_lower_seat() {
+        // hp 1, damages 3,3 (D 6): q 0,0, remainders 3,3, equal damage → lower seat.
+        assert_eq!(split(1, &[(Seat(2), 3), (Seat(1), 3)]), [0, 1]);
+        // hp 3, damages 2 and 4 (D 6): q 1, 2, remainders 0, 0: no leftover.
+        assert_eq!(split(3, &[(Seat(0), 2), (Seat(1), 4)]), [1, 2]);
+        // hp 2, damages 1,1,2 (D 4): q 0,0,1; remainders 2,2,0; leftover 1 → lower seat of the 1s.
+        assert_eq!(
+            split(2, &[(Seat(0), 1), (Seat(1), 1), (Seat(2), 2)]),
+            [1, 0, 1]
+        );
+    }
+
+    #[test]
+    fn ruling_29_tied_remainder_goes_to_the_larger_damage() {
+        // hp 5, damages 4 and 8 (D 12): 20/12 = 1 r8, 40/12 = 3 r4; leftover 1 → r8 (seat 0).
+        assert_eq!(split(5, &[(Seat(0), 4), (Seat(1), 8)]), [2, 3]);
+        // hp 3, damages 1, 2, 3 (D 6): 3/6 r3, 6/6 = 1 r0, 9/6 = 1 r3 → leftover 1 to the 3.
+        assert_eq!(
+            split(3, &[(Seat(0), 1), (Seat(1), 2), (Seat(2), 3)]),
+            [0, 1, 2]
+        );
+    }
+
+    #[test]
+    fn ruling_20_assail_keeps_at_most_eight() {
+        assert_eq!(assail_cap(5), (5, 0));
+        assert_eq!(assail_cap(11), (8, 3));
+    }
+
+    #[test]
+    fn ruling_24_taunters_share_the_snapshot_equally() {
+        assert_eq!(taunt_share(10, 1), 3);
+        assert_eq!(taunt_share(2, 1), 2);
+        assert_eq!(taunt_share(5, 2), 2);
+        assert_eq!(taunt_share(1, 2), 0);
+    }
+}

@@ -1,0 +1,219 @@
+//! R3, R5-R7: the damage ledger (Halt damage, Attack cards, Block and Riposte counters, Lunge
+//! drawback). Every amount is ledgered first and applied together in R8 (Ruling 4).
+
+use serde::{Deserialize, Serialize};
+
+use super::moves::{Attack, Move};
+use super::turn::Turn;
+use crate::rules::Seat;
+
+/// Where a ledgered damage comes from. Only [`Source::Card`] damage is ever modified (Ruling 9).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// An effective Halt on an Action player: fixed 3 (R3).
+    Halt,
+    /// An Attack card, after R5's modifiers.
+    Card(Attack),
+    /// Block reflection: fixed 2 (R6, Ruling 22).
+    Reflection,
+    /// Riposte counter: fixed 3 (R6, Ruling 23).
+    Counter,
+    /// Lunge drawback: fixed 3, or 9 after the Lunger's Focus on the target (R7, Rulings 13-16).
+    LungeBonus,
+}
+
+/// One ledgered damage from one player to another.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Hit {
+    /// Who deals it (and receives the counters, G5).
+    pub from: Seat,
+    /// Who takes it.
+    pub to: Seat,
+    /// How much (may be 0 for an Attack card, kept for the log).
+    pub amount: u32,
+    /// What dealt it.
+    pub source: Source,
+}
+
+/// A reduction of Attack-card damage (R5; D, B, Ruling 21).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Reduction {
+    /// The victim Dodges someone else: −3 (D).
+    Dodge,
+    /// The victim Blocks: −2 (B).
+    Block,
+    /// The victim Dodged this attacker last turn: −3 (D, Ruling 21).
+    DodgeCarryOver,
+}
+
+impl Reduction {
+    /// How much it takes off.
+    pub fn amount(self) -> u32 {
+        match self {
+            Reduction::Dodge => 3,
+            Reduction::Block => 2,
+            Reduction::DodgeCarryOver => 3,
+        }
+    }
+
+    /// Its name in a log line.
+    pub fn label(self) -> &'static str {
+        match self {
+            Reduction::Dodge => "Dodge",
+            Reduction::Block => "Block",
+            Reduction::DodgeCarryOver => "Dodge carry-over",
+        }
+    }
+}
+
+/// Why an Attack card dealt 0 outright (R5, Ruling 11).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ZeroReason {
+    /// The victim Dodges this attacker: "deal no damage to you" (D).
+    Dodged,
+    /// The victim Ripostes this attacker, whose card is aimed at him: "reduced to zero" (R).
+    Riposted,
+}
+
+/// One step of an Attack card's arithmetic, in the order applied (R5, Ruling 11).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "step", rename_all = "kebab-case")]
+pub enum Step {
+    /// The attacker Focused on this declared target last turn: 2×d+1 (F, Ruling 10).
+    Focused { result: i64 },
+    /// The victim is Taunting: +1 (T, Ruling 26).
+    Taunting { result: i64 },
+    /// Assail on its declared target: these Defense effects do not reduce it (AS, Ruling 18).
+    DefenseIgnored {
+        ignored: Vec<Reduction>,
+        zero: Option<ZeroReason>,
+    },
+    /// Set to 0 outright (D, R).
+    Zeroed { reason: ZeroReason },
+    /// A reduction subtracted (may go below 0 before the floor).
+    Reduced { by: Reduction, result: i64 },
+    /// The floor at 0 (Ruling 11: a negative result never heals).
+    Floored,
+}
+
+/// Computes one Attack card's damage to one victim, with its arithmetic (R5).
+pub fn card_damage(turn: &Turn<'_>, x: Seat, attack: Attack, t: Seat, v: Seat) -> (u32, Vec<Step>) {
+    let mut steps = Vec::new();
+    let mut d = i64::from(attack.base());
+    if turn.state.players[x.0].focus == Some(t) && v == t {
+        d = 2 * d + 1;
+        steps.push(Step::Focused { result: d });
+    }
+    if turn.taunting(v) {
+        d += 1;
+        steps.push(Step::Taunting { result: d });
+    }
+    let defense = turn.defense(v);
+    let zero = match defense {
+        Some((Move::Dodge, dt)) if dt == x => Some(ZeroReason::Dodged),
+        Some((Move::Riposte, rt)) if rt == x && t == v => Some(ZeroReason::Riposted),
+        Some(_) | None => None,
+    };
+    let mut reductions = Vec::new();
+    match defense {
+        Some((Move::Dodge, dt)) if dt != x => reductions.push(Reduction::Dodge),
+        Some((Move::Block, _)) => reductions.push(Reduction::Block),
+        Some(_) | None => {}
+    }
+    if turn.state.players[v.0].dodge == Some(x) {
+        reductions.push(Reduction::DodgeCarryOver);
+    }
+    if attack == Attack::Assail && v == t {
+        if zero.is_some() || !reductions.is_empty() {
+            steps.push(Step::DefenseIgnored {
+                ignored: reductions,
+                zero,
+            });
+        }
+        return (u32::try_from(d).unwrap_or(0), steps);
+    }
+    if let Some(reason) = zero {
+        steps.push(Step::Zeroed { reason });
+        return (0, steps);
+    }
+    for by in reductions {
+        d -= i64::from(by.amount());
+        steps.push(Step::Reduced { by, result: d });
+    }
+    if d < 0 {
+        steps.push(Step::Floored);
+        d = 0;
+    }
+    (u32::try_from(d).unwrap_or(0), steps)
+}
+
+/// The victims of an Attack card: its declared target, or for Assail every living player
+/// but the Assailer (AS, Ruling 17), in seat order.
+pub fn victims(turn: &Turn<'_>, x: Seat, attack: Attack, t: Seat) -> Vec<Seat> {
+    match attack {
+        Attack::Strike | Attack::Lunge => vec![t],
+        Attack::Assail => turn.state.living().filter(|&v| v != x).collect(),
+    }
+}
+
+/// R6: the fixed counter damage a Block (2) or Riposte (3) deals its target when the target
+/// played an Attack card declared at the defender, even one that dealt 0 (Rulings 22, 23).
+pub fn counter_hit(turn: &Turn<'_>, v: Seat) -> Option<Hit> {
+    let (mv, x) = turn.defense(v)?;
+    if x == v {
+        return None;
+    }
+    let (_, declared) = turn.attack(x)?;
+    if declared != v {
+        return None;
+    }
+    let (amount, source) = match mv {
+        Move::Block => (2, Source::Reflection),
+        Move::Riposte => (3, Source::Counter),
+        Move::Dodge
+        | Move::Strike
+        | Move::Lunge
+        | Move::Assail
+        | Move::Taunt
+        | Move::Focus
+        | Move::Mend
+        | Move::Halt => return None,
+    };
+    Some(Hit {
+        from: v,
+        to: x,
+        amount,
+        source,
+    })
+}
+
+/// R7: if the Lunge's target has dealt the Lunger more than 0 so far this turn (R3, R5, R6),
+/// he deals a fixed 3 more, or 9 if the Lunger had Focused on him (Rulings 13-16). Returns
+/// the damage that triggered it and the bonus.
+pub fn lunge_bonus(turn: &Turn<'_>, ledger: &[Hit], x: Seat) -> Option<(u32, Hit)> {
+    let (attack, t) = turn.attack(x)?;
+    if attack != Attack::Lunge {
+        return None;
+    }
+    let dealt: u32 = ledger
+        .iter()
+        .filter(|h| h.from == t && h.to == x)
+        .map(|h| h.amount)
+        .sum();
+    if dealt == 0 {
+        return None;
+    }
+    let focused = turn.state.players[x.0].focus == Some(t);
+    let amount = if focused { 9 } else { 3 };
+    Some((
+        dealt,
+        Hit {
+            from: t,
+            to: x,
+            amount,
+            source: Source::LungeBonus,
+        },
+    ))
+}

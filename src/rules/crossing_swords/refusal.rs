@@ -1,0 +1,165 @@
+//! Why the Crossing Swords rules refuse settings, a start or an order.
+
+use std::fmt;
+
+use super::moves::Move;
+use crate::rules;
+
+/// What is wrong with a `settings.setup` position (api.md "Starting from a position").
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SetupProblem {
+    /// `round` must be at least 1 (rounds count from 1).
+    RoundZero,
+    /// The setup starts after the round cap, so the game would already be over (Ruling 31).
+    RoundPastCap { round: u32, max_rounds: u32 },
+    /// More entries than the game can seat (G1: up to 16; or the lobby's `max_players`).
+    TooManyEntries { entries: usize, max: usize },
+    /// Fewer than two living entries: such a game is already over (R13).
+    TooFewAlive { alive: usize },
+    /// HP and VP are counters and cannot be negative (G5).
+    Negative { entry: usize },
+    /// A value beyond the one million counters a setup may hold per pool.
+    TooLarge { entry: usize },
+    /// A dead player is at 0 HP (R12) and a living one above it.
+    HpDoesNotFitAlive { entry: usize },
+    /// A focus or dodge carry-over names no entry of the setup.
+    CarryOverOutOfRange { entry: usize, index: usize },
+    /// A dead player keeps no focus or dodge carry-over (Ruling 30).
+    CarryOverOnDeadPlayer { entry: usize },
+}
+
+/// A refusal from the Crossing Swords rules; [`rules::Refusal::code`] gives its wire code.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// `max_players` outside 2..=16 (G1): `invalid-max-players`.
+    InvalidMaxPlayers { got: u32 },
+    /// `max_rounds` of 0 (the cap counts turns from 1): `invalid-max-rounds`.
+    InvalidMaxRounds,
+    /// A setup that could not happen: `invalid-setup`.
+    InvalidSetup(SetupProblem),
+    /// The setup lists a different number of players than signed up: `setup-mismatch`.
+    SetupMismatch { entries: usize, entrants: usize },
+    /// Fewer than two entrants (G1: a melee): `too-few-players`.
+    TooFewPlayers { got: usize },
+    /// More entrants than `max_players` (G1): `too-many-players`.
+    TooManyPlayers { got: usize, max: usize },
+    /// The move is not one of the ten (G2): `unknown-move`.
+    UnknownMove { got: String },
+    /// The target is not a player of this game: `unknown-target`.
+    UnknownTarget { got: String },
+    /// The target is dead and cannot be targeted (Ruling 30): `dead-target`.
+    DeadTarget { name: String },
+    /// This move may not target its own player (Ruling 3): `self-target`.
+    SelfTarget { mv: Move },
+    /// The seat owes no order now (dead, or the game is over): `not-owed` (a conflict).
+    NotOwed,
+}
+
+impl rules::Refusal for Refusal {
+    fn code(&self) -> &'static str {
+        match self {
+            Refusal::InvalidMaxPlayers { .. } => "invalid-max-players",
+            Refusal::InvalidMaxRounds => "invalid-max-rounds",
+            Refusal::InvalidSetup(_) => "invalid-setup",
+            Refusal::SetupMismatch { .. } => "setup-mismatch",
+            Refusal::TooFewPlayers { .. } => "too-few-players",
+            Refusal::TooManyPlayers { .. } => "too-many-players",
+            Refusal::UnknownMove { .. } => "unknown-move",
+            Refusal::UnknownTarget { .. } => "unknown-target",
+            Refusal::DeadTarget { .. } => "dead-target",
+            Refusal::SelfTarget { .. } => "self-target",
+            Refusal::NotOwed => "not-owed",
+        }
+    }
+
+    fn is_conflict(&self) -> bool {
+        match self {
+            Refusal::NotOwed | Refusal::TooFewPlayers { .. } | Refusal::TooManyPlayers { .. } => {
+                true
+            }
+            Refusal::InvalidMaxPlayers { .. }
+            | Refusal::InvalidMaxRounds
+            | Refusal::InvalidSetup(_)
+            | Refusal::SetupMismatch { .. }
+            | Refusal::UnknownMove { .. }
+            | Refusal::UnknownTarget { .. }
+            | Refusal::DeadTarget { .. }
+            | Refusal::SelfTarget { .. } => false,
+        }
+    }
+}
+
+impl fmt::Display for SetupProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SetupProblem::RoundZero => write!(f, "the setup's round must be 1 or more"),
+            SetupProblem::RoundPastCap { round, max_rounds } => write!(
+                f,
+                "the setup starts at round {round}, after the last round ({max_rounds})"
+            ),
+            SetupProblem::TooManyEntries { entries, max } => {
+                write!(
+                    f,
+                    "the setup lists {entries} players but at most {max} can play"
+                )
+            }
+            SetupProblem::TooFewAlive { alive } => write!(
+                f,
+                "the setup has {alive} living player(s); a game needs at least 2"
+            ),
+            SetupProblem::Negative { entry } => {
+                write!(f, "player {entry} of the setup has negative HP or VP")
+            }
+            SetupProblem::TooLarge { entry } => write!(
+                f,
+                "player {entry} of the setup has more than 1000000 HP or VP"
+            ),
+            SetupProblem::HpDoesNotFitAlive { entry } => write!(
+                f,
+                "player {entry} of the setup: a dead player has 0 HP and a living one more"
+            ),
+            SetupProblem::CarryOverOutOfRange { entry, index } => write!(
+                f,
+                "player {entry} of the setup: focus or dodge names player {index}, who is not in the setup"
+            ),
+            SetupProblem::CarryOverOnDeadPlayer { entry } => write!(
+                f,
+                "player {entry} of the setup is dead and cannot carry a focus or dodge"
+            ),
+        }
+    }
+}
+
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Refusal::InvalidMaxPlayers { got } => {
+                write!(f, "max_players must be between 2 and 16, not {got}")
+            }
+            Refusal::InvalidMaxRounds => write!(f, "max_rounds must be 1 or more"),
+            Refusal::InvalidSetup(problem) => write!(f, "impossible setup: {problem}"),
+            Refusal::SetupMismatch { entries, entrants } => write!(
+                f,
+                "the setup lists {entries} players but {entrants} signed up"
+            ),
+            Refusal::TooFewPlayers { got } => {
+                write!(f, "Crossing Swords needs at least 2 players, not {got}")
+            }
+            Refusal::TooManyPlayers { got, max } => {
+                write!(f, "{got} players signed up but at most {max} may play")
+            }
+            Refusal::UnknownMove { got } => write!(
+                f,
+                "'{got}' is not a move; the moves are strike, lunge, assail, dodge, block, riposte, taunt, focus, mend, halt"
+            ),
+            Refusal::UnknownTarget { got } => {
+                write!(f, "'{got}' is not the id of a player in this game")
+            }
+            Refusal::DeadTarget { name } => write!(f, "{name} is dead and cannot be targeted"),
+            Refusal::SelfTarget { mv } => {
+                write!(f, "{} must target another player, not yourself", mv.title())
+            }
+            Refusal::NotOwed => write!(f, "you owe no order now"),
+        }
+    }
+}

@@ -1,0 +1,161 @@
+//! R0-R2: what each seat plays this turn, and which moves are active.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::halt::{HaltFate, HaltGraph};
+use super::moves::{Attack, Category, Move, Order};
+use super::state::{State, TargetProblem};
+use crate::rules::Seat;
+
+/// Why a living player's turn became a Pass (R0, Ruling 2). The host refuses illegal orders at
+/// submission and resolves only once every living player has answered, so through the host a
+/// Pass cannot arise; these cover a caller that breaks that contract.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PassReason {
+    /// No order was given for this seat.
+    NoOrder,
+    /// Several different orders were given for this seat.
+    ConflictingOrders,
+    /// The target is not a player of this game.
+    UnknownTarget,
+    /// The target is dead (Ruling 30).
+    DeadTarget,
+    /// The move may not target its own player (Ruling 3).
+    SelfTarget,
+}
+
+/// What one seat does this turn (R0).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Play {
+    /// A dead seat: submits nothing (Ruling 30).
+    Out,
+    /// A living seat without a valid order: no card at all (Ruling 2).
+    Pass(PassReason),
+    /// A valid move and its declared target.
+    Card { mv: Move, target: Seat },
+}
+
+/// One turn being resolved: the start-of-turn state, each seat's play and the Halt outcome.
+#[derive(Clone, Debug)]
+pub struct Turn<'a> {
+    /// The start-of-turn state (R1: every test reads it, Ruling 4).
+    pub state: &'a State,
+    /// Each seat's play, indexed by seat.
+    pub plays: Vec<Play>,
+    /// Each seat's Halt target, if it played Halt.
+    pub halts: Vec<Option<Seat>>,
+    /// The R2 fate of every Halt.
+    pub graph: HaltGraph,
+}
+
+impl<'a> Turn<'a> {
+    /// R0 and R2: indexes the orders by seat (so their order does not matter), turns missing or
+    /// illegal ones into Pass, and decides every Halt.
+    pub fn new(state: &'a State, orders: &[(Seat, Order)]) -> Turn<'a> {
+        let mut given: BTreeMap<Seat, Vec<Order>> = BTreeMap::new();
+        for (seat, order) in orders {
+            given.entry(*seat).or_default().push(*order);
+        }
+        let plays: Vec<Play> = (0..state.players.len())
+            .map(Seat)
+            .map(|seat| {
+                if !state.players[seat.0].alive {
+                    return Play::Out;
+                }
+                let Some(list) = given.get(&seat) else {
+                    return Play::Pass(PassReason::NoOrder);
+                };
+                let first = list[0];
+                if list.iter().any(|o| *o != first) {
+                    return Play::Pass(PassReason::ConflictingOrders);
+                }
+                let Some(target) = state.seat_of(first.target) else {
+                    return Play::Pass(PassReason::UnknownTarget);
+                };
+                match state.target_problem(seat, first.mv, target) {
+                    None => Play::Card {
+                        mv: first.mv,
+                        target,
+                    },
+                    Some(TargetProblem::Unknown) => Play::Pass(PassReason::UnknownTarget),
+                    Some(TargetProblem::Dead) => Play::Pass(PassReason::DeadTarget),
+                    Some(TargetProblem::OwnSeat) => Play::Pass(PassReason::SelfTarget),
+                }
+            })
+            .collect();
+        let halts: Vec<Option<Seat>> = plays
+            .iter()
+            .map(|p| match p {
+                Play::Card {
+                    mv: Move::Halt,
+                    target,
+                } => Some(*target),
+                Play::Card { .. } | Play::Pass(_) | Play::Out => None,
+            })
+            .collect();
+        let graph = HaltGraph::resolve(&halts);
+        Turn {
+            state,
+            plays,
+            halts,
+            graph,
+        }
+    }
+
+    /// Every seat index of the game.
+    pub fn seats(&self) -> impl Iterator<Item = Seat> + use<> {
+        (0..self.plays.len()).map(Seat)
+    }
+
+    /// The move and declared target `seat` played, if it played a card.
+    pub fn card(&self, seat: Seat) -> Option<(Move, Seat)> {
+        match self.plays[seat.0] {
+            Play::Card { mv, target } => Some((mv, target)),
+            Play::Pass(_) | Play::Out => None,
+        }
+    }
+
+    /// The Attack card `seat` played and its declared target (R5).
+    pub fn attack(&self, seat: Seat) -> Option<(Attack, Seat)> {
+        self.card(seat)
+            .and_then(|(mv, target)| mv.attack().map(|a| (a, target)))
+    }
+
+    /// The effective Halts on `seat` whose target played an Action (R2.4): they deal 3 each
+    /// (R3) and negate it.
+    pub fn negated_by(&self, seat: Seat) -> Vec<Seat> {
+        match self.card(seat) {
+            Some((mv, _)) if mv.category() == Category::Action => {
+                self.graph.effective_on(&self.halts, seat)
+            }
+            Some(_) | None => Vec::new(),
+        }
+    }
+
+    /// The move `seat` played if it is active: not a negated Action, not a Halt that is not
+    /// EFFECTIVE (R2). Attack and Defense moves are always active.
+    pub fn active(&self, seat: Seat) -> Option<(Move, Seat)> {
+        let (mv, target) = self.card(seat)?;
+        if !self.negated_by(seat).is_empty() {
+            return None;
+        }
+        match self.graph.fates[seat.0] {
+            Some(HaltFate::Effective) | None => Some((mv, target)),
+            Some(HaltFate::Negated | HaltFate::VoidMutual | HaltFate::VoidCycle) => None,
+        }
+    }
+
+    /// Whether `seat` has an active Taunt (T, Ruling 8: a negated Taunt has no +1 penalty).
+    pub fn taunting(&self, seat: Seat) -> bool {
+        matches!(self.active(seat), Some((Move::Taunt, _)))
+    }
+
+    /// `seat`'s Defense move and its target, if it played one (always active).
+    pub fn defense(&self, seat: Seat) -> Option<(Move, Seat)> {
+        self.card(seat)
+            .filter(|(mv, _)| mv.category() == Category::Defense)
+    }
+}
