@@ -1,1 +1,49 @@
-fn main() {}
+//! Herald's binary: read the configuration, open the store (migrating it), serve the app.
+
+use clap::Parser;
+use herald::config::Config;
+use herald::host::Host;
+use herald::store::Store;
+use tracing_subscriber::EnvFilter;
+
+#[tokio::main]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| EnvFilter::new("info,sqlx=warn,tower_http=info")),
+        )
+        .init();
+    let config = Config::parse();
+    let store = Store::connect(&config.database_url).await?;
+    tracing::info!(database = %config.redacted_database_url(), "store ready (migrations applied)");
+    let listener = tokio::net::TcpListener::bind(config.bind).await?;
+    tracing::info!(address = %listener.local_addr()?, "Herald is listening");
+    herald::serve(listener, Host::new(store.clone()), shutdown_signal()).await?;
+    store.close().await;
+    tracing::info!("Herald stopped");
+    Ok(())
+}
+
+/// Completes on SIGINT (Ctrl-C) or SIGTERM.
+async fn shutdown_signal() {
+    let interrupt = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = interrupt => {},
+        () = terminate => {},
+    }
+    tracing::info!("shutting down: finishing open requests");
+}

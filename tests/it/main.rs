@@ -1,1 +1,6 @@
 //! Herald's one integration test binary. Modules are laid out by subject.
+
+mod api_bad_input;
+mod api_crossing_swords;
+mod api_race;
+mod support;

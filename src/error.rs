@@ -1,0 +1,127 @@
+//! The one error type at Herald's boundary: each variant is an HTTP meaning, carrying a
+//! kebab-case code and a sentence for a person. Internal errors are logged, never shown.
+
+use axum::Json;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use serde_json::json;
+
+/// An error as a client sees it.
+#[derive(Debug, thiserror::Error)]
+pub enum AppError {
+    /// 400: the request is malformed (not JSON, wrong shape or types).
+    #[error("{message}")]
+    Malformed { code: &'static str, message: String },
+    /// 401: no token, or a token this lobby does not know.
+    #[error("{message}")]
+    Unauthenticated { code: &'static str, message: String },
+    /// 403: a token of the wrong role.
+    #[error("{message}")]
+    Forbidden { code: &'static str, message: String },
+    /// 404: no such lobby or round (yet).
+    #[error("{message}")]
+    NotFound { code: &'static str, message: String },
+    /// 409: the lobby is in the wrong state for this request.
+    #[error("{message}")]
+    Conflict { code: &'static str, message: String },
+    /// 413: the body is larger than Herald accepts.
+    #[error("the request body is too large (at most {limit} bytes)")]
+    TooLarge { limit: usize },
+    /// 422: well-formed but not allowed (by the rules or by Herald's limits).
+    #[error("{message}")]
+    Rejected { code: &'static str, message: String },
+    /// 500: a fault of ours. The detail goes to the log only.
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+impl AppError {
+    pub fn malformed(code: &'static str, message: impl Into<String>) -> AppError {
+        AppError::Malformed {
+            code,
+            message: message.into(),
+        }
+    }
+    pub fn unauthenticated(code: &'static str, message: impl Into<String>) -> AppError {
+        AppError::Unauthenticated {
+            code,
+            message: message.into(),
+        }
+    }
+    pub fn forbidden(code: &'static str, message: impl Into<String>) -> AppError {
+        AppError::Forbidden {
+            code,
+            message: message.into(),
+        }
+    }
+    pub fn not_found(code: &'static str, message: impl Into<String>) -> AppError {
+        AppError::NotFound {
+            code,
+            message: message.into(),
+        }
+    }
+    pub fn conflict(code: &'static str, message: impl Into<String>) -> AppError {
+        AppError::Conflict {
+            code,
+            message: message.into(),
+        }
+    }
+    pub fn rejected(code: &'static str, message: impl Into<String>) -> AppError {
+        AppError::Rejected {
+            code,
+            message: message.into(),
+        }
+    }
+
+    pub fn status(&self) -> StatusCode {
+        match self {
+            AppError::Malformed { .. } => StatusCode::BAD_REQUEST,
+            AppError::Unauthenticated { .. } => StatusCode::UNAUTHORIZED,
+            AppError::Forbidden { .. } => StatusCode::FORBIDDEN,
+            AppError::NotFound { .. } => StatusCode::NOT_FOUND,
+            AppError::Conflict { .. } => StatusCode::CONFLICT,
+            AppError::TooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
+            AppError::Rejected { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+            AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    pub fn code(&self) -> &'static str {
+        match self {
+            AppError::Malformed { code, .. }
+            | AppError::Unauthenticated { code, .. }
+            | AppError::Forbidden { code, .. }
+            | AppError::NotFound { code, .. }
+            | AppError::Conflict { code, .. }
+            | AppError::Rejected { code, .. } => code,
+            AppError::TooLarge { .. } => "body-too-large",
+            AppError::Internal(_) => "internal",
+        }
+    }
+
+    /// The sentence shown to the client (never the detail of an internal error).
+    pub fn public_message(&self) -> String {
+        match self {
+            AppError::Internal(_) => {
+                "Something went wrong on our side; nothing was changed. Please try again.".into()
+            }
+            other => other.to_string(),
+        }
+    }
+}
+
+impl From<sqlx::Error> for AppError {
+    fn from(error: sqlx::Error) -> AppError {
+        AppError::Internal(format!("database: {error}"))
+    }
+}
+
+impl IntoResponse for AppError {
+    fn into_response(self) -> Response {
+        if let AppError::Internal(detail) = &self {
+            tracing::error!(%detail, "internal error");
+        }
+        let body = json!({"error": {"code": self.code(), "message": self.public_message()}});
+        (self.status(), Json(body)).into_response()
+    }
+}

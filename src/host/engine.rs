@@ -1,0 +1,130 @@
+//! Typed glue between stored JSON and a [`Game`]: every function here is generic over the game,
+//! pure, and called by the host through `with_game!`.
+
+use rand::SeedableRng;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value, json};
+
+use crate::error::AppError;
+use crate::rules::{Audience, Entrant, Event, Game, GameRng, PlayerId, Refusal, Seat};
+use crate::store::{PlayerRow, Snapshot};
+
+/// The RNG for the step numbered `step_seq` (the deal uses stream 0): a game replays exactly
+/// from its seed and its orders.
+pub fn rng_for(seed: u64, stream: u64) -> GameRng {
+    let mut rng = GameRng::seed_from_u64(seed);
+    rng.set_stream(stream);
+    rng
+}
+
+pub fn to_json<T: Serialize>(value: &T) -> Result<Value, AppError> {
+    serde_json::to_value(value).map_err(|e| AppError::Internal(format!("serialize: {e}")))
+}
+
+pub fn to_text<T: Serialize>(value: &T) -> Result<String, AppError> {
+    serde_json::to_string(value).map_err(|e| AppError::Internal(format!("serialize: {e}")))
+}
+
+/// Reads JSON that Herald itself stored; a failure is our fault, not the client's.
+pub fn from_stored<T: DeserializeOwned>(text: &str) -> Result<T, AppError> {
+    serde_json::from_str(text).map_err(|e| AppError::Internal(format!("stored JSON: {e}")))
+}
+
+/// Reads a client's JSON value into `T`; a failure is a 400 naming the problem.
+pub fn from_client<T: DeserializeOwned>(value: Value, what: &str) -> Result<T, AppError> {
+    serde_json::from_value(value)
+        .map_err(|e| AppError::malformed("invalid-body", format!("The {what} is not valid: {e}.")))
+}
+
+/// A rules refusal as an HTTP error.
+pub fn refused<R: Refusal>(refusal: R) -> AppError {
+    let message = refusal.to_string();
+    if refusal.is_conflict() {
+        AppError::Conflict {
+            code: refusal.code(),
+            message,
+        }
+    } else {
+        AppError::Rejected {
+            code: refusal.code(),
+            message,
+        }
+    }
+}
+
+/// Parses and validates settings at lobby creation; returns them normalized for storage.
+pub fn check_settings<G: Game>(raw: Value) -> Result<(G::Settings, String), AppError> {
+    let settings: G::Settings = from_client(raw, "settings object")?;
+    G::check_settings(&settings).map_err(refused)?;
+    let text = to_text(&settings)?;
+    Ok((settings, text))
+}
+
+pub fn settings<G: Game>(snapshot: &Snapshot) -> Result<G::Settings, AppError> {
+    from_stored(&snapshot.lobby.settings)
+}
+
+pub fn state<G: Game>(snapshot: &Snapshot) -> Result<Option<G::State>, AppError> {
+    snapshot.lobby.state.as_deref().map(from_stored).transpose()
+}
+
+pub fn entrants<G: Game>(players: &[PlayerRow]) -> Result<Vec<Entrant<G::Join>>, AppError> {
+    players
+        .iter()
+        .map(|p| {
+            Ok(Entrant {
+                id: PlayerId(p.id),
+                name: p.name.clone(),
+                join: from_stored(&p.join_data)?,
+            })
+        })
+        .collect()
+}
+
+/// Checks a join request's game fields; returns the stored join choice.
+pub fn check_join<G: Game>(
+    settings: &G::Settings,
+    fields: Map<String, Value>,
+) -> Result<String, AppError> {
+    let body: G::JoinBody = from_client(Value::Object(fields), "join request")?;
+    let join = G::check_join(settings, body).map_err(refused)?;
+    to_text(&join)
+}
+
+/// A log entry as published: the event's structured fields plus its line of text.
+pub fn log_entry<E: Event>(event: &E) -> Result<Value, AppError> {
+    let mut entry = match to_json(event)? {
+        Value::Object(map) => map,
+        other => Map::from_iter([("event".to_string(), other)]),
+    };
+    entry.insert("text".into(), Value::String(event.to_string()));
+    if let Audience::Only(Seat(seat)) = event.audience() {
+        entry.insert("private_to_seat".into(), json!(seat));
+    }
+    Ok(Value::Object(entry))
+}
+
+/// Every player's public pools, plus the public table, as published after a step.
+pub fn public_pools<G: Game>(state: &G::State, players: &[PlayerRow]) -> Result<Value, AppError> {
+    let mut list = Vec::with_capacity(players.len());
+    for player in players {
+        let mut entry = Map::new();
+        entry.insert("id".into(), json!(player.id));
+        entry.insert("name".into(), json!(player.name));
+        entry.insert("alive".into(), json!(G::alive(state, Seat(player.seat))));
+        merge(&mut entry, to_json(&G::pools(state, Seat(player.seat)))?);
+        list.push(Value::Object(entry));
+    }
+    let mut table = Map::new();
+    table.insert("players".into(), Value::Array(list));
+    merge(&mut table, to_json(&G::table(state))?);
+    Ok(Value::Object(table))
+}
+
+/// Copies the fields of `value` (if it is an object) into `into`.
+pub fn merge(into: &mut Map<String, Value>, value: Value) {
+    if let Value::Object(map) = value {
+        into.extend(map);
+    }
+}

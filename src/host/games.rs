@@ -1,0 +1,65 @@
+//! The games Herald hosts, and the one place that turns a game id into a [`Game`] type.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::error::AppError;
+
+/// A game Herald can host.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum GameKind {
+    CrossingSwords,
+}
+
+impl GameKind {
+    pub const ALL: [GameKind; 1] = [GameKind::CrossingSwords];
+
+    pub fn id(self) -> &'static str {
+        match self {
+            GameKind::CrossingSwords => "crossing-swords",
+        }
+    }
+
+    /// The game's name for people.
+    pub fn title(self) -> &'static str {
+        match self {
+            GameKind::CrossingSwords => "Crossing Swords",
+        }
+    }
+}
+
+impl fmt::Display for GameKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.id())
+    }
+}
+
+impl FromStr for GameKind {
+    type Err = AppError;
+
+    fn from_str(text: &str) -> Result<GameKind, AppError> {
+        GameKind::ALL
+            .into_iter()
+            .find(|kind| kind.id() == text)
+            .ok_or_else(|| {
+                AppError::rejected(
+                    "unknown-game",
+                    format!("There is no game {text:?}; Herald hosts \"crossing-swords\"."),
+                )
+            })
+    }
+}
+
+/// Runs `$body` with `$G` bound to the [`crate::rules::Game`] type of `$kind`.
+macro_rules! with_game {
+    ($kind:expr, $G:ident => $body:expr) => {
+        match $kind {
+            $crate::host::games::GameKind::CrossingSwords => {
+                type $G = $crate::rules::crossing_swords::CrossingSwords;
+                $body
+            }
+        }
+    };
+}
+pub(crate) use with_game;

@@ -1,0 +1,251 @@
+//! The lobby lifecycle: create, list, view, join, close sign-ups, start.
+
+use serde::Serialize;
+use serde_json::{Map, Value, json};
+use uuid::Uuid;
+
+use super::auth::{hash_token, new_token, require_host};
+use super::engine::{self, rng_for, to_text};
+use super::views::{LobbySummary, LobbyView, lobby_view};
+use super::{GameKind, Host, clean_name, with_game};
+use crate::clock::now_millis;
+use crate::error::AppError;
+use crate::rules::Game;
+use crate::store::{Change, LobbyPatch, NewEvent, NewLobby, NewPlayer, Snapshot, Status};
+
+/// A lobby just created: its id, the host's token (shown this once) and its public view.
+#[derive(Debug, Serialize)]
+pub struct Created {
+    pub id: Uuid,
+    pub host_token: String,
+    pub lobby: LobbyView,
+}
+
+/// A player just seated: their id and token (shown this once).
+#[derive(Debug, Serialize)]
+pub struct Joined {
+    pub player_id: Uuid,
+    pub player_token: String,
+}
+
+impl Host {
+    /// Creates a lobby for `game` with validated `settings`.
+    pub async fn create_lobby(
+        &self,
+        game: &str,
+        name: &str,
+        settings: Value,
+    ) -> Result<Created, AppError> {
+        let kind: GameKind = game.parse()?;
+        let name = clean_name(name, "lobby name")?;
+        let (settings, seed) = with_game!(kind, G => {
+            let (settings, text) = engine::check_settings::<G>(settings)?;
+            (text, G::seed(&settings))
+        });
+        let host_token = new_token();
+        let lobby = NewLobby {
+            id: Uuid::new_v4(),
+            game: kind.id().to_string(),
+            name,
+            settings,
+            host_token_hash: hash_token(&host_token),
+            // A seed the settings do not fix is drawn here, in the shell, and kept secret.
+            seed: seed.unwrap_or_else(rand::random),
+            created_at: now_millis(),
+        };
+        self.store.create_lobby(&lobby).await?;
+        let view = self.lobby(lobby.id).await?;
+        Ok(Created {
+            id: lobby.id,
+            host_token,
+            lobby: view,
+        })
+    }
+
+    /// The newest lobbies first.
+    pub async fn list_lobbies(&self, limit: i64) -> Result<Vec<LobbySummary>, AppError> {
+        let rows = self.store.list_lobbies(limit.clamp(1, 200)).await?;
+        rows.iter().map(LobbySummary::of).collect()
+    }
+
+    /// The public view of a lobby.
+    pub async fn lobby(&self, id: Uuid) -> Result<LobbyView, AppError> {
+        lobby_view(&self.snapshot(id).await?)
+    }
+
+    /// Seats a new player while sign-ups are open and there is room.
+    pub async fn join(
+        &self,
+        id: Uuid,
+        name: &str,
+        fields: Map<String, Value>,
+    ) -> Result<Joined, AppError> {
+        let name = clean_name(name, "player name")?;
+        let token = new_token();
+        let token_hash = hash_token(&token);
+        let player_id = Uuid::new_v4();
+        self.change(id, |snapshot| {
+            let kind: GameKind = snapshot.lobby.game.parse()?;
+            let (join_data, capacity) = with_game!(kind, G => {
+                let settings = engine::settings::<G>(snapshot)?;
+                (engine::check_join::<G>(&settings, fields)?, G::capacity(&settings))
+            });
+            match snapshot.lobby.status {
+                Status::Signups => {}
+                Status::Closed | Status::Running | Status::Finished => {
+                    return Err(AppError::conflict(
+                        "signups-closed",
+                        "Sign-ups for this lobby are closed: no latecomers.",
+                    ));
+                }
+            }
+            if snapshot.players.len() >= capacity {
+                return Err(AppError::conflict(
+                    "lobby-full",
+                    format!("This lobby is full ({capacity} players)."),
+                ));
+            }
+            let name_key = name.to_lowercase();
+            if snapshot.players.iter().any(|p| p.name.to_lowercase() == name_key) {
+                return Err(AppError::conflict(
+                    "name-taken",
+                    format!("Someone in this lobby is already called {name:?}; pick another name."),
+                ));
+            }
+            let player = NewPlayer {
+                id: player_id,
+                seat: snapshot.players.len(),
+                name: name.clone(),
+                name_key,
+                join_data,
+                token_hash,
+            };
+            let event = json!({"player": {"id": player_id, "name": name}, "players": snapshot.players.len() + 1});
+            let change = Change {
+                player: Some(player),
+                events: vec![NewEvent { kind: "player-joined", data: event.to_string() }],
+                ..Change::default()
+            };
+            Ok((change, ()))
+        })
+        .await?;
+        Ok(Joined {
+            player_id,
+            player_token: token,
+        })
+    }
+
+    /// Closes sign-ups (host only): no latecomers from now on.
+    pub async fn close_signups(
+        &self,
+        id: Uuid,
+        token: Option<&str>,
+    ) -> Result<LobbyView, AppError> {
+        self.change(id, |snapshot| {
+            require_host(snapshot, token)?;
+            match snapshot.lobby.status {
+                Status::Signups => {}
+                Status::Closed => {
+                    return Err(AppError::conflict(
+                        "signups-closed",
+                        "Sign-ups are already closed.",
+                    ));
+                }
+                Status::Running | Status::Finished => {
+                    return Err(AppError::conflict(
+                        "already-started",
+                        "The game has already started.",
+                    ));
+                }
+            }
+            let change = Change {
+                lobby: LobbyPatch {
+                    status: Some(Status::Closed),
+                    ..LobbyPatch::default()
+                },
+                events: vec![NewEvent {
+                    kind: "signups-closed",
+                    data: "{}".into(),
+                }],
+                ..Change::default()
+            };
+            Ok((change, ()))
+        })
+        .await?;
+        self.lobby(id).await
+    }
+
+    /// Starts the game (host only): closes sign-ups if open and deals round 1.
+    pub async fn start(&self, id: Uuid, token: Option<&str>) -> Result<LobbyView, AppError> {
+        self.change(id, |snapshot| {
+            require_host(snapshot, token)?;
+            let kind: GameKind = snapshot.lobby.game.parse()?;
+            let change = with_game!(kind, G => start_game::<G>(snapshot)?);
+            Ok((change, ()))
+        })
+        .await?;
+        self.lobby(id).await
+    }
+}
+
+fn start_game<G: Game>(snapshot: &Snapshot) -> Result<Change, AppError> {
+    let lobby = &snapshot.lobby;
+    match lobby.status {
+        Status::Signups | Status::Closed => {}
+        Status::Running | Status::Finished => {
+            return Err(AppError::conflict(
+                "already-started",
+                "The game has already started.",
+            ));
+        }
+    }
+    let settings = engine::settings::<G>(snapshot)?;
+    let (min, max) = (G::min_players(&settings), G::capacity(&settings));
+    let count = snapshot.players.len();
+    if count < min || count > max {
+        return Err(AppError::conflict(
+            "wrong-player-count",
+            format!("This game needs {min} to {max} players to start; {count} have joined."),
+        ));
+    }
+    let entrants = engine::entrants::<G>(&snapshot.players)?;
+    let state =
+        G::start(&settings, &entrants, &mut rng_for(lobby.seed, 0)).map_err(engine::refused)?;
+    let mut events = Vec::new();
+    if lobby.status == Status::Signups {
+        events.push(NewEvent {
+            kind: "signups-closed",
+            data: "{}".into(),
+        });
+    }
+    let (round, step) = (G::round(&state), G::step(&state));
+    events.push(NewEvent {
+        kind: "started",
+        data: json!({"round": round, "step": step}).to_string(),
+    });
+    // A setup may describe a position that is already over.
+    let finished = G::owes(&state).is_empty();
+    if finished {
+        let result = G::outcome(&state)
+            .map(|o| engine::to_json(&o))
+            .transpose()?;
+        events.push(NewEvent {
+            kind: "finished",
+            data: json!({"result": result}).to_string(),
+        });
+    }
+    Ok(Change {
+        lobby: LobbyPatch {
+            status: Some(if finished {
+                Status::Finished
+            } else {
+                Status::Running
+            }),
+            state: Some(to_text(&state)?),
+            round: Some(round),
+            step: Some(step.to_string()),
+        },
+        events,
+        ..Change::default()
+    })
+}

@@ -1,0 +1,109 @@
+//! The game-agnostic host: lobbies, sign-ups, starting, secret orders and resolving steps.
+//! It is the only layer that calls both the rules and the store; handlers call it.
+
+pub mod auth;
+pub mod engine;
+pub mod games;
+mod lobby;
+pub mod notify;
+mod play;
+mod rounds;
+pub mod views;
+
+use uuid::Uuid;
+
+use crate::error::AppError;
+use crate::store::{Committed, Snapshot, Store, TransactError};
+pub use games::GameKind;
+pub(crate) use games::with_game;
+use notify::Notifier;
+
+/// Longest lobby or player name, in characters.
+pub const MAX_NAME_CHARS: usize = 40;
+
+/// The host: a store and the listeners to wake.
+#[derive(Clone, Debug)]
+pub struct Host {
+    store: Store,
+    notifier: Notifier,
+}
+
+impl std::fmt::Debug for Notifier {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Notifier")
+    }
+}
+
+impl Host {
+    pub fn new(store: Store) -> Host {
+        Host {
+            store,
+            notifier: Notifier::default(),
+        }
+    }
+
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    pub fn notifier(&self) -> &Notifier {
+        &self.notifier
+    }
+
+    /// The lobby's snapshot, or 404.
+    async fn snapshot(&self, id: Uuid) -> Result<Snapshot, AppError> {
+        self.store
+            .snapshot(id)
+            .await?
+            .ok_or_else(|| lobby_not_found(id))
+    }
+
+    /// Runs a state change and wakes the lobby's listeners once it is committed.
+    async fn change<T>(
+        &self,
+        id: Uuid,
+        decide: impl FnOnce(&Snapshot) -> Result<(crate::store::Change, T), AppError>,
+    ) -> Result<T, AppError> {
+        match self.store.transact(id, decide).await {
+            Ok(Committed { value, event_seq }) => {
+                self.notifier.publish(id, event_seq);
+                Ok(value)
+            }
+            Err(TransactError::NotFound) => Err(lobby_not_found(id)),
+            Err(TransactError::Refused(error)) => Err(error),
+            Err(TransactError::Conflict) => Err(AppError::conflict(
+                "concurrent-change",
+                "The lobby changed while your request was being handled; nothing was stored. Please retry.",
+            )),
+            Err(TransactError::Database(error)) => Err(error.into()),
+        }
+    }
+}
+
+pub fn lobby_not_found(id: Uuid) -> AppError {
+    AppError::not_found("unknown-lobby", format!("There is no lobby {id}."))
+}
+
+/// Trims a name and checks it: 1 to [`MAX_NAME_CHARS`] characters, no control characters.
+pub fn clean_name(raw: &str, what: &str) -> Result<String, AppError> {
+    let name = raw.trim();
+    if name.is_empty() {
+        return Err(AppError::rejected(
+            "invalid-name",
+            format!("The {what} must not be empty."),
+        ));
+    }
+    if name.chars().count() > MAX_NAME_CHARS {
+        return Err(AppError::rejected(
+            "invalid-name",
+            format!("The {what} is too long: at most {MAX_NAME_CHARS} characters."),
+        ));
+    }
+    if name.chars().any(char::is_control) {
+        return Err(AppError::rejected(
+            "invalid-name",
+            format!("The {what} must not contain control characters."),
+        ));
+    }
+    Ok(name.to_string())
+}

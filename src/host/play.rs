@@ -1,0 +1,272 @@
+//! Playing: a player's private view, submitting orders, and resolving a step the moment its
+//! last owed order arrives (in the same transaction, so exactly once).
+
+use serde::Serialize;
+use serde_json::{Map, Value, json};
+use uuid::Uuid;
+
+use super::auth::require_player;
+use super::engine::{self, from_stored, log_entry, public_pools, rng_for, to_json, to_text};
+use super::{GameKind, Host, with_game};
+use crate::clock::now_millis;
+use crate::error::AppError;
+use crate::rules::{Game, Seat};
+use crate::store::{Change, LobbyPatch, NewEvent, NewOrder, NewStep, PlayerRow, Snapshot, Status};
+
+/// What only this player may see: the prompt they owe, their pending order, their secrets.
+#[derive(Debug, Serialize)]
+pub struct MeView {
+    pub lobby: Uuid,
+    pub player: Value,
+    pub status: Status,
+    pub round: Option<u32>,
+    pub step: Option<String>,
+    /// What you owe now: `{"round", "step", ...}`, or null.
+    pub prompt: Option<Value>,
+    /// Your order for the current step, if you have sent one (you may replace it until the
+    /// step resolves).
+    pub pending: Option<Value>,
+    /// The game's private view (BST: your hand), flattened.
+    #[serde(flatten)]
+    pub private: Map<String, Value>,
+}
+
+/// The acknowledgement of an order: it is durably stored when this is sent.
+#[derive(Debug, Serialize)]
+pub struct Receipt {
+    pub round: u32,
+    pub step: String,
+    pub order: Value,
+    /// True if this order replaced one you had sent for the same step.
+    pub replaced: bool,
+    /// True if this was the last order owed and the step has now resolved.
+    pub resolved: bool,
+    pub submitted_at: i64,
+}
+
+impl Host {
+    /// The player's private view.
+    pub async fn me(&self, id: Uuid, token: Option<&str>) -> Result<MeView, AppError> {
+        let snapshot = self.snapshot(id).await?;
+        let player = require_player(&snapshot, token)?;
+        let kind: GameKind = snapshot.lobby.game.parse()?;
+        with_game!(kind, G => me_view::<G>(&snapshot, player))
+    }
+
+    /// Stores `body` as the player's order for the current step; resolves the step if it was
+    /// the last one owed.
+    pub async fn submit(
+        &self,
+        id: Uuid,
+        token: Option<&str>,
+        body: Map<String, Value>,
+    ) -> Result<Receipt, AppError> {
+        let now = now_millis();
+        self.change(id, |snapshot| {
+            let player = require_player(snapshot, token)?;
+            let kind: GameKind = snapshot.lobby.game.parse()?;
+            with_game!(kind, G => submit_order::<G>(snapshot, player, body, now))
+        })
+        .await
+    }
+}
+
+fn me_view<G: Game>(snapshot: &Snapshot, player: &PlayerRow) -> Result<MeView, AppError> {
+    let lobby = &snapshot.lobby;
+    let state = engine::state::<G>(snapshot)?;
+    let seat = Seat(player.seat);
+    let mut private = Map::new();
+    let mut prompt = None;
+    if let Some(state) = &state {
+        engine::merge(&mut private, to_json(&G::private(state, seat))?);
+        if lobby.status == Status::Running {
+            prompt = G::prompt(state, seat)
+                .map(|p| with_round_and_step::<G>(state, to_json(&p)?))
+                .transpose()?;
+        }
+    }
+    let pending = snapshot
+        .orders
+        .iter()
+        .find(|o| o.player_id == player.id)
+        .map(|o| from_stored::<Value>(&o.body))
+        .transpose()?;
+    Ok(MeView {
+        lobby: lobby.id,
+        player: json!({"id": player.id, "name": player.name, "seat": player.seat}),
+        status: lobby.status,
+        round: matches!(lobby.status, Status::Running | Status::Finished).then_some(lobby.round),
+        step: (lobby.status == Status::Running)
+            .then(|| lobby.step.clone())
+            .flatten(),
+        prompt,
+        pending,
+        private,
+    })
+}
+
+fn with_round_and_step<G: Game>(state: &G::State, body: Value) -> Result<Value, AppError> {
+    let mut prompt = Map::new();
+    prompt.insert("round".into(), json!(G::round(state)));
+    prompt.insert("step".into(), json!(G::step(state)));
+    engine::merge(&mut prompt, body);
+    Ok(Value::Object(prompt))
+}
+
+/// Checks the order against the state and either stores it or, if it completes the step,
+/// resolves the step.
+fn submit_order<G: Game>(
+    snapshot: &Snapshot,
+    player: &PlayerRow,
+    mut body: Map<String, Value>,
+    now: i64,
+) -> Result<(Change, Receipt), AppError> {
+    let lobby = &snapshot.lobby;
+    match lobby.status {
+        Status::Running => {}
+        Status::Signups | Status::Closed => {
+            return Err(AppError::conflict(
+                "not-started",
+                "The game has not started yet.",
+            ));
+        }
+        Status::Finished => return Err(AppError::conflict("game-over", "The game is over.")),
+    }
+    let state: G::State = engine::state::<G>(snapshot)?
+        .ok_or_else(|| AppError::Internal("running lobby without a state".into()))?;
+    let (round, step) = (G::round(&state), G::step(&state));
+    let sent_round = body.remove("round");
+    let sent_step = body.remove("step");
+    let sent_round = sent_round.as_ref().and_then(Value::as_u64).ok_or_else(|| {
+        AppError::malformed(
+            "invalid-body",
+            "An order must name its \"round\" as a whole number.",
+        )
+    })?;
+    let sent_step = sent_step.as_ref().and_then(Value::as_str).ok_or_else(|| {
+        AppError::malformed(
+            "invalid-body",
+            "An order must name its \"step\" as a string.",
+        )
+    })?;
+    if sent_round != u64::from(round) {
+        return Err(AppError::conflict(
+            "wrong-round",
+            format!("That order is for round {sent_round}, but the game is at round {round}."),
+        ));
+    }
+    if sent_step != step {
+        return Err(AppError::conflict(
+            "wrong-step",
+            format!(
+                "That order is for step {sent_step:?}, but round {round} is collecting {step:?}."
+            ),
+        ));
+    }
+    let seat = Seat(player.seat);
+    let owed = G::owes(&state);
+    if !owed.contains(&seat) {
+        return Err(AppError::conflict(
+            "nothing-owed",
+            "You owe no answer in this step.",
+        ));
+    }
+    let order_body: G::OrderBody = engine::from_client(Value::Object(body), "order")?;
+    let order = G::check_order(&state, seat, order_body).map_err(engine::refused)?;
+    let order_json = to_json(&order)?;
+    let replaced = snapshot.orders.iter().any(|o| o.player_id == player.id);
+
+    let mut events = vec![NewEvent {
+        kind: "submitted",
+        data:
+            json!({"round": round, "step": step, "player": {"id": player.id, "name": player.name}})
+                .to_string(),
+    }];
+    // Everyone owed has answered once this order is counted (orders are stored only for owed
+    // seats of this step, so counting distinct players is enough).
+    let answered = snapshot
+        .orders
+        .iter()
+        .filter(|o| o.player_id != player.id)
+        .count()
+        + 1;
+    let mut change = Change::default();
+    let resolved = answered >= owed.len();
+    if resolved {
+        let mut orders = Vec::with_capacity(owed.len());
+        for p in &snapshot.players {
+            let seat = Seat(p.seat);
+            if p.id == player.id {
+                orders.push((seat, order.clone()));
+            } else if let Some(o) = snapshot.orders.iter().find(|o| o.player_id == p.id) {
+                orders.push((seat, from_stored::<G::Order>(&o.body)?));
+            }
+        }
+        let rng_stream = u64::try_from(lobby.step_seq).unwrap_or(0) + 1;
+        let resolution = G::resolve(&state, &orders, &mut rng_for(lobby.seed, rng_stream));
+        let next = resolution.state;
+        let revealed = resolution
+            .revealed
+            .iter()
+            .map(|(seat, order)| {
+                let who = &snapshot.players[seat.0];
+                Ok(json!({"player": {"id": who.id, "name": who.name}, "order": to_json(order)?}))
+            })
+            .collect::<Result<Vec<_>, AppError>>()?;
+        let log = resolution
+            .events
+            .iter()
+            .map(log_entry)
+            .collect::<Result<Vec<_>, _>>()?;
+        let finished = G::owes(&next).is_empty();
+        let (next_round, next_step) = (G::round(&next), G::step(&next));
+        events.push(NewEvent {
+            kind: "step-resolved",
+            data: json!({"round": round, "step": step, "next_round": next_round, "next_step": next_step})
+                .to_string(),
+        });
+        if finished || next_round > round {
+            events.push(NewEvent {
+                kind: "round-resolved",
+                data: json!({"round": round}).to_string(),
+            });
+        }
+        if finished {
+            let result = G::outcome(&next).map(|o| to_json(&o)).transpose()?;
+            events.push(NewEvent {
+                kind: "finished",
+                data: json!({"result": result}).to_string(),
+            });
+        }
+        change.resolved = Some(NewStep {
+            round,
+            step: step.to_string(),
+            revealed: Value::Array(revealed).to_string(),
+            log: Value::Array(log).to_string(),
+            pools: public_pools::<G>(&next, &snapshot.players)?.to_string(),
+            resolved_at: now,
+        });
+        change.lobby = LobbyPatch {
+            status: finished.then_some(Status::Finished),
+            state: Some(to_text(&next)?),
+            round: Some(next_round),
+            step: Some(next_step.to_string()),
+        };
+    } else {
+        change.order = Some(NewOrder {
+            player_id: player.id,
+            body: order_json.to_string(),
+            submitted_at: now,
+        });
+    }
+    change.events = events;
+    let receipt = Receipt {
+        round,
+        step: step.to_string(),
+        order: order_json,
+        replaced,
+        resolved,
+        submitted_at: now,
+    };
+    Ok((change, receipt))
+}

@@ -1,0 +1,137 @@
+//! The published history: resolved rounds, each with its revealed orders, its log and the
+//! pools after it.
+
+use serde::Serialize;
+use serde_json::{Value, json};
+use uuid::Uuid;
+
+use super::Host;
+use super::auth::{Caller, identify};
+use super::engine::from_stored;
+use crate::error::AppError;
+use crate::store::{Snapshot, Status, StepRow};
+
+/// One line of the round list.
+#[derive(Debug, Serialize)]
+pub struct RoundSummary {
+    pub round: u32,
+    pub steps: Vec<String>,
+    pub resolved_at: i64,
+}
+
+/// One resolved round.
+#[derive(Debug, Serialize)]
+pub struct RoundView {
+    pub round: u32,
+    /// Every order revealed in the round, step by step: `{"step", "player": {"id","name"}, "order"}`.
+    pub orders: Vec<Value>,
+    /// The round's log: structured entries, each with a `text` line.
+    pub log: Vec<Value>,
+    /// Every player's public pools after the round (and the public table).
+    pub pools: Value,
+    pub resolved_at: i64,
+}
+
+/// A round is resolved once the game has moved past it (or ended in it).
+fn is_resolved(snapshot: &Snapshot, round: u32) -> bool {
+    match snapshot.lobby.status {
+        Status::Finished => round <= snapshot.lobby.round,
+        Status::Running => round < snapshot.lobby.round,
+        Status::Signups | Status::Closed => false,
+    }
+}
+
+impl Host {
+    /// The resolved rounds, oldest first.
+    pub async fn rounds(&self, id: Uuid) -> Result<Vec<RoundSummary>, AppError> {
+        let snapshot = self.snapshot(id).await?;
+        let steps = self.store.steps(id, None).await?;
+        let mut rounds: Vec<RoundSummary> = Vec::new();
+        for step in steps
+            .into_iter()
+            .filter(|s| is_resolved(&snapshot, s.round))
+        {
+            match rounds.last_mut() {
+                Some(last) if last.round == step.round => {
+                    last.steps.push(step.step);
+                    last.resolved_at = step.resolved_at;
+                }
+                _ => rounds.push(RoundSummary {
+                    round: step.round,
+                    steps: vec![step.step],
+                    resolved_at: step.resolved_at,
+                }),
+            }
+        }
+        Ok(rounds)
+    }
+
+    /// One resolved round; 404 until it has resolved. With a player's token, that player's
+    /// private log entries (BST: the tokens they drew) are included.
+    pub async fn round(
+        &self,
+        id: Uuid,
+        round: u32,
+        token: Option<&str>,
+    ) -> Result<RoundView, AppError> {
+        let snapshot = self.snapshot(id).await?;
+        let not_found = || {
+            AppError::not_found(
+                "round-not-resolved",
+                format!("Round {round} has not resolved (yet)."),
+            )
+        };
+        if !is_resolved(&snapshot, round) {
+            return Err(not_found());
+        }
+        let viewer_seat = match token {
+            Some(token) => match identify(&snapshot, Some(token))? {
+                Caller::Player(player) => Some(player.seat),
+                Caller::Host => None,
+            },
+            None => None,
+        };
+        let steps = self.store.steps(id, Some(round)).await?;
+        let last = steps.last().ok_or_else(not_found)?;
+        Ok(RoundView {
+            round,
+            orders: revealed_orders(&steps)?,
+            log: visible_log(&steps, viewer_seat)?,
+            pools: from_stored(&last.pools)?,
+            resolved_at: last.resolved_at,
+        })
+    }
+}
+
+fn revealed_orders(steps: &[StepRow]) -> Result<Vec<Value>, AppError> {
+    let mut orders = Vec::new();
+    for step in steps {
+        for entry in from_stored::<Vec<Value>>(&step.revealed)? {
+            let mut entry = entry;
+            if let Value::Object(map) = &mut entry {
+                map.insert("step".into(), json!(step.step));
+            }
+            orders.push(entry);
+        }
+    }
+    Ok(orders)
+}
+
+/// The log entries `viewer` may read: the public ones, and their own private ones.
+pub(crate) fn visible_log(
+    steps: &[StepRow],
+    viewer: Option<usize>,
+) -> Result<Vec<Value>, AppError> {
+    let mut log = Vec::new();
+    for step in steps {
+        for entry in from_stored::<Vec<Value>>(&step.log)? {
+            let private_to = entry.get("private_to_seat").and_then(Value::as_u64);
+            match private_to {
+                None => log.push(entry),
+                Some(seat) if Some(seat) == viewer.map(|s| s as u64) => log.push(entry),
+                Some(_) => {}
+            }
+        }
+    }
+    Ok(log)
+}

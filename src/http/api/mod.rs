@@ -1,0 +1,163 @@
+//! The JSON API for bots and scripts, version 1 (`/api/v1`, contract in `docs/api.md`).
+//! Handlers only translate between HTTP and the host.
+
+mod events;
+
+use axum::Json;
+use axum::Router;
+use axum::extract::{Path, Query, State};
+use axum::http::StatusCode;
+use axum::response::IntoResponse;
+use axum::routing::{get, post};
+use serde::Deserialize;
+use serde_json::Value;
+
+use super::AppState;
+use super::extract::{JsonObject, Token, lobby_id};
+use crate::error::AppError;
+
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/api/v1/lobbies", get(list_lobbies).post(create_lobby))
+        .route("/api/v1/lobbies/{id}", get(show_lobby))
+        .route("/api/v1/lobbies/{id}/players", post(join_lobby))
+        .route("/api/v1/lobbies/{id}/close-signups", post(close_signups))
+        .route("/api/v1/lobbies/{id}/start", post(start_game))
+        .route("/api/v1/lobbies/{id}/me", get(show_me))
+        .route("/api/v1/lobbies/{id}/orders", post(submit_order))
+        .route("/api/v1/lobbies/{id}/rounds", get(list_rounds))
+        .route("/api/v1/lobbies/{id}/rounds/{round}", get(show_round))
+        .route("/api/v1/lobbies/{id}/events", get(events::stream_events))
+}
+
+/// Takes a required string field out of a body: missing or not a string → 400.
+fn take_string(body: &mut serde_json::Map<String, Value>, field: &str) -> Result<String, AppError> {
+    match body.remove(field) {
+        Some(Value::String(text)) => Ok(text),
+        Some(_) => Err(AppError::malformed(
+            "invalid-body",
+            format!("\"{field}\" must be a string."),
+        )),
+        None => Err(AppError::malformed(
+            "invalid-body",
+            format!("The body needs a \"{field}\" field."),
+        )),
+    }
+}
+
+async fn create_lobby(
+    State(app): State<AppState>,
+    JsonObject(mut body): JsonObject,
+) -> Result<impl IntoResponse, AppError> {
+    let game = take_string(&mut body, "game")?;
+    let name = take_string(&mut body, "name")?;
+    let settings = body
+        .remove("settings")
+        .unwrap_or_else(|| Value::Object(Default::default()));
+    if let Some(field) = body.keys().next() {
+        return Err(AppError::malformed(
+            "invalid-body",
+            format!("Unknown field {field:?} in the lobby request."),
+        ));
+    }
+    let created = app.host.create_lobby(&game, &name, settings).await?;
+    Ok((StatusCode::CREATED, Json(created)))
+}
+
+#[derive(Deserialize)]
+struct ListQuery {
+    limit: Option<i64>,
+}
+
+async fn list_lobbies(
+    State(app): State<AppState>,
+    query: Result<Query<ListQuery>, axum::extract::rejection::QueryRejection>,
+) -> Result<impl IntoResponse, AppError> {
+    let Query(query) = query.map_err(|e| AppError::malformed("invalid-query", e.body_text()))?;
+    Ok(Json(
+        app.host.list_lobbies(query.limit.unwrap_or(50)).await?,
+    ))
+}
+
+async fn show_lobby(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<impl IntoResponse, AppError> {
+    Ok(Json(app.host.lobby(lobby_id(&id)?).await?))
+}
+
+async fn join_lobby(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    JsonObject(mut body): JsonObject,
+) -> Result<impl IntoResponse, AppError> {
+    let id = lobby_id(&id)?;
+    let name = take_string(&mut body, "name")?;
+    let joined = app.host.join(id, &name, body).await?;
+    Ok((StatusCode::CREATED, Json(joined)))
+}
+
+async fn close_signups(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    token: Token,
+) -> Result<impl IntoResponse, AppError> {
+    Ok(Json(
+        app.host
+            .close_signups(lobby_id(&id)?, token.as_deref())
+            .await?,
+    ))
+}
+
+async fn start_game(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    token: Token,
+) -> Result<impl IntoResponse, AppError> {
+    Ok(Json(
+        app.host.start(lobby_id(&id)?, token.as_deref()).await?,
+    ))
+}
+
+async fn show_me(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    token: Token,
+) -> Result<impl IntoResponse, AppError> {
+    Ok(Json(app.host.me(lobby_id(&id)?, token.as_deref()).await?))
+}
+
+async fn submit_order(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    token: Token,
+    JsonObject(body): JsonObject,
+) -> Result<impl IntoResponse, AppError> {
+    let receipt = app
+        .host
+        .submit(lobby_id(&id)?, token.as_deref(), body)
+        .await?;
+    Ok((StatusCode::ACCEPTED, Json(receipt)))
+}
+
+async fn list_rounds(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<impl IntoResponse, AppError> {
+    Ok(Json(app.host.rounds(lobby_id(&id)?).await?))
+}
+
+async fn show_round(
+    State(app): State<AppState>,
+    Path((id, round)): Path<(String, String)>,
+    token: Token,
+) -> Result<impl IntoResponse, AppError> {
+    let id = lobby_id(&id)?;
+    let round: u32 = round.parse().map_err(|_| {
+        AppError::not_found(
+            "round-not-resolved",
+            format!("There is no round {round:?}."),
+        )
+    })?;
+    Ok(Json(app.host.round(id, round, token.as_deref()).await?))
+}

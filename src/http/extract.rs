@@ -1,0 +1,87 @@
+//! Extractors that answer bad input in Herald's error format (never axum's plain-text
+//! rejections): JSON object bodies, bearer tokens, lobby ids.
+
+use axum::body::Bytes;
+use axum::extract::{FromRequest, FromRequestParts, Request};
+use axum::http::StatusCode;
+use axum::http::header::AUTHORIZATION;
+use axum::http::request::Parts;
+use serde_json::{Map, Value};
+use uuid::Uuid;
+
+use crate::error::AppError;
+
+/// The largest request body Herald reads.
+pub const BODY_LIMIT: usize = 64 * 1024;
+
+/// A JSON object body. Not JSON → 400 `malformed-json`; JSON but not an object → 400
+/// `invalid-body`; larger than [`BODY_LIMIT`] → 413.
+pub struct JsonObject(pub Map<String, Value>);
+
+impl<S: Send + Sync> FromRequest<S> for JsonObject {
+    type Rejection = AppError;
+
+    async fn from_request(req: Request, state: &S) -> Result<JsonObject, AppError> {
+        let bytes = Bytes::from_request(req, state).await.map_err(|rejection| {
+            if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+                AppError::TooLarge { limit: BODY_LIMIT }
+            } else {
+                AppError::malformed(
+                    "unreadable-body",
+                    format!("The request body could not be read: {rejection}."),
+                )
+            }
+        })?;
+        let value: Value = serde_json::from_slice(&bytes).map_err(|e| {
+            AppError::malformed(
+                "malformed-json",
+                format!("The request body is not valid JSON: {e}."),
+            )
+        })?;
+        match value {
+            Value::Object(map) => Ok(JsonObject(map)),
+            _ => Err(AppError::malformed(
+                "invalid-body",
+                "The request body must be a JSON object.",
+            )),
+        }
+    }
+}
+
+/// The bearer token, if the request carries one.
+pub struct Token(pub Option<String>);
+
+impl<S: Send + Sync> FromRequestParts<S> for Token {
+    type Rejection = AppError;
+
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Token, AppError> {
+        let Some(header) = parts.headers.get(AUTHORIZATION) else {
+            return Ok(Token(None));
+        };
+        let token = header
+            .to_str()
+            .ok()
+            .and_then(|h| h.strip_prefix("Bearer "))
+            .map(str::trim)
+            .filter(|t| !t.is_empty())
+            .ok_or_else(|| {
+                AppError::unauthenticated(
+                    "missing-token",
+                    "The Authorization header must read \"Bearer <token>\".",
+                )
+            })?;
+        Ok(Token(Some(token.to_string())))
+    }
+}
+
+impl Token {
+    pub fn as_deref(&self) -> Option<&str> {
+        self.0.as_deref()
+    }
+}
+
+/// Parses a lobby id from the path: anything that is not a UUID names no lobby (404).
+pub fn lobby_id(raw: &str) -> Result<Uuid, AppError> {
+    Uuid::parse_str(raw)
+        .map_err(|_| AppError::not_found("unknown-lobby", format!("There is no lobby {raw:?}.")))
+}

@@ -1,0 +1,47 @@
+//! HTTP: the router, shared state and the layers around every request.
+
+pub mod api;
+pub mod extract;
+
+use axum::Router;
+use axum::extract::DefaultBodyLimit;
+use axum::http::{Method, StatusCode};
+use axum::response::IntoResponse;
+use tokio::sync::watch;
+use tower_http::trace::TraceLayer;
+
+use crate::error::AppError;
+use crate::host::Host;
+
+/// What every handler can reach.
+#[derive(Clone, Debug)]
+pub struct AppState {
+    pub host: Host,
+    /// Flips to true when the server is shutting down, so that endless streams end.
+    pub shutdown: watch::Receiver<bool>,
+}
+
+/// The whole application as a router: what `main` serves and what tests drive in-process.
+pub fn app(state: AppState) -> Router {
+    Router::new()
+        .merge(api::routes())
+        .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
+        .layer(DefaultBodyLimit::max(extract::BODY_LIMIT))
+        .layer(TraceLayer::new_for_http())
+        .with_state(state)
+}
+
+async fn not_found() -> AppError {
+    AppError::not_found("not-found", "There is nothing at this address.")
+}
+
+async fn method_not_allowed(method: Method) -> impl IntoResponse {
+    let error = AppError::malformed(
+        "method-not-allowed",
+        format!("{method} is not allowed here."),
+    );
+    let mut response = error.into_response();
+    *response.status_mut() = StatusCode::METHOD_NOT_ALLOWED;
+    response
+}

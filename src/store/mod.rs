@@ -1,0 +1,198 @@
+//! Storage: SQLite (the default, an embedded file) and PostgreSQL behind one small API.
+//!
+//! Both backends are reached through sqlx's `Any` driver over a schema of TEXT and BIGINT
+//! columns only, so the SQL is written once; the few dialect differences (how a write
+//! transaction takes its lock) are chosen by [`Backend`]. Every state change goes through
+//! [`Store::transact`]: it loads a [`Snapshot`] of the lobby under a write lock, lets the caller
+//! decide a [`Change`], and applies that change in the same transaction, guarded by the lobby's
+//! version (compare-and-swap). That is what makes a step resolve exactly once.
+
+mod rows;
+mod transact;
+
+use std::str::FromStr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
+use sqlx::{AnyPool, Executor};
+use tokio::sync::Mutex;
+use uuid::Uuid;
+
+pub use rows::{
+    Change, EventRow, LobbyPatch, LobbyRow, NewEvent, NewLobby, NewOrder, NewPlayer, NewStep,
+    OrderRow, PlayerRow, Snapshot, Status, StepRow,
+};
+pub use transact::{Committed, TransactError};
+
+/// Which database engine a [`Store`] talks to.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+/// The store: a connection pool and its dialect.
+#[derive(Clone)]
+pub struct Store {
+    pool: AnyPool,
+    backend: Backend,
+    /// SQLite allows one writer at a time. Queueing writers in-process is fairer and cheaper
+    /// than letting them spin on SQLite's busy handler; `BEGIN IMMEDIATE` still guards against
+    /// another process on the same file.
+    sqlite_writer: Option<Arc<Mutex<()>>>,
+}
+
+impl std::fmt::Debug for Store {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Store")
+            .field("backend", &self.backend)
+            .finish()
+    }
+}
+
+static SQLITE_MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("migrations/sqlite");
+static POSTGRES_MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("migrations/postgres");
+
+impl Store {
+    /// Connects to `url` (`sqlite://…` or `postgres://…`) and applies the backend's migrations.
+    pub async fn connect(url: &str) -> Result<Store, sqlx::Error> {
+        sqlx::any::install_default_drivers();
+        let backend = if url.starts_with("sqlite:") {
+            Backend::Sqlite
+        } else if url.starts_with("postgres:") || url.starts_with("postgresql:") {
+            Backend::Postgres
+        } else {
+            return Err(sqlx::Error::Configuration(
+                format!("unsupported database URL scheme in {url:?}: use sqlite:// or postgres://")
+                    .into(),
+            ));
+        };
+        let options = AnyConnectOptions::from_str(url)?;
+        let pool = match backend {
+            Backend::Sqlite => {
+                AnyPoolOptions::new()
+                    .max_connections(8)
+                    .after_connect(|conn, _meta| {
+                        Box::pin(async move {
+                            // WAL lets readers run beside the writer; synchronous=FULL makes
+                            // every commit durable (an acknowledged order survives a crash or
+                            // a power cut); foreign keys are off by default in SQLite.
+                            conn.execute(
+                                "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; \
+                                 PRAGMA busy_timeout = 10000; PRAGMA foreign_keys = ON;",
+                            )
+                            .await?;
+                            Ok(())
+                        })
+                    })
+                    .connect_with(options)
+                    .await?
+            }
+            Backend::Postgres => {
+                AnyPoolOptions::new()
+                    .max_connections(16)
+                    .acquire_timeout(Duration::from_secs(10))
+                    .connect_with(options)
+                    .await?
+            }
+        };
+        match backend {
+            Backend::Sqlite => SQLITE_MIGRATOR.run(&pool).await?,
+            Backend::Postgres => POSTGRES_MIGRATOR.run(&pool).await?,
+        }
+        Ok(Store {
+            pool,
+            backend,
+            sqlite_writer: (backend == Backend::Sqlite).then(|| Arc::new(Mutex::new(()))),
+        })
+    }
+
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    /// Closes the pool (waits for connections in use to be returned).
+    pub async fn close(&self) {
+        self.pool.close().await;
+    }
+
+    /// Stores a new lobby.
+    #[tracing::instrument(skip_all, fields(lobby = %lobby.id))]
+    pub async fn create_lobby(&self, lobby: &NewLobby) -> Result<(), sqlx::Error> {
+        let _writer = self.write_permit().await;
+        sqlx::query(
+            "INSERT INTO lobbies (id, game, name, settings, status, host_token_hash, seed, created_at) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+        )
+        .bind(lobby.id.to_string())
+        .bind(&lobby.game)
+        .bind(&lobby.name)
+        .bind(&lobby.settings)
+        .bind(Status::Signups.as_str())
+        .bind(&lobby.host_token_hash)
+        .bind(lobby.seed as i64)
+        .bind(lobby.created_at)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// The newest lobbies first.
+    pub async fn list_lobbies(&self, limit: i64) -> Result<Vec<LobbyRow>, sqlx::Error> {
+        let sql = rows::LOBBY_LIST;
+        let rows = sqlx::query(sql).bind(limit).fetch_all(&self.pool).await?;
+        rows.iter().map(LobbyRow::from_row).collect()
+    }
+
+    /// The lobby, its players and the orders pending for its current step, read without a lock.
+    pub async fn snapshot(&self, id: Uuid) -> Result<Option<Snapshot>, sqlx::Error> {
+        let mut conn = self.pool.acquire().await?;
+        rows::load_snapshot(&mut conn, id, rows::LOBBY_BY_ID).await
+    }
+
+    /// Resolved steps of a lobby, in order (optionally only those of one round).
+    pub async fn steps(&self, id: Uuid, round: Option<u32>) -> Result<Vec<StepRow>, sqlx::Error> {
+        let rows = match round {
+            Some(round) => {
+                sqlx::query(
+                    "SELECT seq, round, step, revealed, log, pools, resolved_at FROM steps \
+                     WHERE lobby_id = $1 AND round = $2 ORDER BY seq",
+                )
+                .bind(id.to_string())
+                .bind(i64::from(round))
+                .fetch_all(&self.pool)
+                .await?
+            }
+            None => {
+                sqlx::query(
+                    "SELECT seq, round, step, revealed, log, pools, resolved_at FROM steps \
+                     WHERE lobby_id = $1 ORDER BY seq",
+                )
+                .bind(id.to_string())
+                .fetch_all(&self.pool)
+                .await?
+            }
+        };
+        rows.iter().map(StepRow::from_row).collect()
+    }
+
+    /// Public events of a lobby numbered after `after`, oldest first.
+    pub async fn events_after(&self, id: Uuid, after: i64) -> Result<Vec<EventRow>, sqlx::Error> {
+        let rows = sqlx::query(
+            "SELECT seq, kind, data FROM events WHERE lobby_id = $1 AND seq > $2 ORDER BY seq LIMIT 500",
+        )
+        .bind(id.to_string())
+        .bind(after)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(EventRow::from_row).collect()
+    }
+
+    async fn write_permit(&self) -> Option<tokio::sync::MutexGuard<'_, ()>> {
+        match &self.sqlite_writer {
+            Some(lock) => Some(lock.lock().await),
+            None => None,
+        }
+    }
+}

@@ -1,0 +1,293 @@
+//! The store's row types, the [`Change`] a transaction applies, and the reads every
+//! transaction starts with.
+
+use sqlx::AnyConnection;
+use sqlx::Row;
+use sqlx::any::AnyRow;
+use uuid::Uuid;
+
+/// A lobby's lifecycle.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Status {
+    /// Players may join.
+    Signups,
+    /// No latecomers; the host has not started yet.
+    Closed,
+    /// The game is being played.
+    Running,
+    /// The game is over.
+    Finished,
+}
+
+impl Status {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Signups => "signups",
+            Status::Closed => "closed",
+            Status::Running => "running",
+            Status::Finished => "finished",
+        }
+    }
+
+    fn parse(text: &str) -> Result<Status, sqlx::Error> {
+        match text {
+            "signups" => Ok(Status::Signups),
+            "closed" => Ok(Status::Closed),
+            "running" => Ok(Status::Running),
+            "finished" => Ok(Status::Finished),
+            other => Err(sqlx::Error::Decode(
+                format!("unknown lobby status {other:?}").into(),
+            )),
+        }
+    }
+}
+
+fn uuid(text: String) -> Result<Uuid, sqlx::Error> {
+    Uuid::parse_str(&text).map_err(|e| sqlx::Error::Decode(Box::new(e)))
+}
+
+pub(super) const LOBBY_COLUMNS: &str = "id, game, name, settings, status, host_token_hash, seed, \
+     state, round, step, step_seq, event_seq, version, created_at";
+pub(super) const LOBBY_BY_ID: &str = "SELECT id, game, name, settings, status, host_token_hash, \
+     seed, state, round, step, step_seq, event_seq, version, created_at FROM lobbies WHERE id = $1";
+pub(super) const LOBBY_BY_ID_FOR_UPDATE: &str = "SELECT id, game, name, settings, status, \
+     host_token_hash, seed, state, round, step, step_seq, event_seq, version, created_at \
+     FROM lobbies WHERE id = $1 FOR UPDATE";
+pub(super) const LOBBY_LIST: &str = "SELECT id, game, name, settings, status, host_token_hash, \
+     seed, state, round, step, step_seq, event_seq, version, created_at FROM lobbies \
+     ORDER BY created_at DESC, id DESC LIMIT $1";
+
+/// A lobby as stored. `settings`, `state` and `seed` may hold secrets: never render them as is.
+#[derive(Clone, Debug)]
+pub struct LobbyRow {
+    pub id: Uuid,
+    pub game: String,
+    pub name: String,
+    pub settings: String,
+    pub status: Status,
+    pub host_token_hash: String,
+    pub seed: u64,
+    pub state: Option<String>,
+    pub round: u32,
+    pub step: Option<String>,
+    pub step_seq: i64,
+    pub event_seq: i64,
+    pub version: i64,
+    pub created_at: i64,
+}
+
+impl LobbyRow {
+    pub(super) fn from_row(row: &AnyRow) -> Result<LobbyRow, sqlx::Error> {
+        debug_assert_eq!(LOBBY_COLUMNS.split(',').count(), 14);
+        Ok(LobbyRow {
+            id: uuid(row.try_get(0)?)?,
+            game: row.try_get(1)?,
+            name: row.try_get(2)?,
+            settings: row.try_get(3)?,
+            status: Status::parse(&row.try_get::<String, _>(4)?)?,
+            host_token_hash: row.try_get(5)?,
+            seed: row.try_get::<i64, _>(6)? as u64,
+            state: row.try_get(7)?,
+            round: u32::try_from(row.try_get::<i64, _>(8)?).unwrap_or(u32::MAX),
+            step: row.try_get(9)?,
+            step_seq: row.try_get(10)?,
+            event_seq: row.try_get(11)?,
+            version: row.try_get(12)?,
+            created_at: row.try_get(13)?,
+        })
+    }
+}
+
+/// A seated player. `token_hash` is for authentication only.
+#[derive(Clone, Debug)]
+pub struct PlayerRow {
+    pub id: Uuid,
+    pub seat: usize,
+    pub name: String,
+    pub join_data: String,
+    pub token_hash: String,
+}
+
+/// A pending (secret) order for the lobby's current step.
+#[derive(Clone, Debug)]
+pub struct OrderRow {
+    pub player_id: Uuid,
+    pub body: String,
+    pub submitted_at: i64,
+}
+
+/// A resolved step, as published.
+#[derive(Clone, Debug)]
+pub struct StepRow {
+    pub seq: i64,
+    pub round: u32,
+    pub step: String,
+    pub revealed: String,
+    pub log: String,
+    pub pools: String,
+    pub resolved_at: i64,
+}
+
+impl StepRow {
+    pub(super) fn from_row(row: &AnyRow) -> Result<StepRow, sqlx::Error> {
+        Ok(StepRow {
+            seq: row.try_get(0)?,
+            round: u32::try_from(row.try_get::<i64, _>(1)?).unwrap_or(u32::MAX),
+            step: row.try_get(2)?,
+            revealed: row.try_get(3)?,
+            log: row.try_get(4)?,
+            pools: row.try_get(5)?,
+            resolved_at: row.try_get(6)?,
+        })
+    }
+}
+
+/// A published event.
+#[derive(Clone, Debug)]
+pub struct EventRow {
+    pub seq: i64,
+    pub kind: String,
+    pub data: String,
+}
+
+impl EventRow {
+    pub(super) fn from_row(row: &AnyRow) -> Result<EventRow, sqlx::Error> {
+        Ok(EventRow {
+            seq: row.try_get(0)?,
+            kind: row.try_get(1)?,
+            data: row.try_get(2)?,
+        })
+    }
+}
+
+/// Everything a decision about a lobby needs, read in one go.
+#[derive(Clone, Debug)]
+pub struct Snapshot {
+    pub lobby: LobbyRow,
+    pub players: Vec<PlayerRow>,
+    /// Orders pending for `lobby.step_seq`.
+    pub orders: Vec<OrderRow>,
+}
+
+pub(super) async fn load_snapshot(
+    conn: &mut AnyConnection,
+    id: Uuid,
+    lobby_sql: &'static str,
+) -> Result<Option<Snapshot>, sqlx::Error> {
+    let Some(row) = sqlx::query(lobby_sql)
+        .bind(id.to_string())
+        .fetch_optional(&mut *conn)
+        .await?
+    else {
+        return Ok(None);
+    };
+    let lobby = LobbyRow::from_row(&row)?;
+    let players = sqlx::query(
+        "SELECT id, seat, name, join_data, token_hash FROM players WHERE lobby_id = $1 ORDER BY seat",
+    )
+    .bind(id.to_string())
+    .fetch_all(&mut *conn)
+    .await?
+    .iter()
+    .map(|row| {
+        Ok(PlayerRow {
+            id: uuid(row.try_get(0)?)?,
+            seat: usize::try_from(row.try_get::<i64, _>(1)?).unwrap_or(usize::MAX),
+            name: row.try_get(2)?,
+            join_data: row.try_get(3)?,
+            token_hash: row.try_get(4)?,
+        })
+    })
+    .collect::<Result<Vec<_>, sqlx::Error>>()?;
+    let orders = sqlx::query(
+        "SELECT player_id, body, submitted_at FROM orders WHERE lobby_id = $1 AND step_seq = $2",
+    )
+    .bind(id.to_string())
+    .bind(lobby.step_seq)
+    .fetch_all(&mut *conn)
+    .await?
+    .iter()
+    .map(|row| {
+        Ok(OrderRow {
+            player_id: uuid(row.try_get(0)?)?,
+            body: row.try_get(1)?,
+            submitted_at: row.try_get(2)?,
+        })
+    })
+    .collect::<Result<Vec<_>, sqlx::Error>>()?;
+    Ok(Some(Snapshot {
+        lobby,
+        players,
+        orders,
+    }))
+}
+
+/// A new lobby.
+#[derive(Clone, Debug)]
+pub struct NewLobby {
+    pub id: Uuid,
+    pub game: String,
+    pub name: String,
+    pub settings: String,
+    pub host_token_hash: String,
+    pub seed: u64,
+    pub created_at: i64,
+}
+
+/// A new player.
+#[derive(Clone, Debug)]
+pub struct NewPlayer {
+    pub id: Uuid,
+    pub seat: usize,
+    pub name: String,
+    pub name_key: String,
+    pub join_data: String,
+    pub token_hash: String,
+}
+
+/// A pending order (inserted, or replacing the player's earlier one for the same step).
+#[derive(Clone, Debug)]
+pub struct NewOrder {
+    pub player_id: Uuid,
+    pub body: String,
+    pub submitted_at: i64,
+}
+
+/// A resolved step to record. Recording it also clears the step's pending orders.
+#[derive(Clone, Debug)]
+pub struct NewStep {
+    pub round: u32,
+    pub step: String,
+    pub revealed: String,
+    pub log: String,
+    pub pools: String,
+    pub resolved_at: i64,
+}
+
+/// An event to publish.
+#[derive(Clone, Debug)]
+pub struct NewEvent {
+    pub kind: &'static str,
+    pub data: String,
+}
+
+/// New values for the lobby's columns; `None` leaves a column as it is.
+#[derive(Clone, Debug, Default)]
+pub struct LobbyPatch {
+    pub status: Option<Status>,
+    pub state: Option<String>,
+    pub round: Option<u32>,
+    pub step: Option<String>,
+}
+
+/// What one transaction writes. Applied atomically, or not at all.
+#[derive(Clone, Debug, Default)]
+pub struct Change {
+    pub lobby: LobbyPatch,
+    pub player: Option<NewPlayer>,
+    pub order: Option<NewOrder>,
+    /// Records the step being collected as resolved and moves the lobby to the next one.
+    pub resolved: Option<NewStep>,
+    pub events: Vec<NewEvent>,
+}

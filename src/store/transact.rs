@@ -1,0 +1,164 @@
+//! The one way state changes: load a snapshot under the lobby's write lock, let the caller
+//! decide, apply the decision with a compare-and-swap on the lobby's version, commit.
+
+use sqlx::AnyConnection;
+use sqlx::{Acquire, Any, Connection, Transaction};
+use uuid::Uuid;
+
+use super::rows::{self, Change, LOBBY_BY_ID, LOBBY_BY_ID_FOR_UPDATE, Snapshot};
+use super::{Backend, Store};
+
+/// Why a transaction did not apply.
+#[derive(Debug, thiserror::Error)]
+pub enum TransactError<E> {
+    #[error("no such lobby")]
+    NotFound,
+    /// The caller refused the change; nothing was written.
+    #[error("refused")]
+    Refused(E),
+    /// Another writer changed the lobby between our read and our write (cannot happen while
+    /// the lock works; reported rather than applied).
+    #[error("the lobby changed concurrently")]
+    Conflict,
+    #[error(transparent)]
+    Database(#[from] sqlx::Error),
+}
+
+/// What a committed transaction published: the caller's value and the lobby's last event number
+/// (so that listeners can be woken).
+#[derive(Debug)]
+pub struct Committed<T> {
+    pub value: T,
+    pub event_seq: i64,
+}
+
+impl Store {
+    /// Runs `decide` on the lobby's snapshot under its write lock and applies the [`Change`] it
+    /// returns in the same transaction. If `decide` refuses, nothing is written.
+    #[tracing::instrument(skip_all, fields(lobby = %id))]
+    pub async fn transact<T, E>(
+        &self,
+        id: Uuid,
+        decide: impl FnOnce(&Snapshot) -> Result<(Change, T), E>,
+    ) -> Result<Committed<T>, TransactError<E>> {
+        let _writer = self.write_permit().await;
+        let mut conn = self.pool.acquire().await?;
+        let mut tx = match self.backend {
+            // IMMEDIATE takes SQLite's write lock up front, so a transaction never fails half
+            // way when upgrading from reader to writer.
+            Backend::Sqlite => conn.begin_with("BEGIN IMMEDIATE").await?,
+            Backend::Postgres => conn.begin().await?,
+        };
+        let lobby_sql = match self.backend {
+            Backend::Sqlite => LOBBY_BY_ID,
+            // The row lock serializes every writer of this lobby, across processes too.
+            Backend::Postgres => LOBBY_BY_ID_FOR_UPDATE,
+        };
+        let snapshot = rows::load_snapshot(&mut tx, id, lobby_sql)
+            .await?
+            .ok_or(TransactError::NotFound)?;
+        let (change, value) = decide(&snapshot).map_err(TransactError::Refused)?;
+        let event_seq = apply(&mut tx, &snapshot, change).await?;
+        tx.commit().await?;
+        Ok(Committed { value, event_seq })
+    }
+}
+
+async fn apply<E>(
+    tx: &mut Transaction<'_, Any>,
+    snapshot: &Snapshot,
+    change: Change,
+) -> Result<i64, TransactError<E>> {
+    let conn: &mut AnyConnection = tx.acquire().await?;
+    let lobby = &snapshot.lobby;
+    let id = lobby.id.to_string();
+    let now_seq = lobby.step_seq;
+    let next_seq = now_seq + i64::from(change.resolved.is_some());
+    let event_seq = lobby.event_seq + change.events.len() as i64;
+
+    let updated = sqlx::query(
+        "UPDATE lobbies SET status = COALESCE($1, status), state = COALESCE($2, state), \
+         round = COALESCE($3, round), step = COALESCE($4, step), step_seq = $5, event_seq = $6, \
+         version = version + 1 WHERE id = $7 AND version = $8",
+    )
+    .bind(change.lobby.status.map(|s| s.as_str()))
+    .bind(change.lobby.state)
+    .bind(change.lobby.round.map(i64::from))
+    .bind(change.lobby.step)
+    .bind(next_seq)
+    .bind(event_seq)
+    .bind(&id)
+    .bind(lobby.version)
+    .execute(&mut *conn)
+    .await?;
+    if updated.rows_affected() != 1 {
+        return Err(TransactError::Conflict);
+    }
+
+    if let Some(player) = change.player {
+        sqlx::query(
+            "INSERT INTO players (id, lobby_id, seat, name, name_key, join_data, token_hash) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7)",
+        )
+        .bind(player.id.to_string())
+        .bind(&id)
+        .bind(player.seat as i64)
+        .bind(player.name)
+        .bind(player.name_key)
+        .bind(player.join_data)
+        .bind(player.token_hash)
+        .execute(&mut *conn)
+        .await?;
+    }
+
+    if let Some(order) = change.order {
+        sqlx::query(
+            "INSERT INTO orders (lobby_id, step_seq, player_id, body, submitted_at) \
+             VALUES ($1, $2, $3, $4, $5) ON CONFLICT (lobby_id, step_seq, player_id) \
+             DO UPDATE SET body = excluded.body, submitted_at = excluded.submitted_at",
+        )
+        .bind(&id)
+        .bind(now_seq)
+        .bind(order.player_id.to_string())
+        .bind(order.body)
+        .bind(order.submitted_at)
+        .execute(&mut *conn)
+        .await?;
+    }
+
+    if let Some(step) = change.resolved {
+        sqlx::query(
+            "INSERT INTO steps (lobby_id, seq, round, step, revealed, log, pools, resolved_at) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+        )
+        .bind(&id)
+        .bind(now_seq)
+        .bind(i64::from(step.round))
+        .bind(step.step)
+        .bind(step.revealed)
+        .bind(step.log)
+        .bind(step.pools)
+        .bind(step.resolved_at)
+        .execute(&mut *conn)
+        .await?;
+        sqlx::query("DELETE FROM orders WHERE lobby_id = $1 AND step_seq = $2")
+            .bind(&id)
+            .bind(now_seq)
+            .execute(&mut *conn)
+            .await?;
+    }
+
+    for (offset, event) in change.events.into_iter().enumerate() {
+        sqlx::query(
+            "INSERT INTO events (lobby_id, seq, kind, data, created_at) VALUES ($1, $2, $3, $4, $5)",
+        )
+        .bind(&id)
+        .bind(lobby.event_seq + 1 + offset as i64)
+        .bind(event.kind)
+        .bind(event.data)
+        .bind(crate::clock::now_millis())
+        .execute(&mut *conn)
+        .await?;
+    }
+    Ok(event_seq)
+}

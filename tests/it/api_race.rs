@@ -1,0 +1,140 @@
+//! Exactly once: sixteen players whose orders arrive at the same moment, round after round.
+//! Every round resolves once, every acknowledged order is revealed as sent.
+
+use std::collections::HashMap;
+
+use axum::http::StatusCode;
+use serde_json::{Value, json};
+
+use crate::support::{TestApp, apps};
+
+const PLAYERS: usize = 16;
+const ROUNDS: u64 = 100;
+
+/// A harmless order that varies by round and seat, so that a lost or swapped order shows.
+fn order_for(round: u64, seat: usize, ids: &[String]) -> (String, String) {
+    let moves = ["dodge", "block", "riposte", "focus", "mend"];
+    let mv = moves[(round as usize + seat) % moves.len()];
+    let target = &ids[(seat + 1 + round as usize % (PLAYERS - 1)) % PLAYERS];
+    (mv.to_string(), target.clone())
+}
+
+async fn sixteen_seated(app: &TestApp) -> (String, Vec<String>, Vec<String>) {
+    let (lobby, host) = app.create_lobby("crossing-swords", json!({})).await;
+    let (mut ids, mut tokens) = (Vec::new(), Vec::new());
+    for seat in 0..PLAYERS {
+        let (id, token) = app.join(&lobby, json!({"name": format!("P{seat}")})).await;
+        ids.push(id);
+        tokens.push(token);
+    }
+    app.start(&lobby, &host).await;
+    (lobby, ids, tokens)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn racing_last_orders_resolve_each_round_exactly_once_and_lose_nothing() {
+    for app in apps().await {
+        let (lobby, ids, tokens) = sixteen_seated(&app).await;
+        let app = std::sync::Arc::new(app);
+        for round in 1..=ROUNDS {
+            let mut tasks = Vec::new();
+            for (seat, token) in tokens.iter().enumerate() {
+                let (app, lobby, token) = (app.clone(), lobby.clone(), token.clone());
+                let (mv, target) = order_for(round, seat, &ids);
+                tasks.push(tokio::spawn(async move {
+                    let body =
+                        json!({"round": round, "step": "orders", "move": mv, "target": target});
+                    app.post(
+                        &format!("/api/v1/lobbies/{lobby}/orders"),
+                        Some(&token),
+                        body,
+                    )
+                    .await
+                }));
+            }
+            let mut resolved = 0;
+            for task in tasks {
+                let reply = task.await.expect("task");
+                assert_eq!(
+                    reply.status,
+                    StatusCode::ACCEPTED,
+                    "{} round {round}: {}",
+                    app.backend,
+                    reply.text
+                );
+                resolved += usize::from(reply.body["resolved"] == true);
+            }
+            assert_eq!(
+                resolved, 1,
+                "{} round {round}: exactly one order resolves the round",
+                app.backend
+            );
+        }
+
+        let rounds = app
+            .get(&format!("/api/v1/lobbies/{lobby}/rounds"), None)
+            .await
+            .body;
+        let numbers: Vec<u64> = rounds
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["round"].as_u64().unwrap())
+            .collect();
+        assert_eq!(
+            numbers,
+            (1..=ROUNDS).collect::<Vec<_>>(),
+            "{}: each round once",
+            app.backend
+        );
+        let view = app
+            .get(&format!("/api/v1/lobbies/{lobby}"), None)
+            .await
+            .body;
+        assert_eq!(view["round"], ROUNDS + 1);
+
+        let seat_of: HashMap<&str, usize> = ids
+            .iter()
+            .enumerate()
+            .map(|(s, id)| (id.as_str(), s))
+            .collect();
+        for round in [1, ROUNDS / 2, ROUNDS] {
+            let reveal = app
+                .get(&format!("/api/v1/lobbies/{lobby}/rounds/{round}"), None)
+                .await
+                .body;
+            let orders = reveal["orders"].as_array().unwrap();
+            assert_eq!(
+                orders.len(),
+                PLAYERS,
+                "{} round {round}: every order revealed",
+                app.backend
+            );
+            for entry in orders {
+                let seat = seat_of[entry["player"]["id"].as_str().unwrap()];
+                let (mv, target) = order_for(round, seat, &ids);
+                assert_eq!(entry["order"]["move"], Value::String(mv));
+                assert_eq!(entry["order"]["target"], Value::String(target));
+            }
+        }
+
+        let lobby_id = uuid::Uuid::parse_str(&lobby).unwrap();
+        let mut events = Vec::new();
+        loop {
+            let after = events.last().map_or(0, |e: &herald::store::EventRow| e.seq);
+            let page = app.store.events_after(lobby_id, after).await.unwrap();
+            if page.is_empty() {
+                break;
+            }
+            events.extend(page);
+        }
+        let resolved = events.iter().filter(|e| e.kind == "round-resolved").count();
+        let submitted = events.iter().filter(|e| e.kind == "submitted").count();
+        assert_eq!(
+            resolved, ROUNDS as usize,
+            "{}: one round-resolved event per round",
+            app.backend
+        );
+        assert_eq!(submitted, PLAYERS * ROUNDS as usize);
+    }
+}

@@ -1,0 +1,240 @@
+//! Test support: the production router on a fresh database per test, driven in-process.
+//!
+//! Every store-backed test runs on SQLite (a temporary file) and, when
+//! `HERALD_TEST_POSTGRES_URL` names a PostgreSQL server, again on a fresh database there.
+
+use std::io::Write;
+use std::sync::Once;
+
+use axum::Router;
+use axum::body::Body;
+use axum::http::{Method, Request, StatusCode, header};
+use http_body_util::BodyExt;
+use serde_json::{Value, json};
+use tokio::sync::watch;
+use tower::ServiceExt;
+
+use herald::host::Host;
+use herald::store::Store;
+use herald::{AppState, app};
+
+pub const POSTGRES_ENV: &str = "HERALD_TEST_POSTGRES_URL";
+
+/// One running application on one backend.
+pub struct TestApp {
+    pub backend: &'static str,
+    pub router: Router,
+    pub store: Store,
+    /// Keeps the SQLite file alive for the test's duration.
+    _dir: Option<tempfile::TempDir>,
+    /// Kept so that event streams stay open while the test runs.
+    _stop: watch::Sender<bool>,
+}
+
+/// The apps a store-backed test runs against: SQLite always, PostgreSQL when configured.
+pub async fn apps() -> Vec<TestApp> {
+    let mut apps = vec![sqlite_app().await];
+    match std::env::var(POSTGRES_ENV) {
+        Ok(url) if !url.is_empty() => apps.push(postgres_app(&url).await),
+        _ => announce_postgres_skip(),
+    }
+    apps
+}
+
+/// Says once per run, past the test harness's output capture, that PostgreSQL is skipped.
+pub fn announce_postgres_skip() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        let _ = writeln!(
+            std::io::stderr(),
+            "NOTE: {POSTGRES_ENV} is unset: store-backed tests run on SQLite only; \
+             the PostgreSQL runs are SKIPPED."
+        );
+    });
+}
+
+pub async fn sqlite_app() -> TestApp {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let url = format!(
+        "sqlite://{}?mode=rwc",
+        dir.path().join("herald.db").display()
+    );
+    let store = Store::connect(&url).await.expect("sqlite store");
+    build("sqlite", store, Some(dir))
+}
+
+/// A fresh PostgreSQL database for one test, created through the configured server.
+pub async fn postgres_app(admin_url: &str) -> TestApp {
+    use sqlx::Executor;
+    sqlx::any::install_default_drivers();
+    let name = format!("herald_test_{}", uuid::Uuid::new_v4().simple());
+    let admin = sqlx::AnyPool::connect(admin_url)
+        .await
+        .expect("connect to PostgreSQL");
+    drop_stale_databases(&admin).await;
+    admin
+        .execute(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
+        .await
+        .expect("create test database");
+    admin.close().await;
+    let url = match admin_url.rfind('/') {
+        Some(slash) if slash > admin_url.find("://").map_or(0, |i| i + 2) => {
+            let (base, rest) = admin_url.split_at(slash);
+            let query = rest.find('?').map(|q| &rest[q..]).unwrap_or("");
+            format!("{base}/{name}{query}")
+        }
+        _ => format!("{admin_url}/{name}"),
+    };
+    let store = Store::connect(&url).await.expect("postgres store");
+    build("postgres", store, None)
+}
+
+/// Drops test databases that earlier runs left behind (once per run; each test creates its own).
+async fn drop_stale_databases(admin: &sqlx::AnyPool) {
+    use sqlx::{Executor, Row};
+    static CLEANED: tokio::sync::OnceCell<()> = tokio::sync::OnceCell::const_new();
+    CLEANED
+        .get_or_init(|| async {
+            let names: Vec<String> =
+                sqlx::query("SELECT datname FROM pg_database WHERE datname LIKE 'herald_test_%'")
+                    .fetch_all(admin)
+                    .await
+                    .map(|rows| rows.iter().filter_map(|r| r.try_get(0).ok()).collect())
+                    .unwrap_or_default();
+            for name in names {
+                let _ = admin
+                    .execute(sqlx::AssertSqlSafe(format!(
+                        "DROP DATABASE IF EXISTS {name} WITH (FORCE)"
+                    )))
+                    .await;
+            }
+        })
+        .await;
+}
+
+fn build(backend: &'static str, store: Store, dir: Option<tempfile::TempDir>) -> TestApp {
+    let host = Host::new(store.clone());
+    let (stop, stopped) = watch::channel(false);
+    let router = app(AppState {
+        host,
+        shutdown: stopped,
+    });
+    TestApp {
+        backend,
+        router,
+        store,
+        _dir: dir,
+        _stop: stop,
+    }
+}
+
+/// A response: status and JSON body (Null when empty or not JSON).
+#[derive(Debug, Clone)]
+pub struct Reply {
+    pub status: StatusCode,
+    pub body: Value,
+    pub text: String,
+}
+
+impl Reply {
+    /// The error code of an error reply.
+    pub fn code(&self) -> &str {
+        self.body["error"]["code"].as_str().unwrap_or("")
+    }
+}
+
+impl TestApp {
+    pub async fn send(
+        &self,
+        method: Method,
+        path: &str,
+        token: Option<&str>,
+        body: Option<Body>,
+    ) -> Reply {
+        let mut request = Request::builder().method(method).uri(path);
+        if let Some(token) = token {
+            request = request.header(header::AUTHORIZATION, format!("Bearer {token}"));
+        }
+        if body.is_some() {
+            request = request.header(header::CONTENT_TYPE, "application/json");
+        }
+        let request = request
+            .body(body.unwrap_or_else(Body::empty))
+            .expect("request");
+        let response = self
+            .router
+            .clone()
+            .oneshot(request)
+            .await
+            .expect("response");
+        let status = response.status();
+        let bytes = response
+            .into_body()
+            .collect()
+            .await
+            .expect("body")
+            .to_bytes();
+        let text = String::from_utf8_lossy(&bytes).into_owned();
+        let body = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+        Reply { status, body, text }
+    }
+
+    pub async fn get(&self, path: &str, token: Option<&str>) -> Reply {
+        self.send(Method::GET, path, token, None).await
+    }
+
+    pub async fn post(&self, path: &str, token: Option<&str>, body: Value) -> Reply {
+        self.send(
+            Method::POST,
+            path,
+            token,
+            Some(Body::from(body.to_string())),
+        )
+        .await
+    }
+
+    /// Creates a lobby and returns (lobby id, host token).
+    pub async fn create_lobby(&self, game: &str, settings: Value) -> (String, String) {
+        let reply = self
+            .post(
+                "/api/v1/lobbies",
+                None,
+                json!({"game": game, "name": "Test lobby", "settings": settings}),
+            )
+            .await;
+        assert_eq!(
+            reply.status,
+            StatusCode::CREATED,
+            "create lobby: {}",
+            reply.text
+        );
+        (
+            reply.body["id"].as_str().unwrap().to_string(),
+            reply.body["host_token"].as_str().unwrap().to_string(),
+        )
+    }
+
+    /// Joins `name` and returns (player id, player token).
+    pub async fn join(&self, lobby: &str, body: Value) -> (String, String) {
+        let reply = self
+            .post(&format!("/api/v1/lobbies/{lobby}/players"), None, body)
+            .await;
+        assert_eq!(reply.status, StatusCode::CREATED, "join: {}", reply.text);
+        (
+            reply.body["player_id"].as_str().unwrap().to_string(),
+            reply.body["player_token"].as_str().unwrap().to_string(),
+        )
+    }
+
+    pub async fn start(&self, lobby: &str, host_token: &str) -> Reply {
+        let reply = self
+            .post(
+                &format!("/api/v1/lobbies/{lobby}/start"),
+                Some(host_token),
+                json!({}),
+            )
+            .await;
+        assert_eq!(reply.status, StatusCode::OK, "start: {}", reply.text);
+        reply
+    }
+}
