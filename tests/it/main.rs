@@ -2,5 +2,7 @@
 
 mod api_bad_input;
 mod api_crossing_swords;
+mod api_openapi;
 mod api_race;
+mod api_secrecy;
 mod support;

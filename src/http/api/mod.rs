@@ -6,7 +6,7 @@ mod events;
 use axum::Json;
 use axum::Router;
 use axum::extract::{Path, Query, State};
-use axum::http::StatusCode;
+use axum::http::{StatusCode, header};
 use axum::response::IntoResponse;
 use axum::routing::{get, post};
 use serde::Deserialize;
@@ -16,8 +16,12 @@ use super::AppState;
 use super::extract::{JsonObject, Token, lobby_id};
 use crate::error::AppError;
 
+/// The OpenAPI document, kept beside the routes it describes (a test checks they agree).
+pub const OPENAPI: &str = include_str!("openapi.json");
+
 pub fn routes() -> Router<AppState> {
     Router::new()
+        .route("/api/v1/openapi.json", get(openapi))
         .route("/api/v1/lobbies", get(list_lobbies).post(create_lobby))
         .route("/api/v1/lobbies/{id}", get(show_lobby))
         .route("/api/v1/lobbies/{id}/players", post(join_lobby))
@@ -28,6 +32,10 @@ pub fn routes() -> Router<AppState> {
         .route("/api/v1/lobbies/{id}/rounds", get(list_rounds))
         .route("/api/v1/lobbies/{id}/rounds/{round}", get(show_round))
         .route("/api/v1/lobbies/{id}/events", get(events::stream_events))
+}
+
+async fn openapi() -> impl IntoResponse {
+    ([(header::CONTENT_TYPE, "application/json")], OPENAPI)
 }
 
 /// Takes a required string field out of a body: missing or not a string → 400.

@@ -1,0 +1,242 @@
+//! Secrets: between a submission and the reveal, everything anyone else can read says who has
+//! submitted and nothing of what.
+
+use std::time::Duration;
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use http_body_util::BodyExt;
+use serde_json::{Value, json};
+use tower::ServiceExt;
+
+use crate::support::{TestApp, apps};
+
+/// A server-sent event as read off the wire.
+#[derive(Debug)]
+pub struct SseEvent {
+    pub id: String,
+    pub kind: String,
+    pub data: Value,
+}
+
+/// Reads a lobby's event stream in the background.
+pub struct EventReader {
+    body: Body,
+    buffer: String,
+}
+
+impl EventReader {
+    pub async fn open(app: &TestApp, lobby: &str, last_event_id: Option<&str>) -> EventReader {
+        let mut request = Request::get(format!("/api/v1/lobbies/{lobby}/events"));
+        if let Some(id) = last_event_id {
+            request = request.header("last-event-id", id);
+        }
+        let response = app
+            .router
+            .clone()
+            .oneshot(request.body(Body::empty()).unwrap())
+            .await
+            .unwrap();
+        assert_eq!(response.status(), StatusCode::OK);
+        assert_eq!(response.headers()["content-type"], "text/event-stream");
+        EventReader {
+            body: response.into_body(),
+            buffer: String::new(),
+        }
+    }
+
+    /// The next event, or None if none arrives within a second.
+    pub async fn next(&mut self) -> Option<SseEvent> {
+        loop {
+            if let Some(end) = self.buffer.find("\n\n") {
+                let block: String = self.buffer.drain(..end + 2).collect();
+                let mut event = SseEvent {
+                    id: String::new(),
+                    kind: String::new(),
+                    data: Value::Null,
+                };
+                for line in block.lines() {
+                    if let Some(v) = line.strip_prefix("id:") {
+                        event.id = v.trim().to_string();
+                    } else if let Some(v) = line.strip_prefix("event:") {
+                        event.kind = v.trim().to_string();
+                    } else if let Some(v) = line.strip_prefix("data:") {
+                        event.data = serde_json::from_str(v.trim()).unwrap_or(Value::Null);
+                    }
+                }
+                if event.kind.is_empty() {
+                    continue; // a keep-alive comment
+                }
+                return Some(event);
+            }
+            let frame = tokio::time::timeout(Duration::from_secs(1), self.body.frame())
+                .await
+                .ok()??
+                .ok()?;
+            if let Ok(data) = frame.into_data() {
+                self.buffer.push_str(&String::from_utf8_lossy(&data));
+            }
+        }
+    }
+}
+
+/// The player objects without their `submitted` and `owes` flags.
+fn without_flags(view: &Value) -> Value {
+    let mut view = view.clone();
+    for player in view["players"].as_array_mut().unwrap() {
+        let player = player.as_object_mut().unwrap();
+        player.remove("submitted");
+        player.remove("owes");
+    }
+    view
+}
+
+#[tokio::test]
+async fn before_the_reveal_others_see_who_submitted_and_nothing_of_what() {
+    for app in apps().await {
+        let (lobby, host) = app.create_lobby("crossing-swords", json!({})).await;
+        let mut players = Vec::new();
+        for name in ["Ann", "Bob", "Cat"] {
+            players.push(app.join(&lobby, json!({"name": name})).await);
+        }
+        app.start(&lobby, &host).await;
+        let mut events = EventReader::open(&app, &lobby, None).await;
+        let mut seen = Vec::new();
+        while let Some(event) = events.next().await {
+            seen.push(event.kind);
+        }
+        assert_eq!(
+            seen,
+            [
+                "player-joined",
+                "player-joined",
+                "player-joined",
+                "signups-closed",
+                "started"
+            ]
+        );
+
+        let lobby_path = format!("/api/v1/lobbies/{lobby}");
+        let public_before = app.get(&lobby_path, None).await.body;
+        let rounds_before = app.get(&format!("{lobby_path}/rounds"), None).await.text;
+        let me_before: Vec<Value> = {
+            let mut views = Vec::new();
+            for (_, token) in &players {
+                views.push(app.get(&format!("{lobby_path}/me"), Some(token)).await.body);
+            }
+            views
+        };
+        // Distinctive secret orders: Ann Ripostes Cat, Bob Halts Ann.
+        let secret = [("riposte", 2usize), ("halt", 0usize)];
+        for (author, (mv, target)) in secret.iter().enumerate() {
+            let body =
+                json!({"round": 1, "step": "orders", "move": mv, "target": players[*target].0});
+            let reply = app
+                .post(
+                    &format!("{lobby_path}/orders"),
+                    Some(&players[author].1),
+                    body,
+                )
+                .await;
+            assert_eq!(reply.status, StatusCode::ACCEPTED);
+
+            let public = app.get(&lobby_path, None).await.body;
+            assert_eq!(
+                without_flags(&public),
+                without_flags(&public_before),
+                "{}: the public view changes only in flags",
+                app.backend
+            );
+            let flags: Vec<bool> = public["players"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|p| p["submitted"].as_bool().unwrap())
+                .collect();
+            let expected: Vec<bool> = (0..3).map(|seat| seat <= author).collect();
+            assert_eq!(flags, expected, "who has submitted is public");
+            assert_eq!(
+                app.get(&format!("{lobby_path}/rounds"), None).await.text,
+                rounds_before
+            );
+            assert_eq!(
+                app.get(&format!("{lobby_path}/rounds/1"), None)
+                    .await
+                    .status,
+                StatusCode::NOT_FOUND
+            );
+            for (reader, (_, token)) in players.iter().enumerate() {
+                let me = app.get(&format!("{lobby_path}/me"), Some(token)).await.body;
+                if reader <= author {
+                    assert_eq!(
+                        me["pending"]["move"], secret[reader].0,
+                        "an author sees their own order"
+                    );
+                } else {
+                    assert_eq!(
+                        me, me_before[reader],
+                        "{}: another player's view shows nothing new",
+                        app.backend
+                    );
+                }
+            }
+            let event = events.next().await.expect("a submitted event");
+            assert_eq!(event.kind, "submitted");
+            let keys: Vec<&String> = event.data.as_object().unwrap().keys().collect();
+            assert_eq!(
+                keys,
+                ["player", "round", "step"],
+                "the event says who, never what"
+            );
+            assert_eq!(event.data["player"]["id"], players[author].0.as_str());
+            assert!(
+                events.next().await.is_none(),
+                "nothing else is published before the reveal"
+            );
+        }
+
+        // The last order reveals everything at once.
+        let body = json!({"round": 1, "step": "orders", "move": "strike", "target": players[0].0});
+        app.post(&format!("{lobby_path}/orders"), Some(&players[2].1), body)
+            .await;
+        let mut kinds = Vec::new();
+        while let Some(event) = events.next().await {
+            kinds.push(event.kind);
+        }
+        assert_eq!(kinds, ["submitted", "step-resolved", "round-resolved"]);
+        let reveal = app.get(&format!("{lobby_path}/rounds/1"), None).await.body;
+        let moves: Vec<&str> = reveal["orders"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|o| o["order"]["move"].as_str().unwrap())
+            .collect();
+        assert_eq!(moves, ["riposte", "halt", "strike"]);
+    }
+}
+
+/// A client that reconnects with Last-Event-ID gets exactly the events it missed.
+#[tokio::test]
+async fn the_event_stream_resumes_from_last_event_id() {
+    for app in apps().await {
+        let (lobby, _host) = app.create_lobby("crossing-swords", json!({})).await;
+        for name in ["Ann", "Bob", "Cat"] {
+            app.join(&lobby, json!({"name": name})).await;
+        }
+        let mut events = EventReader::open(&app, &lobby, Some("2")).await;
+        let event = events.next().await.expect("the third join");
+        assert_eq!(
+            (event.id.as_str(), event.kind.as_str()),
+            ("3", "player-joined")
+        );
+        assert_eq!(event.data["player"]["name"], "Cat");
+        assert!(events.next().await.is_none());
+        let unknown = app
+            .get(
+                "/api/v1/lobbies/6f1c1c9e-0000-4000-8000-000000000000/events",
+                None,
+            )
+            .await;
+        assert_eq!(unknown.status, StatusCode::NOT_FOUND);
+    }
+}
