@@ -1,0 +1,1 @@
+//! Property tests of the Crossing Swords adjudicator (filled in below).
