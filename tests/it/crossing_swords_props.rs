@@ -55,7 +55,7 @@ fn scenario() -> impl Strategy<Value = Scenario> {
 fn entrants(n: usize) -> Vec<Entrant<Join>> {
     (0..n)
         .map(|i| Entrant {
-            id: PlayerId(Uuid::from_u128(0xC0FFEE_0000 + i as u128)),
+            id: PlayerId(Uuid::from_u128(0x00C0_FFEE_0000 + i as u128)),
             name: format!("P{i}"),
             join: Join,
         })

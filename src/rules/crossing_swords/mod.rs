@@ -11,6 +11,7 @@ pub mod damage;
 pub mod events;
 pub mod halt;
 pub mod moves;
+mod narration;
 pub mod refusal;
 pub mod resolve;
 pub mod setup;
