@@ -40,10 +40,13 @@ pub enum Event {
         reason: PassReason,
     },
     /// R2: what became of a Halt.
+    /// `target_move` is what the target played (null: he passed); an effective Halt acts only
+    /// on an Action (Ruling 5).
     HaltResolved {
         halter: PlayerRef,
         target: PlayerRef,
         fate: HaltFate,
+        target_move: Option<Move>,
     },
     /// R2.4, Ruling 8: an Action lost its whole effect to effective Halts.
     ActionNegated {

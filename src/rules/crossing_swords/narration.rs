@@ -6,6 +6,7 @@ use std::fmt;
 use super::damage::{Step, ZeroReason};
 use super::events::{Event, MendAmount};
 use super::halt::HaltFate;
+use super::moves::Category;
 use super::state::{EndReason, PlayerRef};
 use super::turn::PassReason;
 
@@ -73,12 +74,21 @@ impl fmt::Display for Event {
                 halter,
                 target,
                 fate,
+                target_move,
             } => {
-                let what = match fate {
-                    HaltFate::VoidMutual => "is void: they Halted each other",
-                    HaltFate::VoidCycle => "is void: an unbroken Halt cycle",
-                    HaltFate::Negated => "is negated by a Halt on the Halter",
-                    HaltFate::Effective => "takes effect",
+                let what = match (fate, target_move.map(|m| (m, m.category()))) {
+                    (HaltFate::VoidMutual, _) => "is void: they Halted each other".to_owned(),
+                    (HaltFate::VoidCycle, _) => "is void: an unbroken Halt cycle".to_owned(),
+                    (HaltFate::Negated, _) => "is negated by a Halt on the Halter".to_owned(),
+                    (HaltFate::Effective, Some((m, Category::Action))) => {
+                        format!("takes effect against {target}'s {}", m.title())
+                    }
+                    (HaltFate::Effective, Some((m, Category::Attack | Category::Defense))) => {
+                        format!("does nothing: {target} played {}, not an Action", m.title())
+                    }
+                    (HaltFate::Effective, None) => {
+                        format!("does nothing: {target} passed")
+                    }
                 };
                 write!(f, "{halter}'s Halt on {target} {what}")
             }

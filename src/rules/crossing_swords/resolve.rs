@@ -63,6 +63,7 @@ pub fn resolve(state: &State, orders: &[(Seat, Order)]) -> Resolved {
                 halter: who(s),
                 target: who(t),
                 fate,
+                target_move: turn.card(t).map(|(mv, _)| mv),
             });
         }
     }
