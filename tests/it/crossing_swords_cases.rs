@@ -447,11 +447,39 @@ fn the_crossing_swords_case_folder_holds_at_least_forty_cases() {
 fn every_crossing_swords_case_file_names_its_ruling_in_its_file_name() {
     for path in case_files() {
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let case: Case = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let mut parts = name.split('-');
+        let head = parts.next().unwrap_or_default();
+        let number: String = parts
+            .next()
+            .unwrap_or_default()
+            .chars()
+            .take_while(char::is_ascii_digit)
+            .collect();
+        let cited = match head {
+            "ruling" => format!("Ruling {number}"),
+            "case" => format!("Case {number}"),
+            step => step.to_uppercase(),
+        };
         assert!(
-            name.starts_with("ruling-")
-                || name.starts_with("case-")
-                || (name.starts_with('r') && name[1..].starts_with(|c: char| c.is_ascii_digit())),
-            "{name}: a case file is named after the ruling, step or worked example it checks"
+            case.rulings.contains(&cited),
+            "{name}: its name cites {cited}, which its rulings {:?} do not list",
+            case.rulings
         );
     }
+}
+
+#[test]
+fn the_crossing_swords_cases_cover_every_ruling_step_and_worked_example() {
+    let mut named = std::collections::BTreeSet::new();
+    for path in case_files() {
+        let case: Case = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        named.extend(case.rulings);
+    }
+    let wanted = (1..=32)
+        .map(|n| format!("Ruling {n}"))
+        .chain((0..=13).map(|n| format!("R{n}")))
+        .chain((1..=8).map(|n| format!("Case {n}")));
+    let missing: Vec<String> = wanted.filter(|w| !named.contains(w)).collect();
+    assert!(missing.is_empty(), "no case names {missing:?}");
 }
