@@ -5,4 +5,6 @@ mod api_crossing_swords;
 mod api_openapi;
 mod api_race;
 mod api_secrecy;
+mod crossing_swords_cases;
+mod crossing_swords_props;
 mod support;
