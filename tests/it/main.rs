@@ -7,4 +7,5 @@ mod api_race;
 mod api_secrecy;
 mod crossing_swords_cases;
 mod crossing_swords_props;
+mod store_durability;
 mod support;
