@@ -26,17 +26,41 @@ async fn an_acknowledged_order_survives_a_restart() {
         assert_eq!(ack.status, StatusCode::ACCEPTED);
 
         let app = app.restart().await;
-        let me = app.get(&format!("/api/v1/lobbies/{lobby}/me"), Some(&players[0].1)).await;
-        assert_eq!(me.body["pending"]["move"], "lunge", "{}: the order is still there", app.backend);
+        let me = app
+            .get(&format!("/api/v1/lobbies/{lobby}/me"), Some(&players[0].1))
+            .await;
+        assert_eq!(
+            me.body["pending"]["move"], "lunge",
+            "{}: the order is still there",
+            app.backend
+        );
         let body = json!({"round": 1, "step": "orders", "move": "strike", "target": players[0].0});
         let last = app.post(&orders, Some(&players[1].1), body).await;
         assert_eq!(last.body["resolved"], true);
-        let reveal = app.get(&format!("/api/v1/lobbies/{lobby}/rounds/1"), None).await.body;
+        let reveal = app
+            .get(&format!("/api/v1/lobbies/{lobby}/rounds/1"), None)
+            .await
+            .body;
         assert_eq!(reveal["orders"][0]["order"]["move"], "lunge");
         // Case 5 of the rulings: Lunge met by a Strike: A 14/5, B 15/6.
-        let view = app.get(&format!("/api/v1/lobbies/{lobby}"), None).await.body;
-        assert_eq!((view["players"][0]["hp"].as_i64(), view["players"][0]["vp"].as_i64()), (Some(14), Some(5)));
-        assert_eq!((view["players"][1]["hp"].as_i64(), view["players"][1]["vp"].as_i64()), (Some(15), Some(6)));
+        let view = app
+            .get(&format!("/api/v1/lobbies/{lobby}"), None)
+            .await
+            .body;
+        assert_eq!(
+            (
+                view["players"][0]["hp"].as_i64(),
+                view["players"][0]["vp"].as_i64()
+            ),
+            (Some(14), Some(5))
+        );
+        assert_eq!(
+            (
+                view["players"][1]["hp"].as_i64(),
+                view["players"][1]["vp"].as_i64()
+            ),
+            (Some(15), Some(6))
+        );
     }
 }
 
@@ -59,16 +83,36 @@ async fn two_servers_on_one_database_resolve_each_round_once() {
             let mut resolved = 0;
             for task in tasks {
                 let reply = task.await.unwrap();
-                assert_eq!(reply.status, StatusCode::ACCEPTED, "{}: {}", servers[0].backend, reply.text);
+                assert_eq!(
+                    reply.status,
+                    StatusCode::ACCEPTED,
+                    "{}: {}",
+                    servers[0].backend,
+                    reply.text
+                );
                 resolved += usize::from(reply.body["resolved"] == true);
             }
-            assert_eq!(resolved, 1, "{} round {round}: resolved exactly once", servers[0].backend);
+            assert_eq!(
+                resolved, 1,
+                "{} round {round}: resolved exactly once",
+                servers[0].backend
+            );
         }
-        let rounds = servers[1].get(&format!("/api/v1/lobbies/{lobby}/rounds"), None).await.body;
+        let rounds = servers[1]
+            .get(&format!("/api/v1/lobbies/{lobby}/rounds"), None)
+            .await
+            .body;
         assert_eq!(rounds.as_array().unwrap().len(), 20);
         for round in [1, 20] {
-            let reveal = servers[0].get(&format!("/api/v1/lobbies/{lobby}/rounds/{round}"), None).await.body;
-            assert_eq!(reveal["orders"].as_array().unwrap().len(), 16, "no order lost");
+            let reveal = servers[0]
+                .get(&format!("/api/v1/lobbies/{lobby}/rounds/{round}"), None)
+                .await
+                .body;
+            assert_eq!(
+                reveal["orders"].as_array().unwrap().len(),
+                16,
+                "no order lost"
+            );
         }
     }
 }

@@ -114,7 +114,12 @@ async fn drop_stale_databases(admin: &sqlx::AnyPool) {
         .await;
 }
 
-fn build(backend: &'static str, url: String, store: Store, dir: Option<tempfile::TempDir>) -> TestApp {
+fn build(
+    backend: &'static str,
+    url: String,
+    store: Store,
+    dir: Option<tempfile::TempDir>,
+) -> TestApp {
     let host = Host::new(store.clone());
     let (stop, stopped) = watch::channel(false);
     let router = app(AppState {
@@ -143,7 +148,9 @@ impl TestApp {
     /// restart would.
     pub async fn restart(self) -> TestApp {
         self.store.close().await;
-        let store = Store::connect(&self.url).await.expect("store after restart");
+        let store = Store::connect(&self.url)
+            .await
+            .expect("store after restart");
         build(self.backend, self.url, store, self._dir)
     }
 }
