@@ -19,7 +19,9 @@ use uuid::Uuid;
 pub type GameRng = rand_chacha::ChaCha20Rng;
 
 /// A player's public identity, stable for the life of a lobby (a UUID on the wire).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, serde::Deserialize)]
+#[derive(
+    Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, serde::Deserialize,
+)]
 #[serde(transparent)]
 pub struct PlayerId(pub Uuid);
 
@@ -31,7 +33,9 @@ impl Display for PlayerId {
 
 /// A seat: a player's place in sign-up order, counted from 0 and fixed when the game starts.
 /// Seat order is used only for tie-breaks and for who acts "first".
-#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, serde::Deserialize)]
+#[derive(
+    Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, serde::Deserialize,
+)]
 #[serde(transparent)]
 pub struct Seat(pub usize);
 
@@ -129,8 +133,10 @@ pub trait Game: Sized + 'static {
     /// The fewest players the game can start with.
     fn min_players(settings: &Self::Settings) -> usize;
     /// Checks a join request's game-specific fields.
-    fn check_join(settings: &Self::Settings, body: Self::JoinBody)
-    -> Result<Self::Join, Self::Refusal>;
+    fn check_join(
+        settings: &Self::Settings,
+        body: Self::JoinBody,
+    ) -> Result<Self::Join, Self::Refusal>;
     /// Deals the opening position. `rng` is seeded by the host (from `settings` where the game
     /// takes a seed there).
     fn start(
