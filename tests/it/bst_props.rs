@@ -118,8 +118,14 @@ fn check_invariants(state: &State) {
     );
 }
 
-/// Plays one random game; answers the log lines (every event, all audiences) and the final state.
-fn play(a: Character, b: Character, seed: u64) -> (Vec<String>, State) {
+/// Plays one random game; answers the log lines (every event, all audiences) and the final
+/// state, and records the step names met in `steps`.
+fn play_noting(
+    a: Character,
+    b: Character,
+    seed: u64,
+    steps: &mut std::collections::BTreeSet<&'static str>,
+) -> (Vec<String>, State) {
     let settings = Settings {
         seed: Some(seed),
         ..Settings::default()
@@ -136,6 +142,7 @@ fn play(a: Character, b: Character, seed: u64) -> (Vec<String>, State) {
             assert!(<Bst as Game>::outcome(&state).is_some());
             return (log, state);
         }
+        steps.insert(<Bst as Game>::step(&state));
         let mut orders = Vec::new();
         for seat in owes {
             let body: OrderBody =
@@ -157,13 +164,19 @@ fn play(a: Character, b: Character, seed: u64) -> (Vec<String>, State) {
     panic!("game {a:?} v {b:?} seed {seed} did not end within {STEP_BOUND} steps");
 }
 
+fn play(a: Character, b: Character, seed: u64) -> (Vec<String>, State) {
+    play_noting(a, b, seed, &mut Default::default())
+}
+
 #[test]
 fn random_games_of_every_pairing_keep_the_invariants_and_end() {
     let mut endings = std::collections::BTreeMap::new();
+    let mut steps = std::collections::BTreeSet::new();
     for a in Character::ALL {
         for b in Character::ALL {
             for g in 0..GAMES_PER_PAIRING {
-                let (_, state) = play(a, b, g * 1_000 + a as u64 * 10 + b as u64);
+                let (_, state) =
+                    play_noting(a, b, g * 1_000 + a as u64 * 10 + b as u64, &mut steps);
                 let reason = <Bst as Game>::outcome(&state).expect("finished").reason;
                 *endings.entry(reason).or_insert(0) += 1;
             }

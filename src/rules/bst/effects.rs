@@ -241,11 +241,11 @@ impl Run<'_> {
                 }
             }
             Move::Guard => {
-                for seat in 0..2 {
-                    self.blue_heal(seat, plays[seat].token, Move::Guard);
+                for (seat, play) in plays.iter().enumerate() {
+                    self.blue_heal(seat, play.token, Move::Guard);
                 }
-                for seat in 0..2 {
-                    let token = plays[seat].token;
+                for (seat, play) in plays.iter().enumerate() {
+                    let token = play.token;
                     self.s.turn.table[seat] = None;
                     self.s.players[seat].hand.push(token);
                     self.log(BstEvent::TokenReturned {
@@ -260,8 +260,8 @@ impl Run<'_> {
                     self.power_up_gain(seat);
                 }
                 let mut ops = vec![Op::AskSteal];
-                for seat in 0..2 {
-                    if plays[seat].token.is_yellow() {
+                for (seat, play) in plays.iter().enumerate() {
+                    if play.token.is_yellow() {
                         ops.push(Op::Draw(seat));
                     }
                 }

@@ -18,6 +18,9 @@ pub mod setup;
 pub mod state;
 pub mod tokens;
 
+#[cfg(test)]
+mod tests;
+
 use serde::{Deserialize, Serialize};
 
 use crate::rules::{Entrant, Game, GameRng, PlayerId, Resolution, Seat};
@@ -197,11 +200,14 @@ impl Game for Bst {
         let mut next = state.clone();
         let mut run = engine::Run::new(&mut next);
         if let Some(pending) = run.s.pending.take() {
-            let answers: Vec<(usize, Order)> = orders
+            let mut answers: Vec<(usize, Order)> = orders
                 .iter()
                 .filter(|(s, _)| pending.seats().contains(&s.0))
                 .map(|(s, o)| (s.0, o.clone()))
                 .collect();
+            // Seat order, whatever order the host passes them in.
+            answers.sort_by_key(|(s, _)| *s);
+            answers.dedup_by_key(|(s, _)| *s);
             if answers.len() == pending.seats().len() {
                 run.apply(&pending, &answers);
             } else {

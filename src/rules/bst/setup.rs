@@ -145,7 +145,7 @@ fn check_player(i: usize, p: &SetupPlayer) -> Result<Seated, BstRefusal> {
         ));
     }
     let poison = p.poison.unwrap_or(0);
-    if poison < 0 || poison > 1000 {
+    if !(0..=1000).contains(&poison) {
         return Err(refuse(
             "poison-out-of-range",
             format!("player {n}'s poison must be 0 or more"),
