@@ -7,8 +7,10 @@
 pub mod characters;
 pub mod decisions;
 pub mod effects;
+pub mod endings;
 pub mod engine;
 pub mod events;
+pub mod log_lines;
 pub mod matrix;
 pub mod moves;
 pub mod orders;
