@@ -201,13 +201,13 @@ pub fn check(s: &State, seat: usize, body: OrderBody) -> Result<Order, BstRefusa
         }
     };
     match pending {
-        Pending::Play => match (mv, token) {
-            (Some(tile), Some(token)) if given == 2 => {
-                held(&[token])?;
-                Ok(Order::Play { tile, token })
-            }
-            _ => Err(wrong("`move` and `token`")),
-        },
+        Pending::Play => {
+            let (Some(tile), Some(token), 2) = (mv, token, given) else {
+                return Err(wrong("`move` and `token`"));
+            };
+            held(&[token])?;
+            Ok(Order::Play { tile, token })
+        }
         Pending::SetAside { .. } | Pending::PowerSurge { .. } | Pending::ChannelerSteal { .. } => {
             if accept && given == 1 {
                 Ok(Order::Accept)
@@ -249,12 +249,11 @@ pub fn check(s: &State, seat: usize, body: OrderBody) -> Result<Order, BstRefusa
             }
             Ok(Order::Tokens { tokens })
         }
-        Pending::FollowUp { .. } => match (token, random_pool) {
-            (Some(token), false) if given == 1 => {
+        Pending::FollowUp { .. } => {
+            if let (Some(token), false, 1) = (token, random_pool, given) {
                 held(&[token])?;
                 Ok(Order::Token { token })
-            }
-            (None, true) if given == 1 => {
+            } else if let (None, true, 1) = (token, random_pool, given) {
                 if s.players[seat].character == Character::Assassin && !s.pool.is_empty() {
                     Ok(Order::RandomPool)
                 } else {
@@ -263,11 +262,12 @@ pub fn check(s: &State, seat: usize, body: OrderBody) -> Result<Order, BstRefusa
                         "only the Assassin may Follow-up with a random pool token (L298)",
                     ))
                 }
+            } else {
+                Err(wrong(
+                    "`token`, `{\"random_pool\": true}` (Assassin) or decline",
+                ))
             }
-            _ => Err(wrong(
-                "`token`, `{\"random_pool\": true}` (Assassin) or decline",
-            )),
-        },
+        }
         Pending::FinishingExtras { .. } => {
             let Some(tokens) = tokens.filter(|_| given == 1) else {
                 return Err(wrong("`tokens` or decline"));
@@ -299,16 +299,15 @@ pub fn check(s: &State, seat: usize, body: OrderBody) -> Result<Order, BstRefusa
             let Some(tokens) = tokens.filter(|_| given == 1) else {
                 return Err(wrong("`tokens` or decline"));
             };
-            match tokens.as_slice() {
-                [a, b] if a.number() == b.number() => {
-                    held(&tokens)?;
-                    Ok(Order::Tokens { tokens })
-                }
-                _ => Err(refuse(
+            let pair = matches!(tokens.as_slice(), [a, b] if a.number() == b.number());
+            if !pair {
+                return Err(refuse(
                     "not-a-pair",
                     "Gather Power takes two tokens of the same number (L187)",
-                )),
+                ));
             }
+            held(&tokens)?;
+            Ok(Order::Tokens { tokens })
         }
     }
 }

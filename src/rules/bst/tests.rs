@@ -370,3 +370,57 @@ fn an_answer_from_a_seat_that_owes_nothing_is_a_conflict() {
     let err = Bst::check_order(&s, Seat(5), OrderBody::default()).unwrap_err();
     assert!(err.is_conflict());
 }
+
+#[test]
+fn the_play_prompt_marks_what_t6_would_replace_and_why_a9() {
+    let setup = Setup {
+        players: Some(vec![
+            SetupPlayer {
+                off_balance: Some(true),
+                charges: Some(2),
+                ..SetupPlayer::default()
+            },
+            SetupPlayer {
+                charges: Some(0),
+                ..SetupPlayer::default()
+            },
+        ]),
+        ..Setup::default()
+    };
+    let settings = Settings {
+        seed: Some(4),
+        setup: Some(setup),
+        ..Settings::default()
+    };
+    let s = Bst::start(
+        &settings,
+        &entrants(Character::Sentinel, Character::Sellsword),
+        &mut GameRng::seed_from_u64(4),
+    )
+    .unwrap();
+    let moves = |seat| Bst::prompt(&s, Seat(seat)).unwrap().moves.unwrap();
+    let find = |seat, m: Move| moves(seat).into_iter().find(|o| o.tile == m).unwrap();
+    // Sentinel, Off-Balance, 2 Charges: Lightning banned, Dashing barred by OB, Finishing unaffordable.
+    assert_eq!(
+        find(0, Move::LightningStrike).becomes,
+        Some(Move::StandardStrike)
+    );
+    assert!(
+        find(0, Move::DashingStrike)
+            .reason
+            .unwrap()
+            .contains("Off-Balance")
+    );
+    assert!(
+        find(0, Move::FinishingStrike)
+            .reason
+            .unwrap()
+            .contains("costs 3")
+    );
+    assert!(find(0, Move::Parry).legal && find(0, Move::PowerUp).legal);
+    // 0 Charges: every paid move becomes Standard or Guard.
+    assert_eq!(find(1, Move::Evasion).becomes, Some(Move::Guard));
+    assert_eq!(find(1, Move::Parry).becomes, Some(Move::Guard));
+    assert!(find(1, Move::CounterAttack).legal);
+    assert_eq!(moves(1).iter().filter(|o| o.legal).count(), 5, "STD, PRC, GRD, CTR, PWR");
+}

@@ -156,13 +156,11 @@ impl FromStr for Token {
     fn from_str(s: &str) -> Result<Token, BadToken> {
         let bad = || BadToken(s.to_owned());
         let mut chars = s.chars();
-        let colour = match chars.next().ok_or_else(bad)? {
-            'R' => Colour::Red,
-            'Y' => Colour::Yellow,
-            'B' => Colour::Blue,
-            'W' => Colour::Wild,
-            _ => return Err(bad()),
-        };
+        let letter = chars.next().ok_or_else(bad)?;
+        let colour = Colour::ALL
+            .into_iter()
+            .find(|c| c.letter() == letter)
+            .ok_or_else(bad)?;
         let digits = chars.as_str();
         if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) || digits.len() > 2 {
             return Err(bad());
