@@ -311,3 +311,37 @@ pub fn check(s: &State, seat: usize, body: OrderBody) -> Result<Order, BstRefusa
         }
     }
 }
+
+/// The house default for a seat that did not answer in time (A36): Guard with a uniformly
+/// random hand token at `play`; random tokens for the forced picks (overflow, Parry, Evasion);
+/// accept the free benefits (set-aside, Channeler steal); decline every optional choice that
+/// costs something (Follow-up, Surge, Finishing extras, buy-back, Gather Power). `None` if the
+/// seat owes nothing. The trait has no hook for this yet; the host can call it directly.
+pub fn default_order(s: &State, seat: usize, rng: &mut crate::rules::GameRng) -> Option<Order> {
+    use rand::seq::{IndexedRandom, SliceRandom};
+    let pending = s.pending.as_ref()?;
+    if !pending.seats().contains(&seat) {
+        return None;
+    }
+    let mut list = choices(s, seat, pending);
+    Some(match pending {
+        Pending::Play => Order::Play {
+            tile: Move::Guard,
+            token: *list.choose(rng)?,
+        },
+        Pending::Overflow { .. } => {
+            list.shuffle(rng);
+            list.truncate(s.players[seat].hand.len().saturating_sub(HAND_LIMIT));
+            Order::Tokens { tokens: list }
+        }
+        Pending::ParryPick { .. } | Pending::EvasionPick { .. } => Order::Token {
+            token: *list.choose(rng)?,
+        },
+        Pending::SetAside { .. } | Pending::ChannelerSteal { .. } => Order::Accept,
+        Pending::BuyTiebreak { .. }
+        | Pending::FollowUp { .. }
+        | Pending::PowerSurge { .. }
+        | Pending::FinishingExtras { .. }
+        | Pending::GatherPower { .. } => Order::Decline,
+    })
+}

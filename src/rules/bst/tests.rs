@@ -422,5 +422,34 @@ fn the_play_prompt_marks_what_t6_would_replace_and_why_a9() {
     assert_eq!(find(1, Move::Evasion).becomes, Some(Move::Guard));
     assert_eq!(find(1, Move::Parry).becomes, Some(Move::Guard));
     assert!(find(1, Move::CounterAttack).legal);
-    assert_eq!(moves(1).iter().filter(|o| o.legal).count(), 5, "STD, PRC, GRD, CTR, PWR");
+    assert_eq!(
+        moves(1).iter().filter(|o| o.legal).count(),
+        5,
+        "STD, PRC, GRD, CTR, PWR"
+    );
+}
+
+#[test]
+fn a_missing_play_defaults_to_guard_with_a_hand_token_a36() {
+    let settings = Settings {
+        seed: Some(8),
+        ..Settings::default()
+    };
+    let s = Bst::start(
+        &settings,
+        &entrants(Character::Sellsword, Character::Sellsword),
+        &mut GameRng::seed_from_u64(8),
+    )
+    .unwrap();
+    let mut rng = GameRng::seed_from_u64(1);
+    for seat in 0..2 {
+        match orders::default_order(&s, seat, &mut rng) {
+            Some(Order::Play {
+                tile: Move::Guard,
+                token,
+            }) => assert!(s.players[seat].hand.contains(&token)),
+            other => panic!("expected a Guard play, got {other:?}"),
+        }
+    }
+    assert_eq!(orders::default_order(&s, 2, &mut rng), None);
 }
