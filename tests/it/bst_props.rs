@@ -11,7 +11,7 @@ use rand::{RngExt, SeedableRng};
 use serde_json::{Value, json};
 
 /// Games per character pairing (36 pairings).
-const GAMES_PER_PAIRING: u64 = 40;
+const GAMES_PER_PAIRING: u64 = 30;
 /// More steps than any game can take: the pool empties within 35 turns.
 const STEP_BOUND: usize = 2_000;
 
