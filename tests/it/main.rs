@@ -5,6 +5,8 @@ mod api_crossing_swords;
 mod api_openapi;
 mod api_race;
 mod api_secrecy;
+mod bst_cases;
+mod bst_props;
 mod crossing_swords_cases;
 mod crossing_swords_props;
 mod store_durability;
