@@ -12,14 +12,14 @@ use rand::{RngExt, SeedableRng};
 
 const GAMES: u64 = 16;
 
-fn entrants(a: Character, b: Character) -> Vec<Entrant<Character>> {
+fn entrants(a: Character, b: Character) -> Vec<Entrant<herald::rules::bst::Join>> {
     [a, b]
         .into_iter()
         .enumerate()
         .map(|(i, c)| Entrant {
             id: PlayerId(uuid::Uuid::from_u128(i as u128 + 1)),
             name: format!("P{}", i + 1),
-            join: c,
+            join: herald::rules::bst::Join { character: c },
         })
         .collect()
 }

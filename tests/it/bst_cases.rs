@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use herald::rules::bst::{Bst, Character, OrderBody, Settings, State, Token};
+use herald::rules::bst::{Bst, OrderBody, Settings, State, Token};
 use herald::rules::{Entrant, Event, Game, GameRng, PlayerId, Refusal, Seat};
 use rand::SeedableRng;
 use serde::Deserialize;
@@ -167,7 +167,7 @@ fn complete(settings: &mut Value, rest: Rest) -> Vec<Token> {
     if rest == Rest::Pool { Vec::new() } else { fill }
 }
 
-fn entrants(chars: &[String; 2]) -> Vec<Entrant<Character>> {
+fn entrants(chars: &[String; 2]) -> Vec<Entrant<herald::rules::bst::Join>> {
     ["A", "B"]
         .iter()
         .zip(chars)
@@ -175,7 +175,9 @@ fn entrants(chars: &[String; 2]) -> Vec<Entrant<Character>> {
         .map(|(i, (name, c))| Entrant {
             id: PlayerId(uuid::Uuid::from_u128(i as u128 + 1)),
             name: (*name).to_owned(),
-            join: c.parse().expect("character id"),
+            join: herald::rules::bst::Join {
+                character: c.parse().expect("character id"),
+            },
         })
         .collect()
 }

@@ -15,14 +15,14 @@ const GAMES_PER_PAIRING: u64 = 30;
 /// More steps than any game can take: the pool empties within 35 turns.
 const STEP_BOUND: usize = 2_000;
 
-fn entrants(a: Character, b: Character) -> Vec<Entrant<Character>> {
+fn entrants(a: Character, b: Character) -> Vec<Entrant<herald::rules::bst::Join>> {
     [a, b]
         .into_iter()
         .enumerate()
         .map(|(i, c)| Entrant {
             id: PlayerId(uuid::Uuid::from_u128(i as u128 + 1)),
             name: format!("P{}", i + 1),
-            join: c,
+            join: herald::rules::bst::Join { character: c },
         })
         .collect()
 }

@@ -48,6 +48,13 @@ pub struct JoinBody {
     pub character: Option<String>,
 }
 
+/// What a BST player chooses at sign-up: their character (§3.5). Public from the moment they
+/// join, so it is shown beside their name in the lobby.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Join {
+    pub character: Character,
+}
+
 /// One player's public pools (A37).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Pools {
@@ -117,7 +124,7 @@ impl Game for Bst {
     const ID: &'static str = "bst";
     type Settings = Settings;
     type JoinBody = JoinBody;
-    type Join = Character;
+    type Join = Join;
     type State = State;
     type OrderBody = OrderBody;
     type Order = Order;
@@ -141,8 +148,8 @@ impl Game for Bst {
         2
     }
 
-    fn check_join(_: &Settings, body: JoinBody) -> Result<Character, BstRefusal> {
-        match body.character {
+    fn check_join(_: &Settings, body: JoinBody) -> Result<Join, BstRefusal> {
+        let character = match body.character {
             None => Ok(Character::Sellsword),
             Some(c) => c.parse().map_err(|c| {
                 BstRefusal::new(
@@ -150,12 +157,13 @@ impl Game for Bst {
                     format!("`{c}` is not a character: sellsword, sentinel, warpriest, assassin, channeler, razorbeast"),
                 )
             }),
-        }
+        }?;
+        Ok(Join { character })
     }
 
     fn start(
         settings: &Settings,
-        entrants: &[Entrant<Character>],
+        entrants: &[Entrant<Join>],
         rng: &mut GameRng,
     ) -> Result<State, BstRefusal> {
         setup::start(settings, entrants, rng)

@@ -6,6 +6,7 @@ use std::collections::{BTreeMap, VecDeque};
 use rand::seq::SliceRandom;
 use serde::{Deserialize, Serialize};
 
+use super::Join;
 use super::characters::Character;
 use super::engine::{CHARGE_CAP, HAND_LIMIT};
 use super::refusals::BstRefusal;
@@ -302,7 +303,7 @@ pub fn check_settings(settings: &Settings) -> Result<(), BstRefusal> {
 /// 5 for P1 then P2 where the setup gives none, and the character checks.
 pub fn start(
     settings: &Settings,
-    entrants: &[Entrant<Character>],
+    entrants: &[Entrant<Join>],
     rng: &mut GameRng,
 ) -> Result<State, BstRefusal> {
     let [e1, e2] = entrants else {
@@ -332,7 +333,7 @@ pub fn start(
         .into_iter()
         .enumerate()
     {
-        let ch = e.join;
+        let ch = e.join.character;
         let n = i + 1;
         let hp = seat.hp.unwrap_or(ch.start_hp());
         if hp > ch.start_hp() {
@@ -350,7 +351,11 @@ pub fn start(
                 format!("player {n} is not a Warpriest, so cannot have a free turn (L292)"),
             ));
         }
-        let opp = if i == 0 { e2.join } else { e1.join };
+        let opp = if i == 0 {
+            e2.join.character
+        } else {
+            e1.join.character
+        };
         if seat.piercing_set_aside && (opp != Character::Channeler || seat.charges > 0) {
             return Err(refuse(
                 "impossible-setup",

@@ -6,14 +6,14 @@ use rand::SeedableRng;
 use super::*;
 use crate::rules::{Audience, Entrant, Event, Game, GameRng, PlayerId, Refusal, Seat};
 
-fn entrants(a: Character, b: Character) -> Vec<Entrant<Character>> {
+fn entrants(a: Character, b: Character) -> Vec<Entrant<Join>> {
     [a, b]
         .into_iter()
         .enumerate()
         .map(|(i, c)| Entrant {
             id: PlayerId(uuid::Uuid::from_u128(i as u128 + 1)),
             name: format!("P{}", i + 1),
-            join: c,
+            join: super::Join { character: c },
         })
         .collect()
 }
@@ -211,7 +211,9 @@ fn a_join_defaults_to_the_sellsword_and_refuses_unknown_characters_api_md() {
     let settings = Settings::default();
     assert_eq!(
         Bst::check_join(&settings, JoinBody { character: None }).unwrap(),
-        Character::Sellsword
+        super::Join {
+            character: Character::Sellsword
+        }
     );
     assert_eq!(
         Bst::check_join(
@@ -221,7 +223,9 @@ fn a_join_defaults_to_the_sellsword_and_refuses_unknown_characters_api_md() {
             }
         )
         .unwrap(),
-        Character::Channeler
+        super::Join {
+            character: Character::Channeler
+        }
     );
     let err = Bst::check_join(
         &settings,
