@@ -70,7 +70,10 @@ impl Host {
 
     /// The public view of a lobby.
     pub async fn lobby(&self, id: Uuid) -> Result<LobbyView, AppError> {
-        lobby_view(&self.snapshot(id).await?)
+        let snapshot = self.snapshot(id).await?;
+        let mut view = lobby_view(&snapshot)?;
+        view.current_round = self.current_round(&snapshot).await?;
+        Ok(view)
     }
 
     /// Seats a new player while sign-ups are open and there is room.

@@ -73,7 +73,7 @@ async fn apply<E>(
     let lobby = &snapshot.lobby;
     let id = lobby.id.to_string();
     let now_seq = lobby.step_seq;
-    let next_seq = now_seq + i64::from(change.resolved.is_some());
+    let next_seq = now_seq + change.resolved.len() as i64;
     let event_seq = lobby.event_seq + change.events.len() as i64;
 
     let updated = sqlx::query(
@@ -126,13 +126,14 @@ async fn apply<E>(
         .await?;
     }
 
-    if let Some(step) = change.resolved {
+    let resolving = !change.resolved.is_empty();
+    for (offset, step) in change.resolved.into_iter().enumerate() {
         sqlx::query(
             "INSERT INTO steps (lobby_id, seq, round, step, revealed, log, pools, resolved_at) \
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
         )
         .bind(&id)
-        .bind(now_seq)
+        .bind(now_seq + offset as i64)
         .bind(i64::from(step.round))
         .bind(step.step)
         .bind(step.revealed)
@@ -141,6 +142,9 @@ async fn apply<E>(
         .bind(step.resolved_at)
         .execute(&mut *conn)
         .await?;
+    }
+    if resolving {
+        // The resolved step's orders live on, revealed, in its `steps` row.
         sqlx::query("DELETE FROM orders WHERE lobby_id = $1 AND step_seq = $2")
             .bind(&id)
             .bind(now_seq)

@@ -455,24 +455,40 @@ async fn bst_hands_pool_order_seed_and_orders_stay_secret_until_revealed() {
         );
         decline_until_play(&app, &lobby, &players).await;
 
-        // Round 1's log: draws are counted publicly; each player sees only their own tokens.
-        let public_log = app.get(&format!("{lobby_path}/rounds/1"), None).await;
-        assert_eq!(leaks(&public_log.text), None);
+        // Turn 2 opens with the draws: counted publicly in the running round, each token named
+        // only to its drawer.
         let kinds = |log: &Value| -> Vec<String> {
-            log["log"]
-                .as_array()
+            log.as_array()
                 .unwrap()
                 .iter()
                 .map(|e| e["kind"].as_str().unwrap().to_string())
                 .collect()
         };
+        let view = app.get(&lobby_path, None).await.body;
+        assert_eq!(view["current_round"]["round"], 2);
+        let opening = kinds(&view["current_round"]["log"]);
         assert!(
-            !kinds(&public_log.body).contains(&"drew".to_string()),
+            opening.contains(&"drew-count".to_string()) && !opening.contains(&"drew".to_string()),
+            "{opening:?}"
+        );
+        for (seat, (_, token)) in players.iter().enumerate() {
+            let hand = app.get(&format!("{lobby_path}/me"), Some(token)).await.body["hand"].clone();
+            let body = json!({"round": 2, "step": "play", "move": "guard", "token": hand[0]});
+            assert_eq!(
+                app.post(&orders, Some(token), body).await.status,
+                StatusCode::ACCEPTED,
+                "seat {seat}"
+            );
+        }
+        decline_until_play(&app, &lobby, &players).await;
+        let public_log = app.get(&format!("{lobby_path}/rounds/2"), None).await;
+        assert_eq!(leaks(&public_log.text), None);
+        assert!(
+            !kinds(&public_log.body["log"]).contains(&"drew".to_string()),
             "no drawn token in the public log"
         );
-        assert!(kinds(&public_log.body).contains(&"drew-count".to_string()));
         let ann_log = app
-            .get(&format!("{lobby_path}/rounds/1"), Some(ann_token))
+            .get(&format!("{lobby_path}/rounds/2"), Some(ann_token))
             .await
             .body;
         let ann_draws: Vec<&Value> = ann_log["log"]
@@ -485,6 +501,10 @@ async fn bst_hands_pool_order_seed_and_orders_stay_secret_until_revealed() {
         assert!(
             ann_draws.iter().all(|e| e["private_to_seat"] == 0),
             "and only hers"
+        );
+        assert_eq!(
+            ann_log["log"][0]["kind"], "turn-began",
+            "round 2's log opens with its turn"
         );
         let public = app.get(&lobby_path, None).await.text;
         assert_eq!(
