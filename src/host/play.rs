@@ -73,8 +73,9 @@ impl Host {
         body: Map<String, Value>,
     ) -> Result<Receipt, AppError> {
         let now = now_millis();
-        self.change(id, |snapshot| {
-            let player = require_player(snapshot, token)?;
+        let token = token.map(str::to_owned);
+        self.change(id, move |snapshot| {
+            let player = require_player(snapshot, token.as_deref())?;
             let kind: GameKind = snapshot.lobby.game.parse()?;
             with_game!(kind, G => submit_order::<G>(snapshot, player, body, now))
         })

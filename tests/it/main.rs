@@ -11,4 +11,5 @@ mod bst_props;
 mod crossing_swords_cases;
 mod crossing_swords_props;
 mod store_durability;
+mod store_group_commit;
 mod support;
