@@ -19,7 +19,10 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     match cli.command {
         None | Some(Command::Serve) => serve(cli.server).await,
         Some(Command::Bot(args)) => Ok(herald::bots::bot::run(args).await?),
-        Some(Command::Load(args)) => Ok(herald::bots::load::run(args).await?),
+        Some(Command::Load(args)) => herald::bots::load::run(args)
+            .await
+            .map(drop)
+            .map_err(Into::into),
     }
 }
 

@@ -60,8 +60,21 @@ struct Table {
     players: Vec<(String, String)>,
 }
 
-/// Runs the load and prints the report.
-pub async fn run(args: LoadArgs) -> Result<(), ClientError> {
+/// What a load run measured.
+#[derive(Clone, Debug)]
+pub struct Report {
+    pub games: u64,
+    pub orders: u64,
+    pub steps: u64,
+    pub rounds: u64,
+    pub seconds: f64,
+    pub errors: BTreeMap<String, u64>,
+    /// Sorted order latencies, microseconds.
+    pub latencies_us: Vec<u32>,
+}
+
+/// Runs the load, prints the report and returns it.
+pub async fn run(args: LoadArgs) -> Result<Report, ClientError> {
     let api = Api::new(&args.url);
     let gate = Arc::new(Semaphore::new(args.connections.max(1)));
     let tally = Arc::new(Mutex::new(Tally::default()));
@@ -134,7 +147,15 @@ pub async fn run(args: LoadArgs) -> Result<(), ClientError> {
             mb(peak),
         );
     }
-    Ok(())
+    Ok(Report {
+        games: tally.games,
+        orders: tally.orders,
+        steps: tally.steps,
+        rounds: tally.rounds,
+        seconds: secs,
+        errors: tally.errors.clone(),
+        latencies_us: std::mem::take(&mut tally.latencies_us),
+    })
 }
 
 async fn seat(

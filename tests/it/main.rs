@@ -6,6 +6,7 @@ mod api_crossing_swords;
 mod api_openapi;
 mod api_race;
 mod api_secrecy;
+mod bots;
 mod bst_cases;
 mod bst_props;
 mod crossing_swords_cases;

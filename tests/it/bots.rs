@@ -1,0 +1,102 @@
+//! The reference bot and the load generator, against a real server on a loopback port.
+
+use std::time::Duration;
+
+use serde_json::json;
+use tokio::net::TcpListener;
+
+use herald::bots::bot::{self, BotArgs};
+use herald::bots::client::Api;
+use herald::bots::load::{self, LoadArgs};
+use herald::bots::policy::Strategy;
+use herald::host::Host;
+use herald::store::Store;
+
+/// Serves Herald on 127.0.0.1 (an ephemeral port) with a temporary SQLite file.
+async fn server() -> (String, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}?mode=rwc", dir.path().join("h.db").display());
+    let store = Store::connect(&url).await.unwrap();
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(herald::serve(
+        listener,
+        Host::new(store),
+        std::future::pending(),
+    ));
+    (address, dir)
+}
+
+/// Two bots per game, driven only by their event streams, play Crossing Swords and BST to the
+/// end. (The timeout only guards against a hang; nothing is timed.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reference_bots_play_whole_games_from_their_event_streams() {
+    let (url, _dir) = server().await;
+    let api = Api::new(&url);
+    for (game, settings, strategy) in [
+        (
+            "crossing-swords",
+            json!({"max_players": 2, "max_rounds": 15}),
+            Strategy::Random,
+        ),
+        (
+            "bst",
+            json!({"seed": 9, "max_rounds": 15}),
+            Strategy::Greedy,
+        ),
+    ] {
+        let (lobby, host) = api.create_lobby(game, "bots", settings).await.unwrap();
+        let mut bots = Vec::new();
+        for name in ["Ann", "Bob"] {
+            let (_, token) = api.join(&lobby, json!({"name": name})).await.unwrap();
+            let args = BotArgs {
+                url: url.clone(),
+                lobby: lobby.clone(),
+                token,
+                strategy,
+                seed: Some(7),
+            };
+            bots.push(tokio::spawn(bot::run(args)));
+        }
+        api.start(&lobby, &host).await.unwrap();
+        for handle in bots {
+            let played = tokio::time::timeout(Duration::from_secs(120), handle)
+                .await
+                .expect("the bot finishes");
+            played.unwrap().expect("the bot plays without error");
+        }
+        let view = api.lobby(&lobby).await.unwrap();
+        assert_eq!(view["status"], "finished", "{game}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_load_generator_plays_every_lobby_to_the_end_and_counts_what_it_saw() {
+    let (url, _dir) = server().await;
+    let args = LoadArgs {
+        url,
+        game: "crossing-swords".into(),
+        lobbies: 4,
+        players: 3,
+        max_rounds: 4,
+        connections: 8,
+        strategy: Strategy::Random,
+        server_pid: None,
+        seed: 1,
+    };
+    let report = load::run(args).await.expect("load runs");
+    assert_eq!(report.games, 4);
+    assert!(report.errors.is_empty(), "{:?}", report.errors);
+    assert!(
+        report.rounds >= 4 && report.rounds <= 16,
+        "{} rounds",
+        report.rounds
+    );
+    // Every round of Crossing Swords is one step; every living player answers each one.
+    assert_eq!(report.steps, report.rounds);
+    assert_eq!(report.latencies_us.len() as u64, report.orders);
+    assert!(
+        report.orders >= report.rounds * 2,
+        "at least two living players order each round"
+    );
+}
