@@ -116,3 +116,47 @@ async fn two_servers_on_one_database_resolve_each_round_once() {
         }
     }
 }
+
+/// Tokens are stored only as hashes: a dump of every table shows neither the host's token nor a
+/// player's.
+#[tokio::test]
+async fn a_database_dump_reveals_no_token() {
+    use sqlx::Row;
+    for app in apps().await {
+        let (lobby, host) = app.create_lobby("crossing-swords", json!({})).await;
+        let (_, player) = app.join(&lobby, json!({"name": "Ann"})).await;
+        let pool = sqlx::AnyPool::connect(&app.url).await.unwrap();
+        let mut dump = String::new();
+        for table in ["lobbies", "players", "orders", "steps", "events"] {
+            let sql = format!("SELECT * FROM {table}");
+            for row in sqlx::query(sqlx::AssertSqlSafe(sql))
+                .fetch_all(&pool)
+                .await
+                .unwrap()
+            {
+                for column in 0..row.len() {
+                    if let Ok(text) = row.try_get::<String, _>(column) {
+                        dump.push_str(&text);
+                        dump.push('\n');
+                    }
+                }
+            }
+        }
+        assert!(
+            dump.contains("Ann"),
+            "{}: the dump holds the data",
+            app.backend
+        );
+        assert!(
+            !dump.contains(&host),
+            "{}: no host token in the database",
+            app.backend
+        );
+        assert!(
+            !dump.contains(&player),
+            "{}: no player token in the database",
+            app.backend
+        );
+        pool.close().await;
+    }
+}
