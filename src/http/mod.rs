@@ -2,6 +2,7 @@
 
 pub mod api;
 pub mod extract;
+pub mod pages;
 
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
@@ -25,6 +26,7 @@ pub struct AppState {
 pub fn app(state: AppState) -> Router {
     Router::new()
         .merge(api::routes())
+        .merge(pages::routes())
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(extract::BODY_LIMIT))
