@@ -5,6 +5,7 @@ mod api_crossing_swords;
 mod api_openapi;
 mod api_race;
 mod api_secrecy;
+mod pages_browser;
 mod pages_client;
 mod pages_forms;
 mod pages_game;
