@@ -11,7 +11,7 @@ use serde_json::Map;
 use super::prompt_form::Field;
 use super::round::{Exports, RoundBlock, collecting, history, pools_report};
 use super::session::{CheckedForm, Csrf, Role, Tokens, identity_cookie};
-use super::table::{PoolsTable, Standings, names};
+use super::table::{PoolsTable, Standings, heading, names, show};
 use super::{Live, PageError, again, lobby_id, see_other};
 use crate::error::AppError;
 use crate::host::GameKind;
@@ -31,6 +31,8 @@ pub struct LobbyPage {
     pub status_label: String,
     pub signups_open: bool,
     pub table: PoolsTable,
+    /// The game's public table (BST: pool size, discard pile), as (heading, value) lines.
+    pub table_facts: Vec<(String, String)>,
     pub show_orders: bool,
     pub result: Option<Standings>,
     pub history: Vec<RoundBlock>,
@@ -112,6 +114,11 @@ pub async fn show_lobby(
         signups_open: lobby.status == Status::Signups,
         show_orders: collecting(&lobby),
         table,
+        table_facts: lobby
+            .table
+            .iter()
+            .map(|(k, v)| (heading(k), show(v, &names)))
+            .collect(),
         result: lobby.result.as_ref().map(|r| Standings::of(r, &names)),
         history,
         you: viewer.player.map(|p| p.name),

@@ -9,6 +9,7 @@ mod home;
 mod host_panel;
 mod lobby;
 mod play;
+pub mod prompt_bst;
 pub mod prompt_form;
 mod round;
 pub mod session;

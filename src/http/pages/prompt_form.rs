@@ -23,6 +23,11 @@ pub struct PromptForm {
     pub fields: Vec<Field>,
     /// The step is optional: a "decline" button sends `{"decline": true}`.
     pub decline: bool,
+    /// A yes/no step: an "accept" button sends `{"accept": true}` (label in `accept_label`).
+    pub accept: bool,
+    pub accept_label: String,
+    /// An extra button sending `{"random_pool": true}` (BST Assassin's follow-up).
+    pub random_pool: bool,
 }
 
 /// One answer to give: a select (one value) or checkboxes (`multiple`, a list).
@@ -31,7 +36,11 @@ pub struct Field {
     pub name: String,
     pub label: String,
     pub multiple: bool,
+    /// A single choice whose value is a space-separated list, sent as an array (a BST pair).
+    pub list: bool,
     pub required: bool,
+    /// How many to tick, for checkboxes ("" if not limited).
+    pub hint: String,
     /// The field whose value limits this one's choices (JS hides the others; the server
     /// checks regardless).
     pub depends_on: String,
@@ -67,7 +76,7 @@ pub fn form_for(
     }
 }
 
-fn pending_str<'a>(pending: Option<&'a Value>, field: &str) -> &'a str {
+pub(super) fn pending_str<'a>(pending: Option<&'a Value>, field: &str) -> &'a str {
     pending.and_then(|p| p[field].as_str()).unwrap_or("")
 }
 
@@ -128,7 +137,9 @@ fn crossing_swords(
                 name: "move".into(),
                 label: "Move".into(),
                 multiple: false,
+                list: false,
                 required: true,
+                hint: String::new(),
                 depends_on: String::new(),
                 groups,
             },
@@ -136,7 +147,9 @@ fn crossing_swords(
                 name: "target".into(),
                 label: "Target".into(),
                 multiple: false,
+                list: false,
                 required: true,
+                hint: String::new(),
                 depends_on: "move".into(),
                 groups: vec![Group {
                     label: String::new(),
@@ -145,6 +158,9 @@ fn crossing_swords(
             },
         ],
         decline: false,
+        accept: false,
+        accept_label: String::new(),
+        random_pool: false,
     }
 }
 
@@ -161,13 +177,24 @@ pub fn order_body(form: &PromptForm, posted: &CheckedForm) -> Result<Map<String,
     let mut body = Map::new();
     body.insert("round".into(), json!(round));
     body.insert("step".into(), json!(posted.get("step")));
-    if form.decline && posted.get("decline") == "true" {
-        body.insert("decline".into(), json!(true));
-        return Ok(body);
+    for (allowed, button) in [
+        (form.decline, "decline"),
+        (form.accept, "accept"),
+        (form.random_pool, "random_pool"),
+    ] {
+        if allowed && posted.get(button) == "true" {
+            body.insert(button.into(), json!(true));
+            return Ok(body);
+        }
     }
     for field in &form.fields {
         if field.multiple {
             body.insert(field.name.clone(), json!(posted.all(&field.name)));
+            continue;
+        }
+        if field.list && !posted.get(&field.name).is_empty() {
+            let items: Vec<&str> = posted.get(&field.name).split_whitespace().collect();
+            body.insert(field.name.clone(), json!(items));
             continue;
         }
         let value = posted.get(&field.name);

@@ -210,7 +210,7 @@ impl Standings {
         for entry in &list {
             if let Value::Object(map) = entry {
                 for key in map.keys() {
-                    let fixed = ["player", "place", "name"].contains(&key.as_str());
+                    let fixed = ["player", "id", "place", "name"].contains(&key.as_str());
                     if !fixed && !extra.contains(key) {
                         extra.push(key.clone());
                     }
