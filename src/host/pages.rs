@@ -6,7 +6,10 @@ use uuid::Uuid;
 
 use super::Host;
 use super::auth::{Caller, identify};
+use super::engine::from_stored;
+use super::rounds::{RoundView, is_resolved, revealed_orders, visible_log};
 use crate::error::AppError;
+use crate::store::StepRow;
 
 /// A seated player as the pages name them.
 #[derive(Clone, Debug)]
@@ -48,6 +51,43 @@ impl Host {
             });
         }
         Ok(viewer)
+    }
+
+    /// Every resolved round, oldest first, as [`Host::round`] shows each (with the private log
+    /// lines of the player whose token is given), read in one pass over the stored steps.
+    pub async fn history(
+        &self,
+        id: Uuid,
+        player_token: Option<&str>,
+    ) -> Result<Vec<RoundView>, AppError> {
+        let snapshot = self.snapshot(id).await?;
+        let viewer_seat = player_token.and_then(|token| match identify(&snapshot, Some(token)) {
+            Ok(Caller::Player(p)) => Some(p.seat),
+            Ok(Caller::Host) | Err(_) => None,
+        });
+        let mut rounds: Vec<Vec<StepRow>> = Vec::new();
+        for step in self.store.steps(id, None).await? {
+            if !is_resolved(&snapshot, step.round) {
+                continue;
+            }
+            match rounds.last_mut() {
+                Some(steps) if steps[0].round == step.round => steps.push(step),
+                _ => rounds.push(vec![step]),
+            }
+        }
+        rounds
+            .iter()
+            .map(|steps| {
+                let last = &steps[steps.len() - 1];
+                Ok(RoundView {
+                    round: last.round,
+                    orders: revealed_orders(steps)?,
+                    log: visible_log(steps, viewer_seat)?,
+                    pools: from_stored(&last.pools)?,
+                    resolved_at: last.resolved_at,
+                })
+            })
+            .collect()
     }
 
     /// The number of the lobby's latest public event (0 if none).

@@ -34,8 +34,14 @@ pub fn app(state: AppState) -> Router {
         .with_state(state)
 }
 
-async fn not_found() -> AppError {
-    AppError::not_found("not-found", "There is nothing at this address.")
+/// JSON under `/api`, an HTML page elsewhere (a mistyped page address).
+async fn not_found(uri: axum::http::Uri) -> axum::response::Response {
+    let error = AppError::not_found("not-found", "There is nothing at this address.");
+    if uri.path().starts_with("/api/") {
+        error.into_response()
+    } else {
+        pages::PageError(error).into_response()
+    }
 }
 
 async fn method_not_allowed(method: Method) -> impl IntoResponse {

@@ -149,3 +149,47 @@ async fn three_players_play_a_game_to_the_final_standings_through_the_pages() {
         assert!(home.contains("Friday melee") && home.contains("finished after round 7"));
     }
 }
+
+/// The pages read every round in one pass (`Host::history`); it must agree with the API's
+/// round-by-round view, private lines included only for their player.
+#[tokio::test]
+async fn the_history_the_pages_show_is_the_apis_rounds() {
+    for app in apps().await {
+        let mut host = Visitor::new(&app);
+        let lobby = host.create_lobby("History").await;
+        let (mut ann, mut bob) = (Visitor::new(&app), Visitor::new(&app));
+        ann.join(&lobby, "Ann").await;
+        bob.join(&lobby, "Bob").await;
+        host.post(&format!("/lobbies/{lobby}/host/start"), &[])
+            .await;
+        for mv in ["focus", "strike", "mend"] {
+            order(&mut ann, &lobby, mv, "Bob").await;
+            order(&mut bob, &lobby, "block", "Ann").await;
+        }
+        order(&mut ann, &lobby, "lunge", "Bob").await;
+        let id: uuid::Uuid = lobby.parse().unwrap();
+        let herald = herald::host::Host::new(app.store.clone());
+        let history = herald.history(id, None).await.unwrap();
+        assert_eq!(history.len(), 3, "round 4 has not resolved");
+        for view in &history {
+            let api = app
+                .get(
+                    &format!("/api/v1/lobbies/{lobby}/rounds/{}", view.round),
+                    None,
+                )
+                .await;
+            assert_eq!(
+                serde_json::to_value(view).unwrap(),
+                api.body,
+                "{}",
+                app.backend
+            );
+        }
+        let page = host.get(&format!("/lobbies/{lobby}")).await.html;
+        let newest = page.find("<summary>Round 3</summary>").unwrap();
+        assert!(
+            newest < page.find("<summary>Round 1</summary>").unwrap(),
+            "newest first"
+        );
+    }
+}

@@ -87,15 +87,8 @@ pub async fn history(
     lobby: &LobbyView,
     player_token: Option<&str>,
 ) -> Result<Vec<RoundBlock>, AppError> {
-    let mut blocks = Vec::new();
-    for summary in app.host.rounds(lobby.id).await? {
-        let view = app
-            .host
-            .round(lobby.id, summary.round, player_token)
-            .await?;
-        blocks.push(RoundBlock::of(&view));
-    }
-    Ok(blocks)
+    let views = app.host.history(lobby.id, player_token).await?;
+    Ok(views.iter().map(RoundBlock::of).collect())
 }
 
 pub async fn show_round(
