@@ -268,7 +268,10 @@ async fn three_browsers_play_crossing_swords_to_the_end_with_live_updates() {
         let profile = dir.path().join(format!("profile-{who}"));
         clients.push(browser(&driver, &profile).await);
     }
-    let result = play(&base, &clients).await;
+    // A hung browser must fail the test, not the CI run.
+    let result = tokio::time::timeout(Duration::from_secs(300), play(&base, &clients))
+        .await
+        .unwrap_or_else(|_| Err("the browser game took more than 5 minutes".into()));
     for client in clients {
         let _ = client.close().await;
     }
