@@ -108,7 +108,7 @@ async fn browser(driver: &Driver, profile: &Path) -> Client {
 async fn wait_for(client: &Client, css: &str) -> fantoccini::elements::Element {
     match client
         .wait()
-        .at_most(Duration::from_secs(15))
+        .at_most(Duration::from_secs(30))
         .for_element(Locator::Css(css))
         .await
     {
@@ -123,7 +123,7 @@ async fn wait_for(client: &Client, css: &str) -> fantoccini::elements::Element {
 
 /// Waits until the page's text contains `text` (without navigating: live updates).
 async fn wait_for_text(client: &Client, text: &str) {
-    let deadline = Instant::now() + Duration::from_secs(15);
+    let deadline = Instant::now() + Duration::from_secs(30);
     loop {
         let body = client
             .find(Locator::Css("body"))
@@ -220,7 +220,7 @@ async fn order(client: &Client, mv: &str, target: &str) {
         .await
         .unwrap();
     // Accepted orders come back as a 303 to `?sent=1`; a refused one stays on the form.
-    let deadline = Instant::now() + Duration::from_secs(15);
+    let deadline = Instant::now() + Duration::from_secs(30);
     while !client
         .current_url()
         .await

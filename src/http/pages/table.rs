@@ -80,7 +80,14 @@ pub fn show(value: &Value, names: &Names) -> String {
         Value::Bool(true) => "yes".into(),
         Value::Bool(false) => "no".into(),
         Value::Number(n) => n.to_string(),
-        Value::String(s) => names.get(s).cloned().unwrap_or_else(|| s.clone()),
+        Value::String(s) => match names.get(s) {
+            Some(name) => name.clone(),
+            // A game's identifier (`sellsword`, `last-standing`) reads better as words.
+            None if !s.is_empty() && s.bytes().all(|b| b.is_ascii_lowercase() || b == b'-') => {
+                title(s)
+            }
+            None => s.clone(),
+        },
         Value::Array(items) if items.is_empty() => "—".into(),
         Value::Array(items) => items
             .iter()
@@ -175,6 +182,13 @@ pub fn describe_order(order: &Value, names: &Names) -> String {
         return show(order, names);
     };
     let mut parts = Vec::new();
+    // BST tags each revealed answer (`play`, `tokens`, `token`, `accept`, `decline`,
+    // `random-pool`); the tag is worth showing only when nothing else says it.
+    if let Some(answer) = fields.get("answer").and_then(Value::as_str)
+        && fields.len() == 1
+    {
+        parts.push(title(answer));
+    }
     if let Some(mv) = fields.get("move").and_then(Value::as_str) {
         parts.push(title(mv));
     }
@@ -182,7 +196,7 @@ pub fn describe_order(order: &Value, names: &Names) -> String {
         parts.push(format!("→ {}", show(target, names)));
     }
     for (key, value) in fields {
-        if key != "move" && key != "target" {
+        if !["move", "target", "answer"].contains(&key.as_str()) {
             parts.push(format!(
                 "{} {}",
                 heading(key).to_lowercase(),
@@ -222,7 +236,16 @@ impl Standings {
         columns.extend(extra);
         let rows = list
             .iter()
-            .map(|e| columns.iter().map(|c| show(&e[c], names)).collect())
+            .map(|e| {
+                columns
+                    .iter()
+                    .map(|c| match (c.as_str(), &e[c]) {
+                        // A name is shown as typed, never re-cased.
+                        ("name", Value::String(name)) => name.clone(),
+                        (_, value) => show(value, names),
+                    })
+                    .collect()
+            })
             .collect();
         Standings {
             winners: show(&result["winners"], names),
@@ -250,6 +273,30 @@ mod tests {
         assert_eq!(table.rows[0].order_state, "submitted");
         assert_eq!(table.rows[1].order_state, "");
         assert_eq!(table.plain_rows()[1], vec!["Bob", "0", "3", "—", "—", "no"]);
+        let bst = vec![
+            json!({"id": "c", "name": "Cy", "character": "sellsword", "hand_size": 5, "off_balance": false}),
+        ];
+        let table = PoolsTable::of(&bst, false);
+        assert_eq!(table.columns, vec!["Character", "Off balance", "Hand size"]);
+        assert_eq!(table.rows[0].cells, vec!["Sellsword", "no", "5"]);
+    }
+
+    #[test]
+    fn standings_keep_names_as_typed() {
+        let result = json!({"winners": ["b"], "reason": "last-standing", "standings": [
+            {"player": "b", "name": "dark-lord", "place": 1, "vp": 9, "hp": 0, "alive": true}
+        ]});
+        let names = Names::from([("b".to_string(), "dark-lord".to_string())]);
+        let standings = Standings::of(&result, &names);
+        assert_eq!(
+            standings.columns,
+            vec!["Place", "Name", "HP", "VP", "Alive"]
+        );
+        assert_eq!(standings.rows[0], vec!["1", "dark-lord", "0", "9", "yes"]);
+        assert_eq!(
+            (standings.winners.as_str(), standings.reason.as_str()),
+            ("dark-lord", "Last standing")
+        );
     }
 
     #[test]
@@ -257,7 +304,13 @@ mod tests {
         let names = Names::from([("b".to_string(), "Bob".to_string())]);
         let entry = json!({"player": {"id": "a", "name": "Ann"}, "order": {"move": "strike", "target": "b"}});
         assert_eq!(order_line(&entry, &names), "Ann: Strike → Bob");
-        let bst = json!({"move": "piercing-strike", "token": "R7"});
+        let bst = json!({"answer": "play", "move": "piercing-strike", "token": "R7"});
         assert_eq!(describe_order(&bst, &names), "Piercing strike token R7");
+        let pair = json!({"answer": "tokens", "tokens": ["R3", "Y3"]});
+        assert_eq!(describe_order(&pair, &names), "tokens R3, Y3");
+        assert_eq!(
+            describe_order(&json!({"answer": "decline"}), &names),
+            "Decline"
+        );
     }
 }
