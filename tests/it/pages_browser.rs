@@ -5,7 +5,8 @@
 //! reloads; screenshots at phone and desktop widths are saved under `target/screenshots/` and
 //! checked to be real pictures.
 //!
-//! Needs `/usr/bin/chromium` and `/usr/bin/chromedriver` (`.ci/install-browser`). Without them
+//! Needs `/usr/bin/chromium` and `/usr/bin/chromedriver` (`.ci/install-browser`; other paths
+//! in `HERALD_CHROMIUM` / `HERALD_CHROMEDRIVER`). Without them
 //! the test says loudly that it skipped, except under `CI=true`, where it fails.
 
 use std::io::Write;
@@ -21,8 +22,17 @@ use tokio::sync::oneshot;
 
 use crate::pages_client::HOSTILE;
 
-const CHROMIUM: &str = "/usr/bin/chromium";
-const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+/// Where the browser and its driver are (Debian's paths unless these variables say otherwise).
+const CHROMIUM_ENV: &str = "HERALD_CHROMIUM";
+const CHROMEDRIVER_ENV: &str = "HERALD_CHROMEDRIVER";
+
+fn chromium() -> String {
+    std::env::var(CHROMIUM_ENV).unwrap_or_else(|_| "/usr/bin/chromium".into())
+}
+
+fn chromedriver() -> String {
+    std::env::var(CHROMEDRIVER_ENV).unwrap_or_else(|_| "/usr/bin/chromedriver".into())
+}
 const PHONE: (u32, u32) = (360, 780);
 const DESKTOP: (u32, u32) = (1280, 900);
 
@@ -48,23 +58,24 @@ fn free_port() -> u16 {
 
 /// Whether the browser is installed; if not, skip loudly (or fail under CI).
 fn browser_available() -> bool {
-    if Path::new(CHROMIUM).exists() && Path::new(CHROMEDRIVER).exists() {
+    let (browser, driver) = (chromium(), chromedriver());
+    if Path::new(&browser).exists() && Path::new(&driver).exists() {
         return true;
     }
     if std::env::var("CI").is_ok_and(|v| v == "true") {
-        panic!("CI=true but {CHROMIUM} or {CHROMEDRIVER} is missing: run .ci/install-browser");
+        panic!("CI=true but {browser} or {driver} is missing: run .ci/install-browser");
     }
     let _ = writeln!(
         std::io::stderr(),
-        "NOTE: {CHROMIUM} or {CHROMEDRIVER} is missing: the browser tests are SKIPPED \
-         (install them with .ci/install-browser)."
+        "NOTE: {browser} or {driver} is missing: the browser tests are SKIPPED \
+         (install them with .ci/install-browser, or set {CHROMIUM_ENV} and {CHROMEDRIVER_ENV})."
     );
     false
 }
 
 async fn start_driver() -> Driver {
     let port = free_port();
-    let child = Command::new(CHROMEDRIVER)
+    let child = Command::new(chromedriver())
         .arg(format!("--port={port}"))
         .stdout(Stdio::null())
         .stderr(Stdio::null())
@@ -88,7 +99,7 @@ async fn browser(driver: &Driver, profile: &Path) -> Client {
     caps.insert(
         "goog:chromeOptions".into(),
         json!({
-            "binary": CHROMIUM,
+            "binary": chromium(),
             "args": [
                 "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                 "--disable-component-update", "--disable-sync", "--no-first-run",
