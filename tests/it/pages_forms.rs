@@ -32,6 +32,9 @@ async fn the_home_page_offers_every_game_and_issues_a_csrf_cookie() {
             home.input_value("csrf").as_deref(),
             Some(visitor.cookies["herald_csrf"].as_str())
         );
+        assert_eq!(home.headers["cache-control"], "no-store");
+        let csp = home.headers["content-security-policy"].to_str().unwrap();
+        assert!(csp.contains("default-src 'self'") && csp.contains("frame-ancestors 'none'"));
         // The cookie is issued once, then reused.
         let again = visitor.get("/").await;
         assert!(again.set_cookies().is_empty());

@@ -58,11 +58,32 @@ pub fn routes() -> Router<AppState> {
             get(play::show_play).post(play::submit_order),
         )
         .route("/lobbies/{id}/rounds/{round}", get(round::show_round))
-        .layer(middleware::from_fn(session::issue_csrf));
+        .layer(middleware::from_fn(session::issue_csrf))
+        .layer(middleware::from_fn(page_headers));
     Router::new()
         .route("/static/herald.css", get(stylesheet))
         .route("/static/herald.js", get(script))
         .merge(pages)
+}
+
+/// What every page response says to the browser: never store it (player pages and the host
+/// panel show private links), and load nothing from elsewhere, run no inline script, be framed
+/// by nobody (clickjacking a form) and post forms only here.
+async fn page_headers(request: axum::extract::Request, next: middleware::Next) -> Response {
+    let mut response = next.run(request).await;
+    let headers = response.headers_mut();
+    headers.insert(CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    headers.insert(
+        axum::http::header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(
+            "default-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+        ),
+    );
+    headers.insert(
+        axum::http::header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    response
 }
 
 const CSS: &str = include_str!("../../../static/herald.css");
