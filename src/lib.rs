@@ -3,6 +3,7 @@
 //! Layers, inside out: [`rules`] (pure adjudicators), [`host`] (the game-agnostic lifecycle),
 //! [`store`] (SQLite or PostgreSQL), [`http`] (the JSON API), and the binary's `main`.
 
+pub mod bots;
 pub mod clock;
 pub mod config;
 pub mod error;

@@ -1,7 +1,8 @@
-//! Herald's binary: read the configuration, open the store (migrating it), serve the app.
+//! Herald's binary: read the configuration, then serve (open the store, migrating it, and serve
+//! the app), or run a bot or the load generator against a server.
 
 use clap::Parser;
-use herald::config::Config;
+use herald::config::{Cli, Command, Config};
 use herald::host::Host;
 use herald::store::Store;
 use tracing_subscriber::EnvFilter;
@@ -14,7 +15,15 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
                 .unwrap_or_else(|_| EnvFilter::new("info,sqlx=warn,tower_http=info")),
         )
         .init();
-    let config = Config::parse();
+    let cli = Cli::parse();
+    match cli.command {
+        None | Some(Command::Serve) => serve(cli.server).await,
+        Some(Command::Bot(args)) => Ok(herald::bots::bot::run(args).await?),
+        Some(Command::Load(args)) => Ok(herald::bots::load::run(args).await?),
+    }
+}
+
+async fn serve(config: Config) -> Result<(), Box<dyn std::error::Error>> {
     let store = Store::connect(&config.database_url).await?;
     tracing::info!(database = %config.redacted_database_url(), "store ready (migrations applied)");
     let listener = tokio::net::TcpListener::bind(config.bind).await?;

@@ -10,14 +10,16 @@ use crate::error::AppError;
 #[serde(rename_all = "kebab-case")]
 pub enum GameKind {
     CrossingSwords,
+    Bst,
 }
 
 impl GameKind {
-    pub const ALL: [GameKind; 1] = [GameKind::CrossingSwords];
+    pub const ALL: [GameKind; 2] = [GameKind::CrossingSwords, GameKind::Bst];
 
     pub fn id(self) -> &'static str {
         match self {
             GameKind::CrossingSwords => "crossing-swords",
+            GameKind::Bst => "bst",
         }
     }
 
@@ -25,6 +27,7 @@ impl GameKind {
     pub fn title(self) -> &'static str {
         match self {
             GameKind::CrossingSwords => "Crossing Swords",
+            GameKind::Bst => "Blood Sweat and Tears",
         }
     }
 }
@@ -45,7 +48,9 @@ impl FromStr for GameKind {
             .ok_or_else(|| {
                 AppError::rejected(
                     "unknown-game",
-                    format!("There is no game {text:?}; Herald hosts \"crossing-swords\"."),
+                    format!(
+                        "There is no game {text:?}; Herald hosts \"crossing-swords\" and \"bst\"."
+                    ),
                 )
             })
     }
@@ -57,6 +62,10 @@ macro_rules! with_game {
         match $kind {
             $crate::host::games::GameKind::CrossingSwords => {
                 type $G = $crate::rules::crossing_swords::CrossingSwords;
+                $body
+            }
+            $crate::host::games::GameKind::Bst => {
+                type $G = $crate::rules::bst::Bst;
                 $body
             }
         }

@@ -289,3 +289,96 @@ async fn the_lobby_list_is_newest_first() {
         assert_eq!(ids, vec![second.as_str(), first.as_str()]);
     }
 }
+
+/// A lobby can start from a position (api.md `settings.setup`): the rulings' Case 6, a Focused
+/// Lunge met by a Strike, played over HTTP (Rulings 13-14). Impossible setups are refused.
+#[tokio::test]
+async fn a_game_starts_from_a_setup_and_plays_case_6_of_the_rulings() {
+    for app in apps().await {
+        let setup =
+            json!({"round": 4, "players": [{"hp": 20, "vp": 0, "focus": 1}, {"hp": 20, "vp": 0}]});
+        let (lobby, host) = app
+            .create_lobby("crossing-swords", json!({"max_players": 2, "setup": setup}))
+            .await;
+        let (a, a_token) = app.join(&lobby, json!({"name": "A"})).await;
+        let (b, b_token) = app.join(&lobby, json!({"name": "B"})).await;
+        let started = app.start(&lobby, &host).await;
+        assert_eq!(started.body["round"], 4);
+        assert_eq!(
+            started.body["players"][0]["focus"],
+            b.as_str(),
+            "the carried-over Focus is public"
+        );
+        let orders = format!("/api/v1/lobbies/{lobby}/orders");
+        let reply = app
+            .post(
+                &orders,
+                Some(&a_token),
+                json!({"round": 4, "step": "orders", "move": "lunge", "target": b}),
+            )
+            .await;
+        assert_eq!(reply.status, StatusCode::ACCEPTED);
+        app.post(
+            &orders,
+            Some(&b_token),
+            json!({"round": 4, "step": "orders", "move": "strike", "target": a}),
+        )
+        .await;
+        let view = app
+            .get(&format!("/api/v1/lobbies/{lobby}"), None)
+            .await
+            .body;
+        assert_eq!(
+            pools(&view),
+            vec![(8, 11, true), (9, 12, true)],
+            "{}: Case 6",
+            app.backend
+        );
+        let log = app
+            .get(&format!("/api/v1/lobbies/{lobby}/rounds/4"), None)
+            .await
+            .body["log"]
+            .clone();
+        assert!(
+            log.as_array()
+                .unwrap()
+                .iter()
+                .any(|e| e["kind"] == "lunge-bonus"),
+            "the +6 MORE is logged"
+        );
+
+        let bad = app
+            .post("/api/v1/lobbies", None, json!({"game": "crossing-swords", "name": "x", "settings": {"setup": {"players": [{"hp": -3}]}}}))
+            .await;
+        assert_eq!(
+            (bad.status, bad.code()),
+            (StatusCode::UNPROCESSABLE_ENTITY, "invalid-setup"),
+            "{}",
+            bad.text
+        );
+        let (lobby, host) = app
+            .create_lobby(
+                "crossing-swords",
+                json!({"setup": {"players": [{"hp": 5}, {"hp": 5}, {"hp": 5}]}}),
+            )
+            .await;
+        app.join(&lobby, json!({"name": "A"})).await;
+        app.join(&lobby, json!({"name": "B"})).await;
+        let mismatch = app
+            .post(
+                &format!("/api/v1/lobbies/{lobby}/start"),
+                Some(&host),
+                json!({}),
+            )
+            .await;
+        assert_eq!(
+            (mismatch.status, mismatch.code()),
+            (StatusCode::UNPROCESSABLE_ENTITY, "setup-mismatch")
+        );
+        let view = app
+            .get(&format!("/api/v1/lobbies/{lobby}"), None)
+            .await
+            .body;
+        assert_eq!(view["status"], "signups", "a refused start changes nothing");
+    }
+}

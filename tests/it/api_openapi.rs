@@ -24,6 +24,7 @@ async fn the_openapi_document_lists_every_route_and_each_is_served() {
         ("GET", "/api/v1/lobbies/{id}"),
         ("GET", "/api/v1/lobbies/{id}/events"),
         ("GET", "/api/v1/lobbies/{id}/me"),
+        ("GET", "/api/v1/lobbies/{id}/me/events"),
         ("GET", "/api/v1/lobbies/{id}/rounds"),
         ("GET", "/api/v1/lobbies/{id}/rounds/{round}"),
         ("GET", "/api/v1/openapi.json"),

@@ -27,7 +27,25 @@ pub struct EventReader {
 
 impl EventReader {
     pub async fn open(app: &TestApp, lobby: &str, last_event_id: Option<&str>) -> EventReader {
-        let mut request = Request::get(format!("/api/v1/lobbies/{lobby}/events"));
+        EventReader::open_path(
+            app,
+            &format!("/api/v1/lobbies/{lobby}/events"),
+            None,
+            last_event_id,
+        )
+        .await
+    }
+
+    pub async fn open_path(
+        app: &TestApp,
+        path: &str,
+        token: Option<&str>,
+        last_event_id: Option<&str>,
+    ) -> EventReader {
+        let mut request = Request::get(path);
+        if let Some(token) = token {
+            request = request.header("authorization", format!("Bearer {token}"));
+        }
         if let Some(id) = last_event_id {
             request = request.header("last-event-id", id);
         }
@@ -238,5 +256,87 @@ async fn the_event_stream_resumes_from_last_event_id() {
             )
             .await;
         assert_eq!(unknown.status, StatusCode::NOT_FOUND);
+    }
+}
+
+/// The player stream says when that player owes an answer, with the prompt in the event, and
+/// carries nothing of anyone else's orders.
+#[tokio::test]
+async fn the_player_stream_carries_each_new_prompt_and_no_one_elses_secrets() {
+    for app in apps().await {
+        let (lobby, host) = app.create_lobby("crossing-swords", json!({})).await;
+        let mut players = Vec::new();
+        for name in ["Ann", "Bob"] {
+            players.push(app.join(&lobby, json!({"name": name})).await);
+        }
+        let path = format!("/api/v1/lobbies/{lobby}/me/events");
+        assert_eq!(app.get(&path, None).await.status, StatusCode::UNAUTHORIZED);
+        assert_eq!(
+            app.get(&path, Some(&host)).await.status,
+            StatusCode::FORBIDDEN
+        );
+        app.start(&lobby, &host).await;
+        let mut ann = EventReader::open_path(&app, &path, Some(&players[0].1), None).await;
+        let mut kinds = Vec::new();
+        while let Some(event) = ann.next().await {
+            if event.kind == "prompt" {
+                assert_eq!(event.data["prompt"]["round"], 1);
+                assert_eq!(event.data["prompt"]["step"], "orders");
+            }
+            kinds.push(event.kind);
+        }
+        assert_eq!(
+            kinds,
+            [
+                "player-joined",
+                "player-joined",
+                "signups-closed",
+                "started",
+                "prompt"
+            ]
+        );
+
+        let orders = format!("/api/v1/lobbies/{lobby}/orders");
+        let bob_order =
+            json!({"round": 1, "step": "orders", "move": "taunt", "target": players[0].0});
+        app.post(&orders, Some(&players[1].1), bob_order).await;
+        let event = ann.next().await.expect("Bob's submission");
+        assert_eq!(event.kind, "submitted");
+        assert!(
+            !event.data.to_string().contains("taunt"),
+            "nothing of what Bob ordered"
+        );
+        assert!(ann.next().await.is_none());
+
+        app.post(
+            &orders,
+            Some(&players[0].1),
+            json!({"round": 1, "step": "orders", "move": "strike", "target": players[1].0}),
+        )
+        .await;
+        let mut kinds = Vec::new();
+        let mut last_id = String::new();
+        while let Some(event) = ann.next().await {
+            if event.kind == "prompt" {
+                assert_eq!(event.data["prompt"]["round"], 2, "the new round's prompt");
+                assert_eq!(event.data["pending"], Value::Null);
+            }
+            last_id = event.id;
+            kinds.push(event.kind);
+        }
+        assert_eq!(
+            kinds,
+            ["submitted", "step-resolved", "round-resolved", "prompt"]
+        );
+
+        // Reconnecting after the last event replays nothing but the standing prompt.
+        let mut again =
+            EventReader::open_path(&app, &path, Some(&players[0].1), Some(&last_id)).await;
+        let event = again.next().await.expect("the standing prompt");
+        assert_eq!(
+            (event.kind.as_str(), event.data["prompt"]["round"].as_u64()),
+            ("prompt", Some(2))
+        );
+        assert!(again.next().await.is_none());
     }
 }

@@ -23,6 +23,8 @@ pub const POSTGRES_ENV: &str = "HERALD_TEST_POSTGRES_URL";
 /// One running application on one backend.
 pub struct TestApp {
     pub backend: &'static str,
+    /// The database URL, to open a second "process" on the same database.
+    pub url: String,
     pub router: Router,
     pub store: Store,
     /// Keeps the SQLite file alive for the test's duration.
@@ -60,7 +62,7 @@ pub async fn sqlite_app() -> TestApp {
         dir.path().join("herald.db").display()
     );
     let store = Store::connect(&url).await.expect("sqlite store");
-    build("sqlite", store, Some(dir))
+    build("sqlite", url, store, Some(dir))
 }
 
 /// A fresh PostgreSQL database for one test, created through the configured server.
@@ -86,7 +88,7 @@ pub async fn postgres_app(admin_url: &str) -> TestApp {
         _ => format!("{admin_url}/{name}"),
     };
     let store = Store::connect(&url).await.expect("postgres store");
-    build("postgres", store, None)
+    build("postgres", url, store, None)
 }
 
 /// Drops test databases that earlier runs left behind (once per run; each test creates its own).
@@ -112,7 +114,12 @@ async fn drop_stale_databases(admin: &sqlx::AnyPool) {
         .await;
 }
 
-fn build(backend: &'static str, store: Store, dir: Option<tempfile::TempDir>) -> TestApp {
+fn build(
+    backend: &'static str,
+    url: String,
+    store: Store,
+    dir: Option<tempfile::TempDir>,
+) -> TestApp {
     let host = Host::new(store.clone());
     let (stop, stopped) = watch::channel(false);
     let router = app(AppState {
@@ -121,10 +128,30 @@ fn build(backend: &'static str, store: Store, dir: Option<tempfile::TempDir>) ->
     });
     TestApp {
         backend,
+        url,
         router,
         store,
         _dir: dir,
         _stop: stop,
+    }
+}
+
+impl TestApp {
+    /// Another server on the same database, with its own connection pool (as a second
+    /// process would have).
+    pub async fn second_server(&self) -> TestApp {
+        let store = Store::connect(&self.url).await.expect("second store");
+        build(self.backend, self.url.clone(), store, None)
+    }
+
+    /// Stops this server (closing its pool) and starts a new one on the same database, as a
+    /// restart would.
+    pub async fn restart(self) -> TestApp {
+        self.store.close().await;
+        let store = Store::connect(&self.url)
+            .await
+            .expect("store after restart");
+        build(self.backend, self.url, store, self._dir)
     }
 }
 

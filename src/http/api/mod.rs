@@ -32,6 +32,10 @@ pub fn routes() -> Router<AppState> {
         .route("/api/v1/lobbies/{id}/rounds", get(list_rounds))
         .route("/api/v1/lobbies/{id}/rounds/{round}", get(show_round))
         .route("/api/v1/lobbies/{id}/events", get(events::stream_events))
+        .route(
+            "/api/v1/lobbies/{id}/me/events",
+            get(events::stream_player_events),
+        )
 }
 
 async fn openapi() -> impl IntoResponse {

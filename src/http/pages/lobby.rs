@@ -62,6 +62,7 @@ pub struct JoinPage {
 pub fn join_fields(game: GameKind) -> Vec<Field> {
     match game {
         GameKind::CrossingSwords => Vec::new(),
+        GameKind::Bst => super::prompt_bst::join_fields(),
     }
 }
 

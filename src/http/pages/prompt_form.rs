@@ -73,6 +73,7 @@ pub fn form_for(
     let step = prompt["step"].as_str().unwrap_or_default().to_owned();
     match game {
         GameKind::CrossingSwords => Ok(crossing_swords(round, step, prompt, pending)),
+        GameKind::Bst => Ok(super::prompt_bst::form(round, step, prompt, pending)),
     }
 }
 

@@ -1,1 +1,297 @@
-//! Blood Sweat and Tears: the pure adjudicator (rulings: `docs/rules/bst.md`).
+//! Blood Sweat and Tears: the pure adjudicator (rulings: `shared/rules/bst.md`; how this code
+//! maps them, and every gap decided here: `docs/rules/bst.md`).
+//!
+//! The game is a queue of turn-sequence phases (T1-T14) run by [`engine::Run`] until a step
+//! needs somebody's answer ([`state::Pending`]); `resolve` applies the answers and runs on.
+
+pub mod characters;
+pub mod decisions;
+pub mod effects;
+pub mod endings;
+pub mod engine;
+pub mod events;
+pub mod log_lines;
+pub mod matrix;
+pub mod moves;
+pub mod orders;
+pub mod prompts;
+pub mod refusals;
+pub mod setup;
+pub mod state;
+pub mod tokens;
+
+#[cfg(test)]
+mod tests;
+
+use serde::{Deserialize, Serialize};
+
+use crate::rules::{Entrant, Game, GameRng, PlayerId, Resolution, Seat};
+pub use characters::Character;
+pub use events::BstEvent;
+pub use moves::Move;
+pub use orders::{Order, OrderBody};
+pub use prompts::Prompt;
+pub use refusals::BstRefusal;
+pub use setup::{Settings, Setup, SetupPlayer};
+pub use state::State;
+pub use tokens::{Colour, Token};
+
+/// The game, as the host sees it.
+#[derive(Copy, Clone, Debug)]
+pub struct Bst;
+
+/// The join request's game fields: the character (api.md, default `sellsword`).
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct JoinBody {
+    /// A character id.
+    pub character: Option<String>,
+}
+
+/// What a BST player chooses at sign-up: their character (§3.5). Public from the moment they
+/// join, so it is shown beside their name in the lobby.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Join {
+    pub character: Character,
+}
+
+/// One player's public pools (A37).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Pools {
+    /// The character.
+    pub character: Character,
+    /// HP.
+    pub hp: i32,
+    /// Charges.
+    pub charges: u8,
+    /// Poison counters.
+    pub poison: u32,
+    /// Off-Balance.
+    pub off_balance: bool,
+    /// Tokens in hand.
+    pub hand_size: usize,
+    /// Whether the Channeler has set this player's Piercing Strike aside (A28).
+    pub piercing_set_aside: bool,
+    /// Whether this is a Warpriest's free turn (A21).
+    pub free_turn: bool,
+}
+
+/// The public table: pool size, the face-up discard pile and the tokens on the table.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Table {
+    /// Tokens left in the pool (the order is secret).
+    pub pool_size: usize,
+    /// The discard pile, oldest first.
+    pub discard: Vec<Token>,
+    /// Tokens played this turn and not yet cleared (T11), seat order.
+    pub in_play: Vec<Token>,
+}
+
+/// What only its owner sees: the hand.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Private {
+    /// The hand.
+    pub hand: Vec<Token>,
+}
+
+/// One line of the final standings.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Standing {
+    /// The player.
+    pub id: PlayerId,
+    /// Their name.
+    pub name: String,
+    /// Their character.
+    pub character: Character,
+    /// Final HP.
+    pub hp: i32,
+    /// 1 for the winner, 2 for the loser; both 1 in a draw.
+    pub place: u32,
+}
+
+/// The result (§2.2).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Outcome {
+    /// Winner ids (empty in a draw).
+    pub winners: Vec<PlayerId>,
+    /// `knock-out`, `double-knock-out`, `pool-exhausted`, `round-cap`.
+    pub reason: &'static str,
+    /// Both players, seat order.
+    pub standings: Vec<Standing>,
+}
+
+impl Game for Bst {
+    const ID: &'static str = "bst";
+    type Settings = Settings;
+    type JoinBody = JoinBody;
+    type Join = Join;
+    type State = State;
+    type OrderBody = OrderBody;
+    type Order = Order;
+    type Event = BstEvent;
+    type Refusal = BstRefusal;
+    type Prompt = Prompt;
+    type Pools = Pools;
+    type Table = Table;
+    type Private = Private;
+    type Outcome = Outcome;
+
+    fn check_settings(settings: &Settings) -> Result<(), BstRefusal> {
+        setup::check_settings(settings)
+    }
+
+    fn capacity(_: &Settings) -> usize {
+        2
+    }
+
+    fn min_players(_: &Settings) -> usize {
+        2
+    }
+
+    fn check_join(_: &Settings, body: JoinBody) -> Result<Join, BstRefusal> {
+        let character = match body.character {
+            None => Ok(Character::Sellsword),
+            Some(c) => c.parse().map_err(|c| {
+                BstRefusal::new(
+                    "unknown-character",
+                    format!("`{c}` is not a character: sellsword, sentinel, warpriest, assassin, channeler, razorbeast"),
+                )
+            }),
+        }?;
+        Ok(Join { character })
+    }
+
+    fn start(
+        settings: &Settings,
+        entrants: &[Entrant<Join>],
+        rng: &mut GameRng,
+    ) -> Result<State, BstRefusal> {
+        setup::start(settings, entrants, rng)
+    }
+
+    fn seed(settings: &Settings) -> Option<u64> {
+        settings.seed
+    }
+
+    fn round(state: &State) -> u32 {
+        state.round
+    }
+
+    fn step(state: &State) -> &'static str {
+        state
+            .pending
+            .as_ref()
+            .map_or("finished", state::Pending::name)
+    }
+
+    fn owes(state: &State) -> Vec<Seat> {
+        state
+            .pending
+            .as_ref()
+            .map(|p| p.seats().into_iter().map(Seat).collect())
+            .unwrap_or_default()
+    }
+
+    fn prompt(state: &State, seat: Seat) -> Option<Prompt> {
+        prompts::prompt(state, seat.0)
+    }
+
+    fn check_order(state: &State, seat: Seat, body: OrderBody) -> Result<Order, BstRefusal> {
+        if seat.0 > 1 {
+            return Err(BstRefusal::conflict("nothing-owed", "no such seat"));
+        }
+        orders::check(state, seat.0, body)
+    }
+
+    /// Applies the answers and runs on to the next step that needs one. The host's per-step
+    /// RNG is not used: the only randomness after the start is the pool's order, fixed by the
+    /// shuffle at the start (the Assassin's "random" token is the pool's next one).
+    fn resolve(state: &State, orders: &[(Seat, Order)], _rng: &mut GameRng) -> Resolution<Bst> {
+        let mut next = state.clone();
+        let mut run = engine::Run::new(&mut next);
+        if let Some(pending) = run.s.pending.take() {
+            let mut answers: Vec<(usize, Order)> = orders
+                .iter()
+                .filter(|(s, _)| pending.seats().contains(&s.0))
+                .map(|(s, o)| (s.0, o.clone()))
+                .collect();
+            // Seat order, whatever order the host passes them in.
+            answers.sort_by_key(|(s, _)| *s);
+            answers.dedup_by_key(|(s, _)| *s);
+            if answers.len() == pending.seats().len() {
+                run.apply(&pending, &answers);
+            } else {
+                // Not every owed seat answered: nothing changes.
+                run.s.pending = Some(pending);
+            }
+            run.advance();
+        }
+        let events = run.events;
+        Resolution {
+            state: next,
+            revealed: orders.to_vec(),
+            events,
+        }
+    }
+
+    fn alive(state: &State, seat: Seat) -> bool {
+        match &state.finish {
+            Some(f) => {
+                f.winners.contains(&seat.0) || f.winners.is_empty() && state.players[seat.0].hp > 0
+            }
+            None => true,
+        }
+    }
+
+    fn pools(state: &State, seat: Seat) -> Pools {
+        let p = &state.players[seat.0.min(1)];
+        Pools {
+            character: p.character,
+            hp: p.hp,
+            charges: p.charges,
+            poison: p.poison,
+            off_balance: p.off_balance,
+            hand_size: p.hand.len(),
+            piercing_set_aside: p.piercing_set_aside,
+            free_turn: p.free_turn,
+        }
+    }
+
+    fn table(state: &State) -> Table {
+        Table {
+            pool_size: state.pool.len(),
+            discard: state.discard.clone(),
+            in_play: state.turn.table.iter().flatten().copied().collect(),
+        }
+    }
+
+    fn private(state: &State, seat: Seat) -> Private {
+        Private {
+            hand: state.players[seat.0.min(1)].hand.clone(),
+        }
+    }
+
+    fn outcome(state: &State) -> Option<Outcome> {
+        let f = state.finish.as_ref()?;
+        Some(Outcome {
+            winners: f.winners.iter().map(|&w| state.players[w].who.id).collect(),
+            reason: f.reason.id(),
+            standings: state
+                .players
+                .iter()
+                .enumerate()
+                .map(|(i, p)| Standing {
+                    id: p.who.id,
+                    name: p.who.name.clone(),
+                    character: p.character,
+                    hp: p.hp,
+                    place: if f.winners.is_empty() || f.winners.contains(&i) {
+                        1
+                    } else {
+                        2
+                    },
+                })
+                .collect(),
+        })
+    }
+}

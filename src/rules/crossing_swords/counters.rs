@@ -1,6 +1,10 @@
 //! R8-R10: moving counters (G5), the overkill split (Ruling 29), the Assail cap (Ruling 20)
 //! and Taunt steals (Rulings 24-25).
 
+use super::damage::{Hit, Source};
+use super::events::{Event, Share};
+use super::moves::{Attack, Move};
+use super::turn::Turn;
 use crate::rules::Seat;
 
 /// R8, Ruling 29: splits `hp` counters among damagers who dealt `damages` (seat, amount) in
@@ -53,6 +57,107 @@ pub fn assail_cap(counters: u32) -> (u32, u32) {
 pub fn taunt_share(vp0: u32, taunters: usize) -> u32 {
     let k = u32::try_from(taunters.max(1)).unwrap_or(u32::MAX);
     (vp0 / k).min(3)
+}
+
+/// R8-R10 in order: each victim's counters go to his damagers (split on overkill, card damage
+/// before a Lunge bonus), each Assailer keeps at most 8 of his Assail counters, then active
+/// Taunts steal from the start-of-turn VP. `hp` is after R4's heals; `vp` after R4's Mend VP.
+pub fn settle(
+    turn: &Turn<'_>,
+    ledger: &[Hit],
+    hp: &mut [u32],
+    vp: &mut [u32],
+    events: &mut Vec<Event>,
+) {
+    let state = turn.state;
+    let who = |s: Seat| state.player_ref(s);
+    // R8: move counters, split on overkill (G5, Ruling 29).
+    let n = state.players.len();
+    let mut assail_counters = vec![0u32; n];
+    let mut other_counters = vec![0u32; n];
+    for v in turn.seats() {
+        let hits: Vec<&Hit> = ledger.iter().filter(|h| h.to == v).collect();
+        let damages: Vec<(Seat, u32)> = turn
+            .seats()
+            .map(|j| {
+                (
+                    j,
+                    hits.iter().filter(|h| h.from == j).map(|h| h.amount).sum(),
+                )
+            })
+            .filter(|(_, d)| *d > 0)
+            .collect();
+        let total: u32 = damages.iter().map(|(_, d)| d).sum();
+        if total == 0 {
+            continue;
+        }
+        let hv = hp[v.0];
+        let shares = split(hv, &damages);
+        let overkill = total > hv;
+        hp[v.0] -= total.min(hv);
+        let mut log = Vec::new();
+        for (&(j, damage), &counters) in damages.iter().zip(&shares) {
+            // Card damage first, then the Lunge bonus (R8): only Assail counters are capped.
+            let assail: u32 = hits
+                .iter()
+                .filter(|h| h.from == j && h.source == Source::Card(Attack::Assail))
+                .map(|h| h.amount)
+                .sum();
+            let to_assail = counters.min(assail);
+            assail_counters[j.0] += to_assail;
+            other_counters[j.0] += counters - to_assail;
+            log.push(Share {
+                damager: who(j),
+                damage,
+                counters,
+            });
+        }
+        events.push(Event::CountersMoved {
+            victim: who(v),
+            hp: hv,
+            damage: total,
+            overkill,
+            shares: log,
+        });
+    }
+
+    // R9: the Assail cap, then VP credit (Ruling 20).
+    for x in turn.seats() {
+        let (credited, discarded) = assail_cap(assail_counters[x.0]);
+        vp[x.0] += credited + other_counters[x.0];
+        if discarded > 0 {
+            events.push(Event::AssailCapped {
+                assailer: who(x),
+                counters: assail_counters[x.0],
+                credited,
+                discarded,
+            });
+        }
+    }
+
+    // R10: Taunt steals from the start-of-turn snapshot (R1, Rulings 24-25).
+    for y in turn.seats() {
+        let taunters: Vec<Seat> = turn
+            .seats()
+            .filter(|&s| turn.active(s) == Some((Move::Taunt, y)))
+            .collect();
+        if taunters.is_empty() {
+            continue;
+        }
+        let pool = state.players[y.0].vp;
+        let stolen = taunt_share(pool, taunters.len());
+        for &t in &taunters {
+            vp[t.0] += stolen;
+            vp[y.0] -= stolen;
+            events.push(Event::TauntSteal {
+                taunter: who(t),
+                target: who(y),
+                pool,
+                taunters: u32::try_from(taunters.len()).unwrap_or(u32::MAX),
+                stolen,
+            });
+        }
+    }
 }
 
 #[cfg(test)]

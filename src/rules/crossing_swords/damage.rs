@@ -3,6 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::events::Event;
 use super::moves::{Attack, Move};
 use super::turn::Turn;
 use crate::rules::Seat;
@@ -216,4 +217,71 @@ pub fn lunge_bonus(turn: &Turn<'_>, ledger: &[Hit], x: Seat) -> Option<(u32, Hit
             source: Source::LungeBonus,
         },
     ))
+}
+
+/// R5-R7 in order: every Attack card's damage to each victim with its arithmetic, then Block
+/// reflections and Riposte counters, then Lunge drawbacks tested on everything ledgered so far
+/// except other bonuses (Ruling 15). Appends to the ledger and the log.
+pub fn ledger_attacks(turn: &Turn<'_>, ledger: &mut Vec<Hit>, events: &mut Vec<Event>) {
+    let who = |s: Seat| turn.state.player_ref(s);
+    // R5: Attack-card damage, with its arithmetic.
+    for x in turn.seats() {
+        let Some((attack, t)) = turn.attack(x) else {
+            continue;
+        };
+        for v in victims(turn, x, attack, t) {
+            let (amount, steps) = card_damage(turn, x, attack, t, v);
+            ledger.push(Hit {
+                from: x,
+                to: v,
+                amount,
+                source: Source::Card(attack),
+            });
+            events.push(Event::CardDamage {
+                attacker: who(x),
+                victim: who(v),
+                card: attack.as_move(),
+                base: attack.base(),
+                steps,
+                damage: amount,
+            });
+        }
+    }
+
+    // R6: Block reflections and Riposte counters (fixed).
+    for v in turn.seats() {
+        if let Some(hit) = counter_hit(turn, v) {
+            ledger.push(hit);
+            events.push(match hit.source {
+                Source::Reflection => Event::BlockReflection {
+                    blocker: who(hit.from),
+                    attacker: who(hit.to),
+                    damage: hit.amount,
+                },
+                Source::Counter | Source::Halt | Source::Card(_) | Source::LungeBonus => {
+                    Event::RiposteCounter {
+                        riposter: who(hit.from),
+                        attacker: who(hit.to),
+                        damage: hit.amount,
+                    }
+                }
+            });
+        }
+    }
+
+    // R7: Lunge drawbacks, tested on R3-R6 damage only (bonuses never trigger bonuses).
+    let bonuses: Vec<(u32, Hit)> = turn
+        .seats()
+        .filter_map(|x| lunge_bonus(turn, ledger, x))
+        .collect();
+    for (trigger, hit) in bonuses {
+        ledger.push(hit);
+        events.push(Event::LungeBonus {
+            target: who(hit.from),
+            lunger: who(hit.to),
+            trigger,
+            focused: hit.amount == 9,
+            damage: hit.amount,
+        });
+    }
 }

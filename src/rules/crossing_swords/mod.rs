@@ -11,11 +11,15 @@ pub mod damage;
 pub mod events;
 pub mod halt;
 pub mod moves;
+mod narration;
 pub mod refusal;
 pub mod resolve;
 pub mod setup;
 pub mod state;
 pub mod turn;
+
+#[cfg(test)]
+mod tests;
 
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
@@ -27,6 +31,7 @@ pub use setup::{Settings, Setup, SetupPlayer};
 pub use state::{
     EndReason, MoveChoice, Outcome, PlayerRef, Pools, Private, Prompt, Standing, State, Table,
 };
+pub use turn::PassReason;
 
 use crate::rules::{Entrant, Game, GameRng, PlayerId, Resolution, Seat};
 

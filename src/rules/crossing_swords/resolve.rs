@@ -1,10 +1,10 @@
 //! One turn, R0-R13 in the fixed order of rulings §2.2 (Ruling 4: everything is simultaneous;
 //! the only sequencing is the step order).
 
-use super::counters::{assail_cap, split, taunt_share};
-use super::damage::{Hit, Source, card_damage, counter_hit, lunge_bonus, victims};
-use super::events::{Event, MendAmount, Share};
-use super::moves::{Attack, Move, Order};
+use super::counters::settle;
+use super::damage::{Hit, Source, ledger_attacks};
+use super::events::{Event, MendAmount};
+use super::moves::{Move, Order};
 use super::state::{End, EndReason, State};
 use super::turn::{Play, Turn};
 use crate::rules::Seat;
@@ -63,6 +63,7 @@ pub fn resolve(state: &State, orders: &[(Seat, Order)]) -> Resolved {
                 halter: who(s),
                 target: who(t),
                 fate,
+                target_move: turn.card(t).map(|(mv, _)| mv),
             });
         }
     }
@@ -120,154 +121,11 @@ pub fn resolve(state: &State, orders: &[(Seat, Order)]) -> Resolved {
         }
     }
 
-    // R5: Attack-card damage, with its arithmetic.
-    for x in turn.seats() {
-        let Some((attack, t)) = turn.attack(x) else {
-            continue;
-        };
-        for v in victims(&turn, x, attack, t) {
-            let (amount, steps) = card_damage(&turn, x, attack, t, v);
-            ledger.push(Hit {
-                from: x,
-                to: v,
-                amount,
-                source: Source::Card(attack),
-            });
-            events.push(Event::CardDamage {
-                attacker: who(x),
-                victim: who(v),
-                card: attack.as_move(),
-                base: attack.base(),
-                steps,
-                damage: amount,
-            });
-        }
-    }
+    // R5-R7: Attack cards, counters, Lunge drawbacks.
+    ledger_attacks(&turn, &mut ledger, &mut events);
 
-    // R6: Block reflections and Riposte counters (fixed).
-    for v in turn.seats() {
-        if let Some(hit) = counter_hit(&turn, v) {
-            ledger.push(hit);
-            events.push(match hit.source {
-                Source::Reflection => Event::BlockReflection {
-                    blocker: who(hit.from),
-                    attacker: who(hit.to),
-                    damage: hit.amount,
-                },
-                Source::Counter | Source::Halt | Source::Card(_) | Source::LungeBonus => {
-                    Event::RiposteCounter {
-                        riposter: who(hit.from),
-                        attacker: who(hit.to),
-                        damage: hit.amount,
-                    }
-                }
-            });
-        }
-    }
-
-    // R7: Lunge drawbacks, tested on R3-R6 damage only (bonuses never trigger bonuses).
-    let bonuses: Vec<(u32, Hit)> = turn
-        .seats()
-        .filter_map(|x| lunge_bonus(&turn, &ledger, x))
-        .collect();
-    for (trigger, hit) in bonuses {
-        ledger.push(hit);
-        events.push(Event::LungeBonus {
-            target: who(hit.from),
-            lunger: who(hit.to),
-            trigger,
-            focused: hit.amount == 9,
-            damage: hit.amount,
-        });
-    }
-
-    // R8: move counters, split on overkill (G5, Ruling 29).
-    let n = state.players.len();
-    let mut assail_counters = vec![0u32; n];
-    let mut other_counters = vec![0u32; n];
-    for v in turn.seats() {
-        let hits: Vec<&Hit> = ledger.iter().filter(|h| h.to == v).collect();
-        let damages: Vec<(Seat, u32)> = turn
-            .seats()
-            .map(|j| {
-                (
-                    j,
-                    hits.iter().filter(|h| h.from == j).map(|h| h.amount).sum(),
-                )
-            })
-            .filter(|(_, d)| *d > 0)
-            .collect();
-        let total: u32 = damages.iter().map(|(_, d)| d).sum();
-        if total == 0 {
-            continue;
-        }
-        let hv = hp[v.0];
-        let shares = split(hv, &damages);
-        let overkill = total > hv;
-        hp[v.0] -= total.min(hv);
-        let mut log = Vec::new();
-        for (&(j, damage), &counters) in damages.iter().zip(&shares) {
-            // Card damage first, then the Lunge bonus (R8): only Assail counters are capped.
-            let assail: u32 = hits
-                .iter()
-                .filter(|h| h.from == j && h.source == Source::Card(Attack::Assail))
-                .map(|h| h.amount)
-                .sum();
-            let to_assail = counters.min(assail);
-            assail_counters[j.0] += to_assail;
-            other_counters[j.0] += counters - to_assail;
-            log.push(Share {
-                damager: who(j),
-                damage,
-                counters,
-            });
-        }
-        events.push(Event::CountersMoved {
-            victim: who(v),
-            hp: hv,
-            damage: total,
-            overkill,
-            shares: log,
-        });
-    }
-
-    // R9: the Assail cap, then VP credit (Ruling 20).
-    for x in turn.seats() {
-        let (credited, discarded) = assail_cap(assail_counters[x.0]);
-        vp[x.0] += credited + other_counters[x.0];
-        if discarded > 0 {
-            events.push(Event::AssailCapped {
-                assailer: who(x),
-                counters: assail_counters[x.0],
-                credited,
-                discarded,
-            });
-        }
-    }
-
-    // R10: Taunt steals from the start-of-turn snapshot (R1, Rulings 24-25).
-    for y in turn.seats() {
-        let taunters: Vec<Seat> = turn
-            .seats()
-            .filter(|&s| turn.active(s) == Some((Move::Taunt, y)))
-            .collect();
-        if taunters.is_empty() {
-            continue;
-        }
-        let pool = state.players[y.0].vp;
-        let stolen = taunt_share(pool, taunters.len());
-        for &t in &taunters {
-            vp[t.0] += stolen;
-            vp[y.0] -= stolen;
-            events.push(Event::TauntSteal {
-                taunter: who(t),
-                target: who(y),
-                pool,
-                taunters: u32::try_from(taunters.len()).unwrap_or(u32::MAX),
-                stolen,
-            });
-        }
-    }
+    // R8-R10: move counters, Assail cap, Taunt steals.
+    settle(&turn, &ledger, &mut hp, &mut vp, &mut events);
 
     // R11: carry-overs for next turn; R12: deaths.
     let mut next = state.clone();

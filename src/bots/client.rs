@@ -1,0 +1,240 @@
+//! A small client of Herald's JSON API, as a bot author would write one.
+
+use std::time::Duration;
+
+use futures_util::StreamExt;
+use reqwest::{Client, Method, StatusCode};
+use serde_json::{Value, json};
+
+/// An error talking to Herald: the HTTP status (0 for a transport error) and the message.
+#[derive(Debug, thiserror::Error)]
+#[error("{status}: {message}")]
+pub struct ClientError {
+    pub status: u16,
+    pub code: String,
+    pub message: String,
+}
+
+impl From<reqwest::Error> for ClientError {
+    fn from(error: reqwest::Error) -> ClientError {
+        ClientError {
+            status: 0,
+            code: "transport".into(),
+            message: error.to_string(),
+        }
+    }
+}
+
+/// Herald's API at one base URL.
+#[derive(Clone, Debug)]
+pub struct Api {
+    http: Client,
+    base: String,
+}
+
+impl Api {
+    pub fn new(base: &str) -> Api {
+        let http = Client::builder()
+            .pool_max_idle_per_host(1024)
+            .timeout(Duration::from_secs(60))
+            .build()
+            .expect("an HTTP client without TLS always builds");
+        Api {
+            http,
+            base: base.trim_end_matches('/').to_string(),
+        }
+    }
+
+    async fn call(
+        &self,
+        method: Method,
+        path: &str,
+        token: Option<&str>,
+        body: Option<&Value>,
+    ) -> Result<Value, ClientError> {
+        let mut request = self.http.request(method, format!("{}{path}", self.base));
+        if let Some(token) = token {
+            request = request.bearer_auth(token);
+        }
+        if let Some(body) = body {
+            request = request.json(body);
+        }
+        let response = request.send().await?;
+        let status = response.status();
+        let value: Value = response.json().await.unwrap_or(Value::Null);
+        if status.is_success() {
+            return Ok(value);
+        }
+        Err(ClientError {
+            status: status.as_u16(),
+            code: value["error"]["code"].as_str().unwrap_or("").to_string(),
+            message: value["error"]["message"]
+                .as_str()
+                .unwrap_or("no message")
+                .to_string(),
+        })
+    }
+
+    /// Creates a lobby: (id, host token).
+    pub async fn create_lobby(
+        &self,
+        game: &str,
+        name: &str,
+        settings: Value,
+    ) -> Result<(String, String), ClientError> {
+        let body = json!({"game": game, "name": name, "settings": settings});
+        let created = self
+            .call(Method::POST, "/api/v1/lobbies", None, Some(&body))
+            .await?;
+        Ok((text(&created["id"]), text(&created["host_token"])))
+    }
+
+    /// Joins a lobby: (player id, player token).
+    pub async fn join(&self, lobby: &str, body: Value) -> Result<(String, String), ClientError> {
+        let joined = self
+            .call(
+                Method::POST,
+                &format!("/api/v1/lobbies/{lobby}/players"),
+                None,
+                Some(&body),
+            )
+            .await?;
+        Ok((text(&joined["player_id"]), text(&joined["player_token"])))
+    }
+
+    pub async fn start(&self, lobby: &str, host_token: &str) -> Result<Value, ClientError> {
+        self.call(
+            Method::POST,
+            &format!("/api/v1/lobbies/{lobby}/start"),
+            Some(host_token),
+            None,
+        )
+        .await
+    }
+
+    pub async fn lobby(&self, lobby: &str) -> Result<Value, ClientError> {
+        self.call(Method::GET, &format!("/api/v1/lobbies/{lobby}"), None, None)
+            .await
+    }
+
+    pub async fn me(&self, lobby: &str, token: &str) -> Result<Value, ClientError> {
+        self.call(
+            Method::GET,
+            &format!("/api/v1/lobbies/{lobby}/me"),
+            Some(token),
+            None,
+        )
+        .await
+    }
+
+    pub async fn submit(
+        &self,
+        lobby: &str,
+        token: &str,
+        order: &Value,
+    ) -> Result<Value, ClientError> {
+        self.call(
+            Method::POST,
+            &format!("/api/v1/lobbies/{lobby}/orders"),
+            Some(token),
+            Some(order),
+        )
+        .await
+    }
+
+    /// Opens the player's event stream (`me/events`), resuming after `last_event_id`.
+    pub async fn player_events(
+        &self,
+        lobby: &str,
+        token: &str,
+        last_event_id: Option<&str>,
+    ) -> Result<EventStream, ClientError> {
+        let mut request = self
+            .http
+            .get(format!("{}/api/v1/lobbies/{lobby}/me/events", self.base))
+            .bearer_auth(token)
+            .timeout(Duration::from_secs(24 * 3600));
+        if let Some(id) = last_event_id {
+            request = request.header("Last-Event-ID", id);
+        }
+        let response = request.send().await?;
+        if response.status() != StatusCode::OK {
+            let status = response.status().as_u16();
+            let value: Value = response.json().await.unwrap_or(Value::Null);
+            return Err(ClientError {
+                status,
+                code: value["error"]["code"].as_str().unwrap_or("").to_string(),
+                message: value["error"]["message"]
+                    .as_str()
+                    .unwrap_or("no message")
+                    .to_string(),
+            });
+        }
+        Ok(EventStream {
+            body: Box::pin(response.bytes_stream()),
+            buffer: String::new(),
+        })
+    }
+}
+
+fn text(value: &Value) -> String {
+    value.as_str().unwrap_or_default().to_string()
+}
+
+/// One server-sent event.
+#[derive(Debug, Clone)]
+pub struct ServerEvent {
+    pub id: String,
+    pub kind: String,
+    pub data: Value,
+}
+
+type ByteStream =
+    std::pin::Pin<Box<dyn futures_util::Stream<Item = reqwest::Result<axum::body::Bytes>> + Send>>;
+
+/// A parsed `text/event-stream`.
+pub struct EventStream {
+    body: ByteStream,
+    buffer: String,
+}
+
+impl EventStream {
+    /// The next event; None when the stream ends.
+    pub async fn next(&mut self) -> Option<ServerEvent> {
+        loop {
+            if let Some(end) = self.buffer.find("\n\n") {
+                let block: String = self.buffer.drain(..end + 2).collect();
+                if let Some(event) = parse_block(&block) {
+                    return Some(event);
+                }
+                continue;
+            }
+            let chunk = self.body.next().await?.ok()?;
+            self.buffer.push_str(&String::from_utf8_lossy(&chunk));
+        }
+    }
+}
+
+/// Parses one event block; None for comments (keep-alives).
+pub fn parse_block(block: &str) -> Option<ServerEvent> {
+    let mut event = ServerEvent {
+        id: String::new(),
+        kind: String::new(),
+        data: Value::Null,
+    };
+    let mut data = String::new();
+    for line in block.lines() {
+        if let Some(v) = line.strip_prefix("id:") {
+            event.id = v.trim().to_string();
+        } else if let Some(v) = line.strip_prefix("event:") {
+            event.kind = v.trim().to_string();
+        } else if let Some(v) = line.strip_prefix("data:") {
+            data.push_str(v.strip_prefix(' ').unwrap_or(v));
+        }
+    }
+    if event.kind.is_empty() {
+        return None;
+    }
+    event.data = serde_json::from_str(&data).unwrap_or(Value::Null);
+    Some(event)
+}

@@ -1,0 +1,320 @@
+//! The load generator: many lobbies filled with bots, played to the end against a running
+//! server, with throughput, latency and the server's memory reported.
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use futures_util::future::join_all;
+use rand::SeedableRng;
+use serde_json::{Value, json};
+use tokio::sync::Semaphore;
+
+use super::client::{Api, ClientError};
+use super::policy::{self, Strategy};
+
+/// What to load the server with.
+#[derive(Clone, Debug, clap::Args)]
+pub struct LoadArgs {
+    /// Herald's base URL.
+    #[arg(long, default_value = "http://127.0.0.1:3000")]
+    pub url: String,
+    /// The game to play.
+    #[arg(long, default_value = "crossing-swords")]
+    pub game: String,
+    /// Lobbies played at once.
+    #[arg(long, default_value_t = 100)]
+    pub lobbies: usize,
+    /// Players per lobby (BST is always 2).
+    #[arg(long, default_value_t = 16)]
+    pub players: usize,
+    /// Round cap per game, so that every game ends.
+    #[arg(long, default_value_t = 30)]
+    pub max_rounds: u32,
+    /// Requests in flight at once (the bots' connections).
+    #[arg(long, default_value_t = 256)]
+    pub connections: usize,
+    /// How the bots choose.
+    #[arg(long, value_enum, default_value = "random")]
+    pub strategy: Strategy,
+    /// The server's process id, to report its memory (Linux /proc).
+    #[arg(long)]
+    pub server_pid: Option<u32>,
+    /// Seed for the bots' choices.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+#[derive(Default)]
+struct Tally {
+    latencies_us: Vec<u32>,
+    orders: u64,
+    steps: u64,
+    rounds: u64,
+    games: u64,
+    errors: BTreeMap<String, u64>,
+}
+
+struct Table {
+    id: String,
+    players: Vec<(String, String)>,
+}
+
+/// Runs the load and prints the report.
+pub async fn run(args: LoadArgs) -> Result<(), ClientError> {
+    let api = Api::new(&args.url);
+    let gate = Arc::new(Semaphore::new(args.connections.max(1)));
+    let tally = Arc::new(Mutex::new(Tally::default()));
+    let idle = args.server_pid.and_then(|pid| memory_kb(pid, "VmRSS"));
+
+    let setup_started = Instant::now();
+    let tables = join_all((0..args.lobbies).map(|i| seat(&api, &args, &gate, i))).await;
+    let tables: Vec<Table> = tables.into_iter().collect::<Result<_, _>>()?;
+    let seated: usize = tables.iter().map(|t| t.players.len()).sum();
+    let after_setup = args.server_pid.and_then(|pid| memory_kb(pid, "VmRSS"));
+    println!(
+        "seated {seated} players in {} lobbies in {:.1?}",
+        tables.len(),
+        setup_started.elapsed()
+    );
+
+    let started = Instant::now();
+    join_all(
+        tables
+            .iter()
+            .enumerate()
+            .map(|(i, table)| play(&api, &args, &gate, &tally, table, i)),
+    )
+    .await;
+    let elapsed = started.elapsed();
+
+    let mut tally = tally.lock().unwrap_or_else(|e| e.into_inner());
+    tally.latencies_us.sort_unstable();
+    let secs = elapsed.as_secs_f64();
+    println!(
+        "game {} · {} lobbies × {} players · {} in flight",
+        args.game,
+        args.lobbies,
+        seated / args.lobbies.max(1),
+        args.connections
+    );
+    println!("played {} games in {secs:.1} s", tally.games);
+    println!(
+        "orders accepted: {} ({:.0}/s)",
+        tally.orders,
+        tally.orders as f64 / secs
+    );
+    println!(
+        "steps resolved: {} ({:.0}/s); rounds resolved: {} ({:.0}/s)",
+        tally.steps,
+        tally.steps as f64 / secs,
+        tally.rounds,
+        tally.rounds as f64 / secs
+    );
+    println!(
+        "order latency: p50 {} · p95 {} · p99 {} · max {}",
+        ms(percentile(&tally.latencies_us, 0.50)),
+        ms(percentile(&tally.latencies_us, 0.95)),
+        ms(percentile(&tally.latencies_us, 0.99)),
+        ms(tally.latencies_us.last().copied().unwrap_or(0)),
+    );
+    let errors: u64 = tally.errors.values().sum();
+    println!("errors: {errors} {:?}", tally.errors);
+    if let Some(pid) = args.server_pid {
+        let peak = memory_kb(pid, "VmHWM");
+        println!(
+            "server memory: idle {} MB · seated {} MB ({} bytes per seated player) · peak {} MB",
+            mb(idle),
+            mb(after_setup),
+            match (idle, after_setup) {
+                (Some(a), Some(b)) if seated > 0 =>
+                    ((b.saturating_sub(a) * 1024) / seated as u64).to_string(),
+                _ => "?".into(),
+            },
+            mb(peak),
+        );
+    }
+    Ok(())
+}
+
+async fn seat(
+    api: &Api,
+    args: &LoadArgs,
+    gate: &Semaphore,
+    i: usize,
+) -> Result<Table, ClientError> {
+    let players = if args.game == "bst" { 2 } else { args.players };
+    let settings = if args.game == "bst" {
+        json!({"max_rounds": args.max_rounds})
+    } else {
+        json!({"max_players": players, "max_rounds": args.max_rounds})
+    };
+    let (id, host) = {
+        let _permit = gate.acquire().await.expect("the gate is never closed");
+        api.create_lobby(&args.game, &format!("Load {i}"), settings)
+            .await?
+    };
+    let mut seated = Vec::with_capacity(players);
+    for seat in 0..players {
+        let _permit = gate.acquire().await.expect("the gate is never closed");
+        seated.push(
+            api.join(&id, json!({"name": format!("Bot {seat}")}))
+                .await?,
+        );
+    }
+    let _permit = gate.acquire().await.expect("the gate is never closed");
+    api.start(&id, &host).await?;
+    Ok(Table {
+        id,
+        players: seated,
+    })
+}
+
+/// Plays one lobby to the end: each step, every player who owes an answer reads their prompt
+/// and answers it.
+async fn play(
+    api: &Api,
+    args: &LoadArgs,
+    gate: &Semaphore,
+    tally: &Mutex<Tally>,
+    table: &Table,
+    i: usize,
+) {
+    let rng = Mutex::new(rand_chacha::ChaCha8Rng::seed_from_u64(
+        args.seed ^ (i as u64) << 20,
+    ));
+    loop {
+        let view = {
+            let _permit = gate.acquire().await.expect("the gate is never closed");
+            api.lobby(&table.id).await
+        };
+        let Ok(view) = view else {
+            record_error(tally, "lobby-view");
+            return;
+        };
+        if view["status"] == "finished" {
+            // The round number stays at the last round played once a game is over.
+            let mut t = tally.lock().unwrap_or_else(|e| e.into_inner());
+            t.games += 1;
+            t.rounds += view["round"].as_u64().unwrap_or(0);
+            return;
+        }
+        let owed: Vec<&(String, String)> = table
+            .players
+            .iter()
+            .filter(|(id, _)| owes(&view, id))
+            .collect();
+        join_all(
+            owed.into_iter()
+                .map(|(_, token)| answer(api, args, gate, tally, &table.id, token, &rng)),
+        )
+        .await;
+    }
+}
+
+fn owes(view: &Value, player: &str) -> bool {
+    view["players"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .any(|p| p["id"] == player && p["owes"] == true && p["submitted"] == false)
+}
+
+async fn answer(
+    api: &Api,
+    args: &LoadArgs,
+    gate: &Semaphore,
+    tally: &Mutex<Tally>,
+    lobby: &str,
+    token: &str,
+    rng: &Mutex<rand_chacha::ChaCha8Rng>,
+) {
+    let me = {
+        let _permit = gate.acquire().await.expect("the gate is never closed");
+        api.me(lobby, token).await
+    };
+    let Ok(me) = me else {
+        record_error(tally, "me");
+        return;
+    };
+    let order = {
+        let mut rng = rng.lock().unwrap_or_else(|e| e.into_inner());
+        policy::answer(&me, args.strategy, &mut *rng)
+    };
+    let Some(order) = order else { return };
+    let _permit = gate.acquire().await.expect("the gate is never closed");
+    let sent = Instant::now();
+    let result = api.submit(lobby, token, &order).await;
+    let took = u32::try_from(sent.elapsed().as_micros()).unwrap_or(u32::MAX);
+    let mut t = tally.lock().unwrap_or_else(|e| e.into_inner());
+    match result {
+        Ok(receipt) => {
+            t.latencies_us.push(took);
+            t.orders += 1;
+            t.steps += u64::from(receipt["resolved"] == true);
+        }
+        Err(error) => {
+            *t.errors
+                .entry(format!("{} {}", error.status, error.code))
+                .or_default() += 1
+        }
+    }
+}
+
+fn record_error(tally: &Mutex<Tally>, what: &str) {
+    *tally
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .errors
+        .entry(what.to_string())
+        .or_default() += 1;
+}
+
+fn percentile(sorted: &[u32], q: f64) -> u32 {
+    if sorted.is_empty() {
+        return 0;
+    }
+    let index = ((sorted.len() as f64 - 1.0) * q).round() as usize;
+    sorted[index.min(sorted.len() - 1)]
+}
+
+fn ms(micros: u32) -> String {
+    format!("{:.2} ms", f64::from(micros) / 1000.0)
+}
+
+fn mb(kb: Option<u64>) -> String {
+    kb.map_or("?".into(), |kb| format!("{:.1}", kb as f64 / 1024.0))
+}
+
+/// A memory figure (kB) from /proc/PID/status: VmRSS now, VmHWM the peak.
+fn memory_kb(pid: u32, field: &str) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with(field))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn percentiles_pick_the_nearest_rank() {
+        let sorted: Vec<u32> = (1..=100).collect();
+        assert_eq!(percentile(&sorted, 0.50), 51);
+        assert_eq!(percentile(&sorted, 0.99), 99);
+        assert_eq!(percentile(&[], 0.99), 0);
+    }
+
+    #[test]
+    fn memory_of_this_process_is_readable() {
+        assert!(memory_kb(std::process::id(), "VmRSS").is_some_and(|kb| kb > 0));
+    }
+
+    #[test]
+    fn a_player_owes_only_while_unanswered() {
+        let view = json!({"players": [{"id": "a", "owes": true, "submitted": false}, {"id": "b", "owes": true, "submitted": true}]});
+        assert!(owes(&view, "a"));
+        assert!(!owes(&view, "b"));
+        assert!(!owes(&view, "c"));
+    }
+}

@@ -1,0 +1,7 @@
+//! Bots: a client of the JSON API, the reference bot (`herald bot`) and the load generator
+//! (`herald load`). They use only what any bot author can: the public API.
+
+pub mod bot;
+pub mod client;
+pub mod load;
+pub mod policy;

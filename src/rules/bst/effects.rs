@@ -1,0 +1,275 @@
+//! T10: the win effects of every move, colour bonuses and character changes (§3.2-§3.5,
+//! A3-A6, A12, A26, A29-A31).
+
+use super::characters::Character;
+use super::engine::Run;
+use super::events::{BstEvent, Part};
+use super::matrix::Verdict;
+use super::moves::Move;
+use super::state::{Op, State};
+use super::tokens::Token;
+
+fn part(label: impl Into<String>, amount: i32) -> Part {
+    Part {
+        label: label.into(),
+        amount,
+    }
+}
+
+impl Run<'_> {
+    /// T10: resolves the exchange's win effects: one winner in printed order, both winners in
+    /// lockstep (A12), both losers nothing (L176).
+    pub fn effects(&mut self) {
+        let Some(judgement) = self.s.turn.judgement.clone() else {
+            return;
+        };
+        match judgement.verdict {
+            Verdict::Won { winner } => self.single_win(winner),
+            Verdict::BothWon => self.mirror_win(),
+            Verdict::BothLost => self.log(BstEvent::NothingHappens),
+        }
+    }
+
+    /// The primary damage of a winning Strike, with its arithmetic: the base, the Red bonus
+    /// (A3, A4) and the character changes (Sentinel Piercing +3, Channeler Dashing bonus A11,
+    /// Channeler Standard -2 A29).
+    pub fn strike_parts(&self, seat: usize, strike: Move, token: Token) -> Vec<Part> {
+        let ch = self.s.players[seat].character;
+        let mut parts = match strike {
+            Move::PiercingStrike => vec![part("Piercing base", 5)],
+            Move::LightningStrike => vec![part("Lightning base", 7)],
+            Move::StandardStrike
+            | Move::DashingStrike
+            | Move::FinishingStrike
+            | Move::Guard
+            | Move::Parry
+            | Move::CounterAttack
+            | Move::Evasion
+            | Move::PowerUp => vec![part(format!("token {token}"), token.value())],
+        };
+        if token.is_red() {
+            parts.push(part("red bonus", 2));
+        }
+        if ch == Character::Sentinel && strike == Move::PiercingStrike {
+            parts.push(part("Sentinel Piercing", 3));
+        }
+        if ch == Character::Channeler && strike == Move::DashingStrike {
+            let held = i32::from(self.s.players[seat].charges);
+            parts.push(part("Channeler's Charges", held));
+        }
+        if ch == Character::Channeler && strike == Move::StandardStrike {
+            parts.push(part("Channeler Standard", -2));
+        }
+        parts
+    }
+
+    /// The Strike's damage and statuses, without its optional parts (shared by single wins
+    /// and ties, A6).
+    fn strike_hits(&mut self, seat: usize, strike: Move, token: Token) {
+        let opp = State::other(seat);
+        let parts = self.strike_parts(seat, strike, token);
+        self.damage(seat, opp, strike.name(), parts);
+        match strike {
+            Move::PiercingStrike => self.set_off_balance(opp, "Piercing Strike, L215"),
+            Move::DashingStrike => self.set_off_balance(opp, "Dashing Strike, L222"),
+            Move::LightningStrike => {
+                if self.s.players[seat].character == Character::Razorbeast {
+                    self.poison(opp, "the Razorbeast's Lightning Strike (L314, A30)");
+                }
+            }
+            Move::StandardStrike
+            | Move::FinishingStrike
+            | Move::Guard
+            | Move::Parry
+            | Move::CounterAttack
+            | Move::Evasion
+            | Move::PowerUp => {}
+        }
+    }
+
+    /// A winning Defense's Blue heal (L183; the Razorbeast's Counter-Attack too, L315).
+    fn blue_heal(&mut self, seat: usize, token: Token, defense: Move) {
+        if token.is_blue() {
+            self.heal(seat, 1, &format!("blue {defense}, L183"));
+        }
+    }
+
+    fn single_win(&mut self, w: usize) {
+        let Some(plays) = self.s.turn.plays else {
+            return;
+        };
+        let l = State::other(w);
+        let (mv, token) = (plays[w].actual, plays[w].token);
+        let ch = self.s.players[w].character;
+        match mv {
+            Move::StandardStrike => {
+                self.strike_hits(w, mv, token);
+                self.push_front([Op::Draw(w), Op::CheckOverflow, Op::AskFollowUp(w)]);
+            }
+            Move::PiercingStrike | Move::DashingStrike | Move::LightningStrike => {
+                self.strike_hits(w, mv, token);
+                self.push_front([Op::AskSurge(w)]);
+            }
+            Move::FinishingStrike => {
+                self.strike_hits(w, mv, token);
+                self.push_front([Op::AskFinishing(w)]);
+            }
+            Move::Guard => {
+                self.blue_heal(w, token, mv);
+                self.s.turn.table[w] = None;
+                self.s.players[w].hand.push(token);
+                self.log(BstEvent::TokenReturned {
+                    player: self.who(w),
+                    token,
+                });
+                if plays[l].actual == Move::CounterAttack {
+                    // The special Follow-up comes after the draw and its overflow (A32).
+                    self.push_front([Op::Draw(w), Op::CheckOverflow, Op::AskFollowUp(w)]);
+                } else {
+                    self.push_front([Op::Draw(w), Op::CheckOverflow]);
+                }
+            }
+            Move::CounterAttack => {
+                self.blue_heal(w, token, mv);
+                let mut parts = vec![part(format!("half of {token}"), token.value() / 2)];
+                match ch {
+                    Character::Assassin => {
+                        parts = vec![part(
+                            "the Assassin's Counter-Attack deals no damage (L301)",
+                            0,
+                        )];
+                    }
+                    Character::Razorbeast if token.is_red() => {
+                        parts.push(part("red bonus (Razorbeast, L315)", 2));
+                    }
+                    Character::Razorbeast
+                    | Character::Sellsword
+                    | Character::Sentinel
+                    | Character::Warpriest
+                    | Character::Channeler => {}
+                }
+                self.damage(w, l, mv.name(), parts);
+                match ch {
+                    Character::Assassin => {
+                        self.poison(l, "the Assassin's Counter-Attack (L300, A26)")
+                    }
+                    Character::Razorbeast => {
+                        self.poison(l, "the Razorbeast's Counter-Attack (L314, A30)")
+                    }
+                    Character::Sellsword
+                    | Character::Sentinel
+                    | Character::Warpriest
+                    | Character::Channeler => {}
+                }
+            }
+            Move::Parry => {
+                self.blue_heal(w, token, mv);
+                self.damage(w, l, mv.name(), vec![part("Parry", 6)]);
+                self.set_off_balance(l, "Parry, L259");
+                self.push_front([Op::AskParry(w)]);
+            }
+            Move::Evasion => {
+                self.blue_heal(w, token, mv);
+                let paid = i32::from(plays[w].paid);
+                if paid > 0 {
+                    self.charges(w, paid, "Evasion refund, L266");
+                }
+                self.push_front([Op::AskEvasion(w), Op::CheckOverflow]);
+            }
+            Move::PowerUp => {
+                self.power_up_gain(w);
+                let mut ops = vec![Op::AskSteal];
+                if token.is_yellow() {
+                    ops.extend([Op::Draw(w), Op::CheckOverflow]);
+                }
+                self.push_front(ops);
+            }
+        }
+    }
+
+    fn power_up_gain(&mut self, seat: usize) {
+        let gain = if self.s.players[seat].character == Character::Assassin {
+            1
+        } else {
+            2
+        };
+        self.charges(seat, gain, "Power-up, L275");
+    }
+
+    /// Both players won with the same move: resolve in lockstep, with no optional effects in
+    /// Strike ties (A5, A6, A12, A31).
+    fn mirror_win(&mut self) {
+        let Some(plays) = self.s.turn.plays else {
+            return;
+        };
+        match plays[0].actual {
+            Move::StandardStrike
+            | Move::PiercingStrike
+            | Move::DashingStrike
+            | Move::LightningStrike
+            | Move::FinishingStrike => {
+                let mv = plays[0].actual;
+                let parts = [0, 1].map(|s| self.strike_parts(s, mv, plays[s].token));
+                for (seat, parts) in parts.into_iter().enumerate() {
+                    self.damage(seat, State::other(seat), mv.name(), parts);
+                }
+                for seat in 0..2 {
+                    match mv {
+                        Move::PiercingStrike => {
+                            self.set_off_balance(1 - seat, "Piercing Strike, L215")
+                        }
+                        Move::DashingStrike => {
+                            self.set_off_balance(1 - seat, "Dashing Strike, L222")
+                        }
+                        Move::LightningStrike
+                            if self.s.players[seat].character == Character::Razorbeast =>
+                        {
+                            self.poison(1 - seat, "the Razorbeast's Lightning Strike (L314, A30)")
+                        }
+                        Move::LightningStrike
+                        | Move::StandardStrike
+                        | Move::FinishingStrike
+                        | Move::Guard
+                        | Move::Parry
+                        | Move::CounterAttack
+                        | Move::Evasion
+                        | Move::PowerUp => {}
+                    }
+                }
+                if mv == Move::StandardStrike {
+                    self.push_front([Op::Draw(0), Op::Draw(1), Op::CheckOverflow]);
+                }
+            }
+            Move::Guard => {
+                for (seat, play) in plays.iter().enumerate() {
+                    self.blue_heal(seat, play.token, Move::Guard);
+                }
+                for (seat, play) in plays.iter().enumerate() {
+                    let token = play.token;
+                    self.s.turn.table[seat] = None;
+                    self.s.players[seat].hand.push(token);
+                    self.log(BstEvent::TokenReturned {
+                        player: self.who(seat),
+                        token,
+                    });
+                }
+                self.push_front([Op::Draw(0), Op::Draw(1), Op::CheckOverflow]);
+            }
+            Move::PowerUp => {
+                for seat in 0..2 {
+                    self.power_up_gain(seat);
+                }
+                let mut ops = vec![Op::AskSteal];
+                for (seat, play) in plays.iter().enumerate() {
+                    if play.token.is_yellow() {
+                        ops.push(Op::Draw(seat));
+                    }
+                }
+                ops.push(Op::CheckOverflow);
+                self.push_front(ops);
+            }
+            // No other move can win on both sides (§1.1: only TB, TB-S and W= cells).
+            Move::Parry | Move::CounterAttack | Move::Evasion => {}
+        }
+    }
+}

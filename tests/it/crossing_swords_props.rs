@@ -1,0 +1,218 @@
+//! Property tests of the Crossing Swords adjudicator: random legal games of 2-16 players,
+//! driven through the `Game` trait, checked against the rulings' invariants (§2.4).
+
+use herald::rules::crossing_swords::{
+    CrossingSwords, Event, Join, Move, OrderBody, Settings, Setup, SetupPlayer, State,
+};
+use herald::rules::{Entrant, Game, GameRng, PlayerId, Seat};
+use proptest::prelude::*;
+use rand_chacha::rand_core::SeedableRng;
+use uuid::Uuid;
+
+/// One random game: the players, the host's settings and a stream of choices.
+#[derive(Clone, Debug)]
+struct Scenario {
+    players: usize,
+    settings: Settings,
+    choices: Vec<(u8, u8)>,
+}
+
+fn scenario() -> impl Strategy<Value = Scenario> {
+    (2usize..=16).prop_flat_map(|n| {
+        let entry = (
+            1i64..=25,
+            0i64..=12,
+            proptest::option::of(0..n),
+            proptest::option::of(0..n),
+        )
+            .prop_map(|(hp, vp, focus, dodge)| SetupPlayer {
+                hp: Some(hp),
+                vp: Some(vp),
+                alive: Some(true),
+                focus,
+                dodge,
+            });
+        (
+            proptest::option::of(proptest::collection::vec(entry, n)),
+            proptest::option::of(1u32..=30),
+            proptest::collection::vec(any::<(u8, u8)>(), 16 * 30),
+        )
+            .prop_map(move |(setup, max_rounds, choices)| Scenario {
+                players: n,
+                settings: Settings {
+                    max_players: 16,
+                    max_rounds,
+                    setup: setup.map(|players| Setup {
+                        round: None,
+                        players: Some(players),
+                    }),
+                },
+                choices,
+            })
+    })
+}
+
+fn entrants(n: usize) -> Vec<Entrant<Join>> {
+    (0..n)
+        .map(|i| Entrant {
+            id: PlayerId(Uuid::from_u128(0x00C0_FFEE_0000 + i as u128)),
+            name: format!("P{i}"),
+            join: Join,
+        })
+        .collect()
+}
+
+fn total(state: &State, n: usize) -> u64 {
+    (0..n)
+        .map(|s| {
+            let p = CrossingSwords::pools(state, Seat(s));
+            u64::from(p.hp) + u64::from(p.vp)
+        })
+        .sum()
+}
+
+/// What the turn's log says entered (heals, Mend VP) and left (Assail excess) the game (§2.4).
+fn supply(events: &[Event]) -> (u64, u64) {
+    let mut added = 0u64;
+    let mut discarded = 0u64;
+    for e in events {
+        match e {
+            Event::Mended { hp, vp, .. } => added += u64::from(*hp) + u64::from(*vp),
+            Event::AssailCapped { discarded: d, .. } => discarded += u64::from(*d),
+            Event::Passed { .. }
+            | Event::HaltResolved { .. }
+            | Event::ActionNegated { .. }
+            | Event::HaltDamage { .. }
+            | Event::CardDamage { .. }
+            | Event::BlockReflection { .. }
+            | Event::RiposteCounter { .. }
+            | Event::LungeBonus { .. }
+            | Event::CountersMoved { .. }
+            | Event::TauntSteal { .. }
+            | Event::Died { .. }
+            | Event::Converted { .. }
+            | Event::GameOver { .. } => {}
+        }
+    }
+    (added, discarded)
+}
+
+fn fingerprint(res: &herald::rules::Resolution<CrossingSwords>) -> String {
+    serde_json::to_string(&(&res.state, &res.revealed, &res.events)).unwrap()
+}
+
+fn play(sc: &Scenario) -> Result<(), TestCaseError> {
+    let n = sc.players;
+    let mut rng = GameRng::seed_from_u64(7);
+    let settings = &sc.settings;
+    prop_assert!(CrossingSwords::check_settings(settings).is_ok());
+    let mut state = CrossingSwords::start(settings, &entrants(n), &mut rng)
+        .map_err(|e| TestCaseError::fail(format!("start refused: {e}")))?;
+    let mut choices = sc.choices.iter().copied();
+    let mut turns = 0u32;
+    while CrossingSwords::outcome(&state).is_none() {
+        let owed = CrossingSwords::owes(&state);
+        let mut orders = Vec::new();
+        for &seat in &owed {
+            let prompt = CrossingSwords::prompt(&state, seat).expect("a living seat is prompted");
+            let Some((m, t)) = choices.next() else {
+                return Ok(());
+            };
+            let choice = &prompt.moves[usize::from(m) % prompt.moves.len()];
+            prop_assert!(
+                !choice.targets.is_empty(),
+                "Ruling 3: every move has a target"
+            );
+            let target = &choice.targets[usize::from(t) % choice.targets.len()];
+            let body = OrderBody {
+                mv: choice.mv.to_string(),
+                target: target.id.to_string(),
+            };
+            let order = CrossingSwords::check_order(&state, seat, body)
+                .map_err(|e| TestCaseError::fail(format!("a prompted order was refused: {e}")))?;
+            prop_assert_eq!(order.mv, choice.mv);
+            orders.push((seat, order));
+        }
+        let before = total(&state, n);
+        let dead_vp: Vec<(usize, u32)> = (0..n)
+            .filter(|&s| !CrossingSwords::alive(&state, Seat(s)))
+            .map(|s| (s, CrossingSwords::pools(&state, Seat(s)).vp))
+            .collect();
+
+        let res = CrossingSwords::resolve(&state, &orders, &mut rng);
+
+        // Independent of the order of the `orders` slice.
+        let mut reversed = orders.clone();
+        reversed.reverse();
+        let mut rotated = orders.clone();
+        rotated.rotate_left(orders.len() / 2);
+        for other in [reversed, rotated] {
+            let again = CrossingSwords::resolve(&state, &other, &mut rng);
+            prop_assert_eq!(fingerprint(&res), fingerprint(&again));
+        }
+
+        // Every order is revealed, in seat order.
+        prop_assert_eq!(&res.revealed, &orders);
+
+        // §2.4: counters are conserved but for heals, Mend VP and the Assail excess.
+        let (added, discarded) = supply(&res.events);
+        let after = total(&res.state, n);
+        prop_assert_eq!(after + discarded, before + added, "§2.4 invariant");
+
+        // The dead keep their VP and stay at 0 HP (Ruling 30); the living have HP (R12).
+        for (s, vp) in dead_vp {
+            let p = CrossingSwords::pools(&res.state, Seat(s));
+            prop_assert_eq!((p.hp, p.vp), (0, vp));
+        }
+        let finished = CrossingSwords::outcome(&res.state).is_some();
+        let living: Vec<usize> = (0..n)
+            .filter(|&s| CrossingSwords::alive(&res.state, Seat(s)))
+            .collect();
+        for &s in &living {
+            let hp = CrossingSwords::pools(&res.state, Seat(s)).hp;
+            prop_assert!(
+                hp > 0 || (finished && living.len() == 1),
+                "a living player has HP"
+            );
+        }
+
+        // R13: the game ends exactly with 0 or 1 survivors or at max_rounds.
+        let round = CrossingSwords::round(&state);
+        let should_end = living.len() <= 1 || settings.max_rounds == Some(round);
+        prop_assert_eq!(finished, should_end);
+        if finished {
+            let outcome = CrossingSwords::outcome(&res.state).unwrap();
+            let best = (0..n)
+                .map(|s| CrossingSwords::pools(&res.state, Seat(s)).vp)
+                .max()
+                .unwrap();
+            for w in &outcome.winners {
+                let seat = (0..n).find(|&s| entrants(n)[s].id == *w).unwrap();
+                prop_assert_eq!(CrossingSwords::pools(&res.state, Seat(seat)).vp, best);
+            }
+            prop_assert!(CrossingSwords::owes(&res.state).is_empty());
+        } else {
+            prop_assert_eq!(CrossingSwords::round(&res.state), round + 1);
+        }
+        state = res.state;
+        turns += 1;
+        prop_assert!(turns <= 30 || settings.max_rounds.is_none());
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn random_legal_games_conserve_counters_and_ignore_submission_order(sc in scenario()) {
+        play(&sc)?;
+    }
+}
+
+#[test]
+fn every_move_name_parses_back_to_itself() {
+    for mv in Move::ALL {
+        assert_eq!(mv.to_string().parse::<Move>(), Ok(mv));
+    }
+}
