@@ -10,6 +10,7 @@ mod bst_props;
 mod crossing_swords_cases;
 mod crossing_swords_props;
 mod pages_browser;
+mod pages_bst;
 mod pages_client;
 mod pages_forms;
 mod pages_game;

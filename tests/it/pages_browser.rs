@@ -73,24 +73,58 @@ fn browser_available() -> bool {
     false
 }
 
-async fn start_driver() -> Driver {
-    let port = free_port();
-    let child = Command::new(chromedriver())
-        .arg(format!("--port={port}"))
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start chromedriver");
-    let driver = Driver { child, port };
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while tokio::net::TcpStream::connect(("127.0.0.1", port))
-        .await
-        .is_err()
-    {
-        assert!(Instant::now() < deadline, "chromedriver did not start");
-        tokio::time::sleep(Duration::from_millis(100)).await;
+/// Whether the server on `port` is a ready chromedriver (another test's server may have taken
+/// the port between `free_port` and chromedriver binding it).
+async fn is_chromedriver(port: u16) -> bool {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let Ok(mut stream) = tokio::net::TcpStream::connect(("127.0.0.1", port)).await else {
+        return false;
+    };
+    let request =
+        format!("GET /status HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n");
+    if stream.write_all(request.as_bytes()).await.is_err() {
+        return false;
     }
-    driver
+    // chromedriver may keep the connection open: read until the answer says enough.
+    let mut reply = Vec::new();
+    let mut chunk = [0u8; 1024];
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while Instant::now() < deadline {
+        match tokio::time::timeout(Duration::from_secs(1), stream.read(&mut chunk)).await {
+            Ok(Ok(0)) | Ok(Err(_)) => break,
+            Ok(Ok(n)) => reply.extend_from_slice(&chunk[..n]),
+            Err(_) => {}
+        }
+        let text = String::from_utf8_lossy(&reply);
+        if text.contains("\"ready\":true") {
+            return true;
+        }
+    }
+    false
+}
+
+async fn start_driver() -> Driver {
+    for _attempt in 0..3 {
+        let port = free_port();
+        let child = Command::new(chromedriver())
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start chromedriver");
+        let mut driver = Driver { child, port };
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while Instant::now() < deadline {
+            if is_chromedriver(port).await {
+                return driver;
+            }
+            if matches!(driver.child.try_wait(), Ok(Some(_))) {
+                break; // it exited: the port was taken; try another
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+    panic!("chromedriver did not start");
 }
 
 /// A fresh browser session: its own profile directory, so its own cookies.
@@ -149,6 +183,25 @@ async fn wait_for_text(client: &Client, text: &str) {
         assert!(
             Instant::now() < deadline,
             "the page never showed {text:?}; it shows:\n{body}"
+        );
+        tokio::time::sleep(Duration::from_millis(150)).await;
+    }
+}
+
+/// Waits until the players table on the open page marks `name` as submitted (live update).
+async fn wait_for_submitted(client: &Client, name: &str) {
+    let script = "for (const row of document.querySelectorAll('table.pools tbody tr')) { \
+                    if (row.querySelector('th').firstChild.textContent.trim() === arguments[0]) \
+                      return row.lastElementChild.textContent; } return '';";
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let cell = client.execute(script, vec![json!(name)]).await.unwrap();
+        if cell.as_str().is_some_and(|c| c.contains("submitted")) {
+            return;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "{name} never showed as submitted: {cell}"
         );
         tokio::time::sleep(Duration::from_millis(150)).await;
     }
@@ -237,10 +290,11 @@ async fn order(client: &Client, mv: &str, target: &str) {
         .await
         .is_ok_and(|u| u.query() == Some("sent=1"))
     {
-        assert!(
-            Instant::now() < deadline,
-            "the order {mv} → {target} was not accepted"
-        );
+        if Instant::now() > deadline {
+            let url = client.current_url().await.map(|u| u.to_string());
+            let source = client.source().await.unwrap_or_default();
+            panic!("the order {mv} → {target} was not accepted; at {url:?}:\n{source}");
+        }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     wait_for(client, "h1").await;
@@ -266,21 +320,21 @@ async fn serve(dir: &Path) -> (String, oneshot::Sender<()>) {
     (base, stop)
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn three_browsers_play_crossing_swords_to_the_end_with_live_updates() {
-    if !browser_available() {
-        return;
-    }
+/// Runs `game` against a fresh server with one browser session per name, then closes them.
+async fn with_browsers<F>(who: &[&str], game: F)
+where
+    F: AsyncFnOnce(&str, &[Client]) -> Result<(), String>,
+{
     let dir = tempfile::tempdir().unwrap();
     let (base, stop) = serve(dir.path()).await;
     let driver = start_driver().await;
     let mut clients = Vec::new();
-    for who in ["host", "ann", "bob", "cat"] {
-        let profile = dir.path().join(format!("profile-{who}"));
+    for name in who {
+        let profile = dir.path().join(format!("profile-{name}"));
         clients.push(browser(&driver, &profile).await);
     }
     // A hung browser must fail the test, not the CI run.
-    let result = tokio::time::timeout(Duration::from_secs(300), play(&base, &clients))
+    let result = tokio::time::timeout(Duration::from_secs(300), game(&base, &clients))
         .await
         .unwrap_or_else(|_| Err("the browser game took more than 5 minutes".into()));
     for client in clients {
@@ -289,6 +343,22 @@ async fn three_browsers_play_crossing_swords_to_the_end_with_live_updates() {
     let _ = stop.send(());
     drop(driver);
     result.unwrap_or_else(|e| panic!("{e}"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn three_browsers_play_crossing_swords_to_the_end_with_live_updates() {
+    if !browser_available() {
+        return;
+    }
+    with_browsers(&["host", "ann", "bob", "cat"], play).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn two_browsers_play_a_bst_opening_through_a_decision_step() {
+    if !browser_available() {
+        return;
+    }
+    with_browsers(&["host", "ann", "bob"], play_bst).await;
 }
 
 async fn play(base: &str, clients: &[Client]) -> Result<(), String> {
@@ -376,7 +446,7 @@ async fn play(base: &str, clients: &[Client]) -> Result<(), String> {
         }
         if round == 1 {
             // Bob's submission shows up on Ann's open page without a reload.
-            wait_for_text(ann, "✔ submitted").await;
+            wait_for_submitted(ann, "Bob").await;
             host.goto(&share).await.unwrap();
             screenshots(host, "lobby-running").await;
         }
@@ -436,5 +506,192 @@ async fn play(base: &str, clients: &[Client]) -> Result<(), String> {
         .unwrap();
     assert_eq!(copy, json!(false));
     screenshots(host, "round").await;
+    Ok(())
+}
+
+/// Answers the decision form on the player's page, if there is one, by clicking: the pair for
+/// Gather Power, otherwise No/Decline where offered, else the first choice(s).
+async fn answer_decision(client: &Client, play: &str) -> Option<String> {
+    client.goto(play).await.unwrap();
+    wait_for(client, "h1").await;
+    if client.find(Locator::Css("#order-form")).await.is_err()
+        || client.find(Locator::Css("#f-move")).await.is_ok()
+    {
+        return None;
+    }
+    let step = client
+        .find(Locator::Css("input[name=step]"))
+        .await
+        .unwrap()
+        .prop("value")
+        .await
+        .unwrap()
+        .unwrap_or_default();
+    let click = async |css: &str| {
+        client
+            .find(Locator::Css(css))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
+    };
+    if step == "gather-power" {
+        screenshots(client, "bst-decision").await;
+        let pair = client.find(Locator::Css("#f-tokens")).await.unwrap();
+        pair.select_by_index(1).await.unwrap();
+        click("#order-form button[type=submit]:not([name])").await;
+    } else if client
+        .find(Locator::Css("button[name=decline]"))
+        .await
+        .is_ok()
+    {
+        click("button[name=decline]").await;
+    } else if let Ok(token) = client.find(Locator::Css("#f-token")).await {
+        token.select_by_index(1).await.unwrap();
+        click("#order-form button[type=submit]:not([name])").await;
+    } else if client
+        .find(Locator::Css("input[type=checkbox]"))
+        .await
+        .is_ok()
+    {
+        let hint = client
+            .find(Locator::Css("legend .muted"))
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
+        let need: usize = hint
+            .split(|c: char| !c.is_ascii_digit())
+            .find(|n| !n.is_empty())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(1);
+        for box_ in client
+            .find_all(Locator::Css("input[type=checkbox]"))
+            .await
+            .unwrap()
+            .iter()
+            .take(need)
+        {
+            box_.click().await.unwrap();
+        }
+        click("#order-form button[type=submit]:not([name])").await;
+    } else {
+        click("button[name=accept]").await;
+    }
+    wait_for(client, "h1").await;
+    assert!(
+        client.find(Locator::Css("#order-error")).await.is_err(),
+        "the {step} answer was refused"
+    );
+    Some(step)
+}
+
+async fn play_bst(base: &str, clients: &[Client]) -> Result<(), String> {
+    let [host, ann, bob] = clients else {
+        return Err("three browsers".into());
+    };
+    // The host sets up a known opening through the API (a page form has no setup field), then
+    // takes the lobby over in the browser with the private host link.
+    host.goto(base).await.unwrap();
+    let created = host
+        .execute_async(
+            "const done = arguments[arguments.length - 1];
+             fetch('/api/v1/lobbies', {method: 'POST', headers: {'content-type': 'application/json'},
+               body: JSON.stringify({game: 'bst', name: 'BST opening', settings: arguments[0]})})
+               .then(r => r.json()).then(done);",
+            vec![crate::pages_bst::opening()],
+        )
+        .await
+        .map_err(|e| e.to_string())?;
+    let (id, token) = (
+        created["id"].as_str().ok_or("no id")?,
+        created["host_token"].as_str().ok_or("no token")?,
+    );
+    host.goto(&format!("{base}/lobbies/{id}/as/{token}"))
+        .await
+        .unwrap();
+    let share = wait_for(host, "#share-link")
+        .await
+        .prop("value")
+        .await
+        .unwrap()
+        .unwrap();
+
+    for (client, name, character) in [(ann, "Ann", "Sellsword"), (bob, "Bob", "Sentinel")] {
+        client.goto(&share).await.unwrap();
+        wait_for(client, "#player-name")
+            .await
+            .send_keys(name)
+            .await
+            .unwrap();
+        client
+            .find(Locator::Css("#f-character"))
+            .await
+            .unwrap()
+            .select_by_label(character)
+            .await
+            .unwrap();
+        client
+            .find(Locator::Css("form[action$='/join'] button"))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
+        wait_for(client, "#nothing-owed").await;
+    }
+    host.refresh().await.unwrap();
+    wait_for(host, "form[action$='/host/start'] button")
+        .await
+        .click()
+        .await
+        .unwrap();
+    wait_for_text(host, "Round 1: collecting orders").await;
+
+    let play = format!("{share}/play");
+    for (client, mv, token) in [(ann, "guard", "B5"), (bob, "standard-strike", "B4")] {
+        client.goto(&play).await.unwrap();
+        let form = wait_for(client, "#order-form").await;
+        if mv == "guard" {
+            wait_for_text(client, "R3, Y3, B5, R6, Y7").await;
+            screenshots(client, "bst-play").await;
+        }
+        form.find(Locator::Css("#f-move"))
+            .await
+            .unwrap()
+            .select_by_value(mv)
+            .await
+            .unwrap();
+        form.find(Locator::Css("#f-token"))
+            .await
+            .unwrap()
+            .select_by_value(token)
+            .await
+            .unwrap();
+        form.find(Locator::Css("button[type=submit]"))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
+        wait_for(client, "#pending, #orders-h, #nothing-owed").await;
+    }
+
+    let mut answered = Vec::new();
+    for _ in 0..12 {
+        let a = answer_decision(ann, &play).await;
+        let b = answer_decision(bob, &play).await;
+        if a.is_none() && b.is_none() {
+            break;
+        }
+        answered.extend(a.into_iter().chain(b));
+    }
+    assert!(answered.iter().any(|s| s == "gather-power"), "{answered:?}");
+    ann.goto(&play).await.unwrap();
+    wait_for_text(ann, "Round 2: Play").await;
+    ann.goto(&format!("{share}/rounds/1")).await.unwrap();
+    wait_for_text(ann, "Ann: tokens R3, Y3").await;
     Ok(())
 }

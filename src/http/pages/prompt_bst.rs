@@ -65,6 +65,30 @@ fn codes(value: &Value) -> Vec<String> {
         .collect()
 }
 
+/// A prompt's sentence without the JSON it shows bots (`{"tokens": [..]}`): the form's
+/// fields and buttons say that. Rule citations stay.
+pub fn for_people(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut depth = 0usize;
+    for c in text.chars() {
+        match c {
+            '{' => {
+                if depth == 0 {
+                    let kept = out.trim_end_matches([' ', ',', ':']).len();
+                    out.truncate(kept);
+                }
+                depth += 1;
+            }
+            '}' if depth > 0 => depth -= 1,
+            _ if depth > 0 => {}
+            _ => out.push(c),
+        }
+    }
+    out.replace("? or (", "? (")
+        .replace("? or decline", "? Or decline")
+        .replace(" or (", " (")
+}
+
 /// The form for a BST prompt, with the pending answer (if any) preselected.
 pub fn form(round: u64, step: String, prompt: &Value, pending: Option<&Value>) -> PromptForm {
     let mut fields = Vec::new();
@@ -141,7 +165,7 @@ pub fn form(round: u64, step: String, prompt: &Value, pending: Option<&Value>) -
         round,
         heading: format!("Round {round}: {}", title(&step)),
         step,
-        help: prompt["text"].as_str().unwrap_or_default().to_owned(),
+        help: for_people(prompt["text"].as_str().unwrap_or_default()),
         fields,
         decline: prompt["can_decline"].as_bool().unwrap_or(false),
         accept: nothing_to_pick,
@@ -243,6 +267,40 @@ mod tests {
         assert!(f.fields.is_empty() && f.accept && f.decline);
         assert_eq!(f.heading, "Round 2: Power surge");
         assert_eq!(answer(&f, &[("accept", "true")]), json!({"accept": true}));
+    }
+
+    #[test]
+    fn prompt_sentences_lose_their_json() {
+        assert_eq!(
+            for_people(
+                "Choose a tile and a token from your hand: {\"move\", \"token\"}. Illegal tiles are replaced at the reveal (T6)."
+            ),
+            "Choose a tile and a token from your hand. Illegal tiles are replaced at the reveal (T6)."
+        );
+        assert_eq!(
+            for_people(
+                "Follow-up: discard a hand token for half its value, {\"token\"}, or use a random pool token, {\"random_pool\": true}, or decline (L209, L298)."
+            ),
+            "Follow-up: discard a hand token for half its value, or use a random pool token, or decline (L209, L298)."
+        );
+        assert_eq!(
+            for_people(
+                "Set their Piercing Strike aside? {\"accept\": true} or {\"decline\": true} (L307, A28)."
+            ),
+            "Set their Piercing Strike aside? (L307, A28)."
+        );
+        assert_eq!(
+            for_people(
+                "Power Surge: spend 1 Charge for extra damage? {\"accept\": true} or decline (A10)."
+            ),
+            "Power Surge: spend 1 Charge for extra damage? Or decline (A10)."
+        );
+        assert_eq!(
+            for_people(
+                "Your hand holds more than 9: discard 2 token(s), {\"tokens\": [..]} (A16)."
+            ),
+            "Your hand holds more than 9: discard 2 token(s) (A16)."
+        );
     }
 
     #[test]
