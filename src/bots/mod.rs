@@ -2,6 +2,7 @@
 //! (`herald load`). They use only what any bot author can: the public API.
 
 pub mod bot;
+mod bst_policy;
 pub mod client;
 pub mod load;
 pub mod policy;

@@ -20,9 +20,11 @@ pub fn answer(me: &Value, strategy: Strategy, rng: &mut impl rand::Rng) -> Optio
     let step = prompt.get("step")?.as_str()?;
     let body = match step {
         "orders" => crossing_swords(prompt, rng)?,
-        _ => return None,
+        _ => match strategy {
+            Strategy::Random => super::bst_policy::random(step, prompt, rng)?,
+            Strategy::Greedy => super::bst_policy::greedy(step, prompt)?,
+        },
     };
-    let _ = strategy;
     Some(with_round_and_step(prompt, body))
 }
 

@@ -70,7 +70,10 @@ impl Host {
 
     /// The public view of a lobby.
     pub async fn lobby(&self, id: Uuid) -> Result<LobbyView, AppError> {
-        lobby_view(&self.snapshot(id).await?)
+        let snapshot = self.snapshot(id).await?;
+        let mut view = lobby_view(&snapshot)?;
+        view.current_round = self.current_round(&snapshot).await?;
+        Ok(view)
     }
 
     /// Seats a new player while sign-ups are open and there is room.
@@ -84,7 +87,7 @@ impl Host {
         let token = new_token();
         let token_hash = hash_token(&token);
         let player_id = Uuid::new_v4();
-        self.change(id, |snapshot| {
+        self.change(id, move |snapshot| {
             let kind: GameKind = snapshot.lobby.game.parse()?;
             let (join_data, capacity) = with_game!(kind, G => {
                 let settings = engine::settings::<G>(snapshot)?;
@@ -141,8 +144,9 @@ impl Host {
         id: Uuid,
         token: Option<&str>,
     ) -> Result<LobbyView, AppError> {
-        self.change(id, |snapshot| {
-            require_host(snapshot, token)?;
+        let token = token.map(str::to_owned);
+        self.change(id, move |snapshot| {
+            require_host(snapshot, token.as_deref())?;
             match snapshot.lobby.status {
                 Status::Signups => {}
                 Status::Closed => {
@@ -177,8 +181,9 @@ impl Host {
 
     /// Starts the game (host only): closes sign-ups if open and deals round 1.
     pub async fn start(&self, id: Uuid, token: Option<&str>) -> Result<LobbyView, AppError> {
-        self.change(id, |snapshot| {
-            require_host(snapshot, token)?;
+        let token = token.map(str::to_owned);
+        self.change(id, move |snapshot| {
+            require_host(snapshot, token.as_deref())?;
             let kind: GameKind = snapshot.lobby.game.parse()?;
             let change = with_game!(kind, G => start_game::<G>(snapshot)?);
             Ok((change, ()))

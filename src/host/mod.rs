@@ -61,10 +61,10 @@ impl Host {
     }
 
     /// Runs a state change and wakes the lobby's listeners once it is committed.
-    async fn change<T>(
+    async fn change<T: Send + 'static>(
         &self,
         id: Uuid,
-        decide: impl FnOnce(&Snapshot) -> Result<(crate::store::Change, T), AppError>,
+        decide: impl FnOnce(&Snapshot) -> Result<(crate::store::Change, T), AppError> + Send + 'static,
     ) -> Result<T, AppError> {
         match self.store.transact(id, decide).await {
             Ok(Committed { value, event_seq }) => {

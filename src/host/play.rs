@@ -10,7 +10,7 @@ use super::engine::{self, from_stored, log_entry, public_pools, rng_for, to_json
 use super::{GameKind, Host, with_game};
 use crate::clock::now_millis;
 use crate::error::AppError;
-use crate::rules::{Game, Seat};
+use crate::rules::{Event as _, Game, Seat};
 use crate::store::{Change, LobbyPatch, NewEvent, NewOrder, NewStep, PlayerRow, Snapshot, Status};
 
 /// What only this player may see: the prompt they owe, their pending order, their secrets.
@@ -29,6 +29,17 @@ pub struct MeView {
     /// The game's private view (BST: your hand), flattened.
     #[serde(flatten)]
     pub private: Map<String, Value>,
+}
+
+/// The name under which a round's opening (its events before any order falls due) is filed.
+pub const ROUND_OPENING: &str = "opening";
+
+fn log_of<E: crate::rules::Event>(events: &[E]) -> Result<String, AppError> {
+    let entries = events
+        .iter()
+        .map(log_entry)
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(Value::Array(entries).to_string())
 }
 
 /// The acknowledgement of an order: it is durably stored when this is sent.
@@ -62,8 +73,9 @@ impl Host {
         body: Map<String, Value>,
     ) -> Result<Receipt, AppError> {
         let now = now_millis();
-        self.change(id, |snapshot| {
-            let player = require_player(snapshot, token)?;
+        let token = token.map(str::to_owned);
+        self.change(id, move |snapshot| {
+            let player = require_player(snapshot, token.as_deref())?;
             let kind: GameKind = snapshot.lobby.game.parse()?;
             with_game!(kind, G => submit_order::<G>(snapshot, player, body, now))
         })
@@ -213,11 +225,6 @@ fn submit_order<G: Game>(
                 Ok(json!({"player": {"id": who.id, "name": who.name}, "order": to_json(order)?}))
             })
             .collect::<Result<Vec<_>, AppError>>()?;
-        let log = resolution
-            .events
-            .iter()
-            .map(log_entry)
-            .collect::<Result<Vec<_>, _>>()?;
         let finished = G::owes(&next).is_empty();
         let (next_round, next_step) = (G::round(&next), G::step(&next));
         events.push(NewEvent {
@@ -238,14 +245,33 @@ fn submit_order<G: Game>(
                 data: json!({"result": result}).to_string(),
             });
         }
-        change.resolved = Some(NewStep {
+        let pools = public_pools::<G>(&next, &snapshot.players)?.to_string();
+        // Events from the opening of a new round on (BST: the next turn's draw and poison) are
+        // that round's, filed as its opening step.
+        let split = resolution
+            .events
+            .iter()
+            .position(|e| e.opens_round().is_some_and(|r| r > round))
+            .unwrap_or(resolution.events.len());
+        let (this_step, opening) = resolution.events.split_at(split);
+        change.resolved.push(NewStep {
             round,
             step: step.to_string(),
             revealed: Value::Array(revealed).to_string(),
-            log: Value::Array(log).to_string(),
-            pools: public_pools::<G>(&next, &snapshot.players)?.to_string(),
+            log: log_of(this_step)?,
+            pools: pools.clone(),
             resolved_at: now,
         });
+        if let Some(opened) = opening.first().and_then(|e| e.opens_round()) {
+            change.resolved.push(NewStep {
+                round: opened,
+                step: ROUND_OPENING.to_string(),
+                revealed: "[]".into(),
+                log: log_of(opening)?,
+                pools,
+                resolved_at: now,
+            });
+        }
         change.lobby = LobbyPatch {
             status: finished.then_some(Status::Finished),
             state: Some(to_text(&next)?),

@@ -42,6 +42,26 @@ pub(crate) fn is_resolved(snapshot: &Snapshot, round: u32) -> bool {
 }
 
 impl Host {
+    /// The steps of the running round that have already resolved, as published so far.
+    pub(crate) async fn current_round(
+        &self,
+        snapshot: &Snapshot,
+    ) -> Result<Option<Value>, AppError> {
+        let lobby = &snapshot.lobby;
+        if lobby.status != Status::Running || lobby.step_seq == 0 {
+            return Ok(None);
+        }
+        let steps = self.store.steps(lobby.id, Some(lobby.round)).await?;
+        if steps.is_empty() {
+            return Ok(None);
+        }
+        Ok(Some(json!({
+            "round": lobby.round,
+            "orders": revealed_orders(&steps)?,
+            "log": visible_log(&steps, None)?,
+        })))
+    }
+
     /// The resolved rounds, oldest first.
     pub async fn rounds(&self, id: Uuid) -> Result<Vec<RoundSummary>, AppError> {
         let snapshot = self.snapshot(id).await?;

@@ -33,6 +33,9 @@ pub struct LobbyView {
     /// The game's public table (BST: `pool_size`, `discard`), flattened into the object.
     #[serde(flatten)]
     pub table: Map<String, Value>,
+    /// What the current round has revealed so far (BST: the play step's reveal while its
+    /// decision steps run): `{"round", "orders", "log"}`, public entries only; null if nothing.
+    pub current_round: Option<Value>,
     /// Winners and standings, once finished.
     pub result: Option<Value>,
     /// The RNG seed, published only once the game is over, so anyone can replay it.
@@ -120,6 +123,7 @@ fn lobby_view_of<G: Game>(kind: GameKind, snapshot: &Snapshot) -> Result<LobbyVi
         created_at: lobby.created_at,
         players,
         table,
+        current_round: None,
         result,
         seed: (lobby.status == Status::Finished).then(|| lobby.seed.to_string()),
     })

@@ -77,6 +77,12 @@ pub trait Event: Debug + Display + Serialize + Clone {
     fn audience(&self) -> Audience {
         Audience::Everyone
     }
+
+    /// If this event begins a new round (e.g. a turn's draw phase, before its orders fall due),
+    /// that round's number: the host files it, and the events after it, under that round's log.
+    fn opens_round(&self) -> Option<u32> {
+        None
+    }
 }
 
 /// The outcome of resolving one step.

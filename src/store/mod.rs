@@ -9,14 +9,13 @@
 
 mod rows;
 mod transact;
+mod writer;
 
 use std::str::FromStr;
-use std::sync::Arc;
 use std::time::Duration;
 
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::{AnyPool, Executor};
-use tokio::sync::Mutex;
 use uuid::Uuid;
 
 pub use rows::{
@@ -37,10 +36,9 @@ pub enum Backend {
 pub struct Store {
     pool: AnyPool,
     backend: Backend,
-    /// SQLite allows one writer at a time. Queueing writers in-process is fairer and cheaper
-    /// than letting them spin on SQLite's busy handler; `BEGIN IMMEDIATE` still guards against
-    /// another process on the same file.
-    sqlite_writer: Option<Arc<Mutex<()>>>,
+    /// SQLite's group-commit writer (see `writer.rs`); None on PostgreSQL.
+    writer: Option<tokio::sync::mpsc::Sender<writer::Job>>,
+    group_commits: Option<std::sync::Arc<writer::GroupCommits>>,
 }
 
 impl std::fmt::Debug for Store {
@@ -101,10 +99,18 @@ impl Store {
             Backend::Sqlite => SQLITE_MIGRATOR.run(&pool).await?,
             Backend::Postgres => POSTGRES_MIGRATOR.run(&pool).await?,
         }
+        let (writer, group_commits) = match backend {
+            Backend::Sqlite => {
+                let (writer, stats) = writer::spawn(pool.clone());
+                (Some(writer), Some(stats))
+            }
+            Backend::Postgres => (None, None),
+        };
         Ok(Store {
             pool,
             backend,
-            sqlite_writer: (backend == Backend::Sqlite).then(|| Arc::new(Mutex::new(()))),
+            writer,
+            group_commits,
         })
     }
 
@@ -112,30 +118,14 @@ impl Store {
         self.backend
     }
 
+    /// SQLite's group commits so far, as (commits, changes); None on PostgreSQL.
+    pub fn group_commits(&self) -> Option<(u64, u64)> {
+        self.group_commits.as_ref().map(|stats| stats.read())
+    }
+
     /// Closes the pool (waits for connections in use to be returned).
     pub async fn close(&self) {
         self.pool.close().await;
-    }
-
-    /// Stores a new lobby.
-    #[tracing::instrument(skip_all, fields(lobby = %lobby.id))]
-    pub async fn create_lobby(&self, lobby: &NewLobby) -> Result<(), sqlx::Error> {
-        let _writer = self.write_permit().await;
-        sqlx::query(
-            "INSERT INTO lobbies (id, game, name, settings, status, host_token_hash, seed, created_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-        )
-        .bind(lobby.id.to_string())
-        .bind(&lobby.game)
-        .bind(&lobby.name)
-        .bind(&lobby.settings)
-        .bind(Status::Signups.as_str())
-        .bind(&lobby.host_token_hash)
-        .bind(lobby.seed as i64)
-        .bind(lobby.created_at)
-        .execute(&self.pool)
-        .await?;
-        Ok(())
     }
 
     /// The newest lobbies first.
@@ -187,12 +177,5 @@ impl Store {
         .fetch_all(&self.pool)
         .await?;
         rows.iter().map(EventRow::from_row).collect()
-    }
-
-    async fn write_permit(&self) -> Option<tokio::sync::MutexGuard<'_, ()>> {
-        match &self.sqlite_writer {
-            Some(lock) => Some(lock.lock().await),
-            None => None,
-        }
     }
 }

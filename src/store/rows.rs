@@ -254,7 +254,7 @@ pub struct NewOrder {
     pub submitted_at: i64,
 }
 
-/// A resolved step to record. Recording it also clears the step's pending orders.
+/// A resolved step to record. Recording steps also clears the pending orders.
 #[derive(Clone, Debug)]
 pub struct NewStep {
     pub round: u32,
@@ -287,7 +287,8 @@ pub struct Change {
     pub lobby: LobbyPatch,
     pub player: Option<NewPlayer>,
     pub order: Option<NewOrder>,
-    /// Records the step being collected as resolved and moves the lobby to the next one.
-    pub resolved: Option<NewStep>,
+    /// Records the step being collected as resolved (and, where its events open the next round,
+    /// that round's opening as a step of its own), moving the lobby past them.
+    pub resolved: Vec<NewStep>,
     pub events: Vec<NewEvent>,
 }

@@ -1,12 +1,13 @@
 //! The one way state changes: load a snapshot under the lobby's write lock, let the caller
 //! decide, apply the decision with a compare-and-swap on the lobby's version, commit.
 
-use sqlx::AnyConnection;
-use sqlx::{Acquire, Any, Connection, Transaction};
+use sqlx::{AnyConnection, Connection};
+use tokio::sync::oneshot;
 use uuid::Uuid;
 
-use super::rows::{self, Change, LOBBY_BY_ID, LOBBY_BY_ID_FOR_UPDATE, Snapshot};
-use super::{Backend, Store};
+use super::Store;
+use super::rows::{self, Change, LOBBY_BY_ID_FOR_UPDATE, NewLobby, Snapshot, Status};
+use super::writer::{Decision, Job};
 
 /// Why a transaction did not apply.
 #[derive(Debug, thiserror::Error)]
@@ -32,48 +33,169 @@ pub struct Committed<T> {
     pub event_seq: i64,
 }
 
+impl<E> TransactError<E> {
+    /// The same failure for a caller with another refusal type (a refusal is never retyped).
+    fn retyped<F>(self, refused: impl FnOnce(E) -> F) -> TransactError<F> {
+        match self {
+            TransactError::NotFound => TransactError::NotFound,
+            TransactError::Refused(e) => TransactError::Refused(refused(e)),
+            TransactError::Conflict => TransactError::Conflict,
+            TransactError::Database(e) => TransactError::Database(e),
+        }
+    }
+}
+
 impl Store {
     /// Runs `decide` on the lobby's snapshot under its write lock and applies the [`Change`] it
-    /// returns in the same transaction. If `decide` refuses, nothing is written.
+    /// returns in the same transaction. If `decide` refuses, nothing is written. On SQLite the
+    /// change joins the writer's next group commit; on PostgreSQL it is its own transaction,
+    /// serialized per lobby by a row lock.
     #[tracing::instrument(skip_all, fields(lobby = %id))]
     pub async fn transact<T, E>(
         &self,
         id: Uuid,
+        decide: impl FnOnce(&Snapshot) -> Result<(Change, T), E> + Send + 'static,
+    ) -> Result<Committed<T>, TransactError<E>>
+    where
+        T: Send + 'static,
+        E: Send + 'static,
+    {
+        match &self.writer {
+            Some(writer) => {
+                let (sender, answer) = oneshot::channel();
+                let decide =
+                    Box::new(move |snapshot: Option<&Snapshot>| decision(snapshot, decide, sender));
+                writer
+                    .send(Job::Transact { lobby: id, decide })
+                    .await
+                    .map_err(|_| writer_gone())?;
+                answer.await.map_err(|_| writer_gone())?
+            }
+            None => self.transact_alone(id, decide).await,
+        }
+    }
+
+    /// One change in one transaction (PostgreSQL).
+    async fn transact_alone<T, E>(
+        &self,
+        id: Uuid,
         decide: impl FnOnce(&Snapshot) -> Result<(Change, T), E>,
     ) -> Result<Committed<T>, TransactError<E>> {
-        let _writer = self.write_permit().await;
         let mut conn = self.pool.acquire().await?;
-        let mut tx = match self.backend {
-            // IMMEDIATE takes SQLite's write lock up front, so a transaction never fails half
-            // way when upgrading from reader to writer.
-            Backend::Sqlite => conn.begin_with("BEGIN IMMEDIATE").await?,
-            Backend::Postgres => conn.begin().await?,
-        };
-        let lobby_sql = match self.backend {
-            Backend::Sqlite => LOBBY_BY_ID,
-            // The row lock serializes every writer of this lobby, across processes too.
-            Backend::Postgres => LOBBY_BY_ID_FOR_UPDATE,
-        };
-        let snapshot = rows::load_snapshot(&mut tx, id, lobby_sql)
+        let mut tx = conn.begin().await?;
+        // The row lock serializes every writer of this lobby, across processes too.
+        let snapshot = rows::load_snapshot(&mut tx, id, LOBBY_BY_ID_FOR_UPDATE)
             .await?
             .ok_or(TransactError::NotFound)?;
         let (change, value) = decide(&snapshot).map_err(TransactError::Refused)?;
-        let event_seq = apply(&mut tx, &snapshot, change).await?;
+        let event_seq = apply(&mut tx, &snapshot, change)
+            .await
+            .map_err(|e| e.retyped(|()| unreachable_refusal()))?;
         tx.commit().await?;
         Ok(Committed { value, event_seq })
     }
 }
 
-async fn apply<E>(
-    tx: &mut Transaction<'_, Any>,
+/// `apply` never refuses; its error type names `()` for the refusal it cannot produce.
+fn unreachable_refusal<E>() -> E {
+    unreachable!("apply writes what was decided and never refuses")
+}
+
+fn writer_gone<E>() -> TransactError<E> {
+    TransactError::Database(sqlx::Error::PoolClosed)
+}
+
+/// Runs the caller's decision for the group-commit writer, and wraps the answer to give once
+/// the shared commit is known.
+fn decision<T, E>(
+    snapshot: Option<&Snapshot>,
+    decide: impl FnOnce(&Snapshot) -> Result<(Change, T), E>,
+    sender: oneshot::Sender<Result<Committed<T>, TransactError<E>>>,
+) -> Decision
+where
+    T: Send + 'static,
+    E: Send + 'static,
+{
+    let outcome = match snapshot {
+        None => Err(TransactError::NotFound),
+        Some(snapshot) => decide(snapshot).map_err(TransactError::Refused),
+    };
+    match outcome {
+        Ok((change, value)) => Decision {
+            change: Some(change),
+            deliver: Box::new(move |result| {
+                let answer = result
+                    .map(|event_seq| Committed { value, event_seq })
+                    .map_err(|e| e.retyped(|()| unreachable_refusal()));
+                let _ = sender.send(answer);
+            }),
+        },
+        Err(error) => Decision {
+            change: None,
+            deliver: Box::new(move |_| {
+                let _ = sender.send(Err(error));
+            }),
+        },
+    }
+}
+
+/// Inserts a new lobby.
+pub(super) async fn insert_lobby(
+    conn: &mut AnyConnection,
+    lobby: &NewLobby,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "INSERT INTO lobbies (id, game, name, settings, status, host_token_hash, seed, created_at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+    )
+    .bind(lobby.id.to_string())
+    .bind(&lobby.game)
+    .bind(&lobby.name)
+    .bind(&lobby.settings)
+    .bind(Status::Signups.as_str())
+    .bind(&lobby.host_token_hash)
+    .bind(lobby.seed as i64)
+    .bind(lobby.created_at)
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
+}
+
+impl Store {
+    /// Stores a new lobby.
+    #[tracing::instrument(skip_all, fields(lobby = %lobby.id))]
+    pub async fn create_lobby(&self, lobby: &NewLobby) -> Result<(), sqlx::Error> {
+        match &self.writer {
+            Some(writer) => {
+                let (reply, answer) = oneshot::channel();
+                let job = Job::CreateLobby {
+                    lobby: lobby.clone(),
+                    reply,
+                };
+                writer
+                    .send(job)
+                    .await
+                    .map_err(|_| sqlx::Error::PoolClosed)?;
+                answer.await.map_err(|_| sqlx::Error::PoolClosed)?
+            }
+            None => {
+                let mut conn = self.pool.acquire().await?;
+                insert_lobby(&mut conn, lobby).await
+            }
+        }
+    }
+}
+
+/// Writes a decided change, guarded by the lobby's version. Returns the lobby's last event number.
+pub(super) async fn apply(
+    conn: &mut AnyConnection,
     snapshot: &Snapshot,
     change: Change,
-) -> Result<i64, TransactError<E>> {
-    let conn: &mut AnyConnection = tx.acquire().await?;
+) -> Result<i64, TransactError<()>> {
     let lobby = &snapshot.lobby;
     let id = lobby.id.to_string();
     let now_seq = lobby.step_seq;
-    let next_seq = now_seq + i64::from(change.resolved.is_some());
+    let next_seq = now_seq + change.resolved.len() as i64;
     let event_seq = lobby.event_seq + change.events.len() as i64;
 
     let updated = sqlx::query(
@@ -126,13 +248,14 @@ async fn apply<E>(
         .await?;
     }
 
-    if let Some(step) = change.resolved {
+    let resolving = !change.resolved.is_empty();
+    for (offset, step) in change.resolved.into_iter().enumerate() {
         sqlx::query(
             "INSERT INTO steps (lobby_id, seq, round, step, revealed, log, pools, resolved_at) \
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
         )
         .bind(&id)
-        .bind(now_seq)
+        .bind(now_seq + offset as i64)
         .bind(i64::from(step.round))
         .bind(step.step)
         .bind(step.revealed)
@@ -141,6 +264,9 @@ async fn apply<E>(
         .bind(step.resolved_at)
         .execute(&mut *conn)
         .await?;
+    }
+    if resolving {
+        // The resolved step's orders live on, revealed, in its `steps` row.
         sqlx::query("DELETE FROM orders WHERE lobby_id = $1 AND step_seq = $2")
             .bind(&id)
             .bind(now_seq)

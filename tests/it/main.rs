@@ -1,6 +1,7 @@
 //! Herald's one integration test binary. Modules are laid out by subject.
 
 mod api_bad_input;
+mod api_bst;
 mod api_crossing_swords;
 mod api_openapi;
 mod api_race;
@@ -15,4 +16,5 @@ mod pages_client;
 mod pages_forms;
 mod pages_game;
 mod store_durability;
+mod store_group_commit;
 mod support;

@@ -306,4 +306,13 @@ impl crate::rules::Event for BstEvent {
             | BstEvent::GameOver { .. } => Audience::Everyone,
         }
     }
+
+    /// A turn's start (T1: its draw, then poison) opens that round's log (L142-L150).
+    fn opens_round(&self) -> Option<u32> {
+        if let BstEvent::TurnBegan { round } = self {
+            Some(*round)
+        } else {
+            None
+        }
+    }
 }

@@ -97,8 +97,8 @@ pub struct Private {
 /// One line of the final standings.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Standing {
-    /// The player.
-    pub id: PlayerId,
+    /// The player (named `player` as in every game's standings).
+    pub player: PlayerId,
     /// Their name.
     pub name: String,
     /// Their character.
@@ -116,7 +116,7 @@ pub struct Outcome {
     pub winners: Vec<PlayerId>,
     /// `knock-out`, `double-knock-out`, `pool-exhausted`, `round-cap`.
     pub reason: &'static str,
-    /// Both players, seat order.
+    /// Both players, the winner first (seat order in a draw).
     pub standings: Vec<Standing>,
 }
 
@@ -281,7 +281,7 @@ impl Game for Bst {
                 .iter()
                 .enumerate()
                 .map(|(i, p)| Standing {
-                    id: p.who.id,
+                    player: p.who.id,
                     name: p.who.name.clone(),
                     character: p.character,
                     hp: p.hp,
@@ -292,6 +292,11 @@ impl Game for Bst {
                     },
                 })
                 .collect(),
+        })
+        .map(|mut outcome: Outcome| {
+            // The winner first; a stable sort keeps seat order in a draw.
+            outcome.standings.sort_by_key(|s| s.place);
+            outcome
         })
     }
 }
