@@ -193,6 +193,21 @@ async fn a_bst_opening_is_played_through_its_forms_including_a_decision_step() {
             assert_eq!(sent.status, StatusCode::SEE_OTHER, "{}", sent.html);
         }
 
+        // The play step is revealed while the decision steps run.
+        let deciding = ann.get(&play).await;
+        assert!(
+            deciding.html.contains("Round 1 so far"),
+            "{}",
+            deciding.html
+        );
+        assert!(deciding.html.contains("Bob: Standard strike token B4"));
+        let public = Visitor::new(&app).get(&format!("/lobbies/{lobby}")).await;
+        assert!(
+            public.html.contains("Ann: Guard token B5"),
+            "{}",
+            public.html
+        );
+
         // Answer the decision steps, whoever owes them, until round 2's play step.
         let mut answered = Vec::new();
         for _ in 0..12 {

@@ -9,7 +9,7 @@ use axum::response::{IntoResponse, Response};
 use serde_json::Map;
 
 use super::prompt_form::Field;
-use super::round::{Exports, RoundBlock, collecting, history, pools_report};
+use super::round::{Exports, RoundBlock, collecting, history, pools_report, so_far};
 use super::session::{CheckedForm, Csrf, Role, Tokens, identity_cookie};
 use super::table::{PoolsTable, Standings, heading, names, show};
 use super::{Live, PageError, again, lobby_id, see_other};
@@ -36,6 +36,8 @@ pub struct LobbyPage {
     pub show_orders: bool,
     pub result: Option<Standings>,
     pub history: Vec<RoundBlock>,
+    /// The running round's reveals so far.
+    pub so_far: Option<RoundBlock>,
     pub you: Option<String>,
     pub is_host: bool,
     pub join_name: String,
@@ -122,6 +124,7 @@ pub async fn show_lobby(
             .collect(),
         result: lobby.result.as_ref().map(|r| Standings::of(r, &names)),
         history,
+        so_far: so_far(&lobby),
         you: viewer.player.map(|p| p.name),
         is_host: viewer.is_host,
         join_name: String::new(),

@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 use uuid::Uuid;
 
 use super::prompt_form::{PromptForm, form_for, order_body};
-use super::round::{RoundBlock, collecting, history};
+use super::round::{RoundBlock, collecting, history, so_far};
 use super::session::{CheckedForm, Csrf, Tokens};
 use super::table::{PoolsTable, describe_order, heading, names, show};
 use super::{Live, PageError, again, base_url, lobby_id, see_other};
@@ -36,6 +36,8 @@ pub struct PlayPage {
     pub table: PoolsTable,
     pub show_orders: bool,
     pub latest: Option<RoundBlock>,
+    /// The running round's reveals so far.
+    pub so_far: Option<RoundBlock>,
     pub error: Option<String>,
 }
 
@@ -109,6 +111,7 @@ async fn play_page(
         table: PoolsTable::of(&lobby.players, collecting(&lobby)),
         show_orders: collecting(&lobby) && lobby.status == Status::Running,
         latest,
+        so_far: so_far(&lobby),
         error: None,
     })
 }

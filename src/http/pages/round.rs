@@ -123,6 +123,29 @@ pub async fn show_round(
     })
 }
 
+/// What the running round has revealed so far (BST: the play step while its decision steps
+/// run), if anything.
+pub fn so_far(lobby: &LobbyView) -> Option<RoundBlock> {
+    let current = lobby.current_round.as_ref()?;
+    let names = names(&lobby.players);
+    Some(RoundBlock {
+        round: current["round"]
+            .as_u64()
+            .and_then(|r| u32::try_from(r).ok())?,
+        orders: current["orders"]
+            .as_array()?
+            .iter()
+            .map(|o| order_line(o, &names))
+            .collect(),
+        log: current["log"]
+            .as_array()?
+            .iter()
+            .filter_map(|e| e["text"].as_str().map(str::to_owned))
+            .collect(),
+        table: PoolsTable::default(),
+    })
+}
+
 /// Whether a lobby is collecting orders now.
 pub fn collecting(lobby: &LobbyView) -> bool {
     lobby.step.is_some()
