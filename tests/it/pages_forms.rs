@@ -47,6 +47,8 @@ async fn the_home_page_offers_every_game_and_issues_a_csrf_cookie() {
             (css.status, css.headers["content-type"].to_str().unwrap()),
             (StatusCode::OK, "text/css; charset=utf-8")
         );
+        let list = visitor.get("/lobbies").await;
+        assert_eq!((list.status, list.location()), (StatusCode::SEE_OTHER, "/"));
         let js = visitor.get("/static/herald.js").await;
         assert!(js.html.contains("EventSource"));
     }

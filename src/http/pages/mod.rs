@@ -40,7 +40,11 @@ pub struct Live {
 pub fn routes() -> Router<AppState> {
     let pages = Router::new()
         .route("/", get(home::show_home))
-        .route("/lobbies", post(home::create_lobby))
+        // The create form posts here; a GET (a bookmark, a reload after an error) goes home.
+        .route(
+            "/lobbies",
+            get(async || see_other("/", &[])).post(home::create_lobby),
+        )
         .route("/lobbies/{id}", get(lobby::show_lobby))
         .route(
             "/lobbies/{id}/join",
