@@ -132,42 +132,47 @@ fn batch_failed(error: &str) -> TransactError<()> {
     )))
 }
 
-/// Runs one job inside its own savepoint. Returns Err only if the transaction itself is broken.
+/// Runs one job. Reads need no protection; a change is applied inside its own savepoint, so
+/// that if it fails it is rolled back alone. Returns Err only if the transaction is broken.
 async fn run_job(conn: &mut AnyConnection, job: Job) -> Result<Ending, sqlx::Error> {
-    conn.execute("SAVEPOINT job").await?;
-    let ending = match job {
+    match job {
         Job::CreateLobby { lobby, reply } => {
+            conn.execute("SAVEPOINT job").await?;
             let result = insert_lobby(&mut *conn, &lobby).await;
-            Ending::Created { reply, result }
+            close_savepoint(conn, result.is_err()).await?;
+            Ok(Ending::Created { reply, result })
         }
         Job::Transact { lobby, decide } => {
-            match rows::load_snapshot(&mut *conn, lobby, LOBBY_BY_ID).await {
+            let snapshot = match rows::load_snapshot(&mut *conn, lobby, LOBBY_BY_ID).await {
+                Ok(snapshot) => snapshot,
                 Err(error) => {
                     let Decision { deliver, .. } = decide(None);
-                    Ending::Decided {
+                    return Ok(Ending::Decided {
                         deliver,
                         result: Err(TransactError::Database(error)),
-                    }
+                    });
                 }
-                Ok(snapshot) => {
-                    let Decision { change, deliver } = decide(snapshot.as_ref());
-                    let result = match (change, &snapshot) {
-                        (Some(change), Some(snapshot)) => apply(&mut *conn, snapshot, change).await,
-                        // Refused or no such lobby: the caller already knows; nothing to write.
-                        (None, _) | (Some(_), None) => Ok(0),
-                    };
-                    Ending::Decided { deliver, result }
+            };
+            let Decision { change, deliver } = decide(snapshot.as_ref());
+            let result = match (change, &snapshot) {
+                (Some(change), Some(snapshot)) => {
+                    conn.execute("SAVEPOINT job").await?;
+                    let result = apply(&mut *conn, snapshot, change).await;
+                    close_savepoint(conn, result.is_err()).await?;
+                    result
                 }
-            }
+                // Refused, or no such lobby: the caller already knows; nothing to write.
+                (None, _) | (Some(_), None) => Ok(0),
+            };
+            Ok(Ending::Decided { deliver, result })
         }
-    };
-    let failed = match &ending {
-        Ending::Decided { result, .. } => result.is_err(),
-        Ending::Created { result, .. } => result.is_err(),
-    };
+    }
+}
+
+async fn close_savepoint(conn: &mut AnyConnection, failed: bool) -> Result<(), sqlx::Error> {
     if failed {
         conn.execute("ROLLBACK TO SAVEPOINT job").await?;
     }
     conn.execute("RELEASE SAVEPOINT job").await?;
-    Ok(ending)
+    Ok(())
 }

@@ -6,9 +6,9 @@ mod events;
 use axum::Json;
 use axum::Router;
 use axum::extract::{Path, Query, State};
-use axum::http::{StatusCode, header};
+use axum::http::{Method, StatusCode, header};
 use axum::response::IntoResponse;
-use axum::routing::{get, post};
+use axum::routing::{MethodRouter, get, post};
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -19,23 +19,64 @@ use crate::error::AppError;
 /// The OpenAPI document, kept beside the routes it describes (a test checks they agree).
 pub const OPENAPI: &str = include_str!("openapi.json");
 
-pub fn routes() -> Router<AppState> {
-    Router::new()
-        .route("/api/v1/openapi.json", get(openapi))
-        .route("/api/v1/lobbies", get(list_lobbies).post(create_lobby))
-        .route("/api/v1/lobbies/{id}", get(show_lobby))
-        .route("/api/v1/lobbies/{id}/players", post(join_lobby))
-        .route("/api/v1/lobbies/{id}/close-signups", post(close_signups))
-        .route("/api/v1/lobbies/{id}/start", post(start_game))
-        .route("/api/v1/lobbies/{id}/me", get(show_me))
-        .route("/api/v1/lobbies/{id}/orders", post(submit_order))
-        .route("/api/v1/lobbies/{id}/rounds", get(list_rounds))
-        .route("/api/v1/lobbies/{id}/rounds/{round}", get(show_round))
-        .route("/api/v1/lobbies/{id}/events", get(events::stream_events))
-        .route(
+/// Every API route: its method, its path and its handler. The router is built from this table,
+/// and a test compares the table with the OpenAPI document, so neither can drift from the other.
+fn table() -> Vec<(Method, &'static str, MethodRouter<AppState>)> {
+    vec![
+        (Method::GET, "/api/v1/openapi.json", get(openapi)),
+        (Method::GET, "/api/v1/lobbies", get(list_lobbies)),
+        (Method::POST, "/api/v1/lobbies", post(create_lobby)),
+        (Method::GET, "/api/v1/lobbies/{id}", get(show_lobby)),
+        (
+            Method::POST,
+            "/api/v1/lobbies/{id}/players",
+            post(join_lobby),
+        ),
+        (
+            Method::POST,
+            "/api/v1/lobbies/{id}/close-signups",
+            post(close_signups),
+        ),
+        (Method::POST, "/api/v1/lobbies/{id}/start", post(start_game)),
+        (Method::GET, "/api/v1/lobbies/{id}/me", get(show_me)),
+        (
+            Method::GET,
             "/api/v1/lobbies/{id}/me/events",
             get(events::stream_player_events),
-        )
+        ),
+        (
+            Method::POST,
+            "/api/v1/lobbies/{id}/orders",
+            post(submit_order),
+        ),
+        (Method::GET, "/api/v1/lobbies/{id}/rounds", get(list_rounds)),
+        (
+            Method::GET,
+            "/api/v1/lobbies/{id}/rounds/{round}",
+            get(show_round),
+        ),
+        (
+            Method::GET,
+            "/api/v1/lobbies/{id}/events",
+            get(events::stream_events),
+        ),
+    ]
+}
+
+/// The API's routes as (method, path), for checking the OpenAPI document.
+pub fn route_list() -> Vec<(String, &'static str)> {
+    table()
+        .into_iter()
+        .map(|(method, path, _)| (method.to_string(), path))
+        .collect()
+}
+
+pub fn routes() -> Router<AppState> {
+    table()
+        .into_iter()
+        .fold(Router::new(), |router, (_, path, handler)| {
+            router.route(path, handler)
+        })
 }
 
 async fn openapi() -> impl IntoResponse {

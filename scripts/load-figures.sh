@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Measures Herald under load: starts a release server on a fresh database, runs `herald load`
+# against it, prints the report and stops the server. Loopback only.
+#
+#   scripts/load-figures.sh sqlite crossing-swords 100 16 20
+#   scripts/load-figures.sh postgres bst 1000 2 10
+#
+# Arguments: backend (sqlite|postgres) game lobbies players max-rounds [connections].
+# PostgreSQL: HERALD_LOAD_POSTGRES (default postgres://postgres@127.0.0.1:5432) gets a fresh
+# database named herald_load.
+set -euo pipefail
+backend=$1 game=$2 lobbies=$3 players=$4 rounds=$5 connections=${6:-256}
+cd "$(dirname "$0")/.."
+cargo build --release --quiet
+work=$(mktemp -d)
+port=3217
+case $backend in
+    sqlite) url="sqlite://$work/herald.db?mode=rwc" ;;
+    postgres)
+        base=${HERALD_LOAD_POSTGRES:-postgres://postgres@127.0.0.1:5432}
+        psql "$base/postgres" -qc "DROP DATABASE IF EXISTS herald_load WITH (FORCE)" -c "CREATE DATABASE herald_load" >/dev/null
+        url="$base/herald_load" ;;
+    *) echo "backend: sqlite or postgres" >&2; exit 2 ;;
+esac
+RUST_LOG=warn target/release/herald --bind 127.0.0.1:$port --database-url "$url" > "$work/server.log" 2>&1 &
+server=$!
+trap 'kill $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$work"' EXIT
+for _ in $(seq 1 50); do curl -sf "http://127.0.0.1:$port/api/v1/lobbies?limit=1" >/dev/null && break; sleep 0.1; done
+echo "== $backend · $game · $lobbies lobbies × $players players · max $rounds rounds · $connections in flight"
+target/release/herald load --url "http://127.0.0.1:$port" --game "$game" --lobbies "$lobbies" \
+    --players "$players" --max-rounds "$rounds" --connections "$connections" --server-pid "$server"
