@@ -6,6 +6,7 @@ pub mod engine;
 pub mod games;
 mod lobby;
 pub mod notify;
+pub mod pages;
 mod play;
 mod rounds;
 pub mod views;
@@ -17,6 +18,7 @@ use crate::store::{Committed, Snapshot, Store, TransactError};
 pub use games::GameKind;
 pub(crate) use games::with_game;
 use notify::Notifier;
+pub use rounds::{RoundSummary, RoundView};
 
 /// Longest lobby or player name, in characters.
 pub const MAX_NAME_CHARS: usize = 40;

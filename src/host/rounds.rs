@@ -33,7 +33,7 @@ pub struct RoundView {
 }
 
 /// A round is resolved once the game has moved past it (or ended in it).
-fn is_resolved(snapshot: &Snapshot, round: u32) -> bool {
+pub(crate) fn is_resolved(snapshot: &Snapshot, round: u32) -> bool {
     match snapshot.lobby.status {
         Status::Finished => round <= snapshot.lobby.round,
         Status::Running => round < snapshot.lobby.round,
@@ -123,7 +123,7 @@ impl Host {
     }
 }
 
-fn revealed_orders(steps: &[StepRow]) -> Result<Vec<Value>, AppError> {
+pub(crate) fn revealed_orders(steps: &[StepRow]) -> Result<Vec<Value>, AppError> {
     let mut orders = Vec::new();
     for step in steps {
         for entry in from_stored::<Vec<Value>>(&step.revealed)? {

@@ -2,6 +2,7 @@
 
 pub mod api;
 pub mod extract;
+pub mod pages;
 
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
@@ -25,6 +26,7 @@ pub struct AppState {
 pub fn app(state: AppState) -> Router {
     Router::new()
         .merge(api::routes())
+        .merge(pages::routes())
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(extract::BODY_LIMIT))
@@ -32,8 +34,14 @@ pub fn app(state: AppState) -> Router {
         .with_state(state)
 }
 
-async fn not_found() -> AppError {
-    AppError::not_found("not-found", "There is nothing at this address.")
+/// JSON under `/api`, an HTML page elsewhere (a mistyped page address).
+async fn not_found(uri: axum::http::Uri) -> axum::response::Response {
+    let error = AppError::not_found("not-found", "There is nothing at this address.");
+    if uri.path().starts_with("/api/") {
+        error.into_response()
+    } else {
+        pages::PageError(error).into_response()
+    }
 }
 
 async fn method_not_allowed(method: Method) -> impl IntoResponse {

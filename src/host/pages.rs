@@ -1,0 +1,104 @@
+//! What the web pages need from the host beyond the JSON API: who a browser's cookies say it
+//! is in a lobby (without acting), and how far the lobby's event stream has got (so a page's
+//! live updates start after what it already shows).
+
+use uuid::Uuid;
+
+use super::Host;
+use super::auth::{Caller, identify};
+use super::engine::from_stored;
+use super::rounds::{RoundView, is_resolved, revealed_orders, visible_log};
+use crate::error::AppError;
+use crate::store::StepRow;
+
+/// A seated player as the pages name them.
+#[derive(Clone, Debug)]
+pub struct SeatedPlayer {
+    pub id: Uuid,
+    pub name: String,
+    pub seat: usize,
+}
+
+/// Who a browser is in one lobby: its host, one of its players, both (a host who also plays,
+/// with both cookies), or nobody.
+#[derive(Clone, Debug, Default)]
+pub struct Viewer {
+    pub is_host: bool,
+    pub player: Option<SeatedPlayer>,
+}
+
+impl Host {
+    /// Identifies the holder of a host cookie and a player cookie in lobby `id`. A token the
+    /// lobby does not know (an old cookie), or one of the wrong role, simply counts for nothing.
+    pub async fn viewer(
+        &self,
+        id: Uuid,
+        host_token: Option<&str>,
+        player_token: Option<&str>,
+    ) -> Result<Viewer, AppError> {
+        let snapshot = self.snapshot(id).await?;
+        let mut viewer = Viewer::default();
+        if let Some(token) = host_token {
+            viewer.is_host = matches!(identify(&snapshot, Some(token)), Ok(Caller::Host));
+        }
+        if let Some(token) = player_token
+            && let Ok(Caller::Player(p)) = identify(&snapshot, Some(token))
+        {
+            viewer.player = Some(SeatedPlayer {
+                id: p.id,
+                name: p.name.clone(),
+                seat: p.seat,
+            });
+        }
+        Ok(viewer)
+    }
+
+    /// Every resolved round, oldest first, as [`Host::round`] shows each (with the private log
+    /// lines of the player whose token is given), read in one pass over the stored steps.
+    pub async fn history(
+        &self,
+        id: Uuid,
+        player_token: Option<&str>,
+    ) -> Result<Vec<RoundView>, AppError> {
+        let snapshot = self.snapshot(id).await?;
+        let viewer_seat = player_token.and_then(|token| match identify(&snapshot, Some(token)) {
+            Ok(Caller::Player(p)) => Some(p.seat),
+            Ok(Caller::Host) | Err(_) => None,
+        });
+        let mut rounds: Vec<Vec<StepRow>> = Vec::new();
+        for step in self.store.steps(id, None).await? {
+            if !is_resolved(&snapshot, step.round) {
+                continue;
+            }
+            match rounds.last_mut() {
+                Some(steps) if steps[0].round == step.round => steps.push(step),
+                _ => rounds.push(vec![step]),
+            }
+        }
+        rounds
+            .iter()
+            .map(|steps| {
+                let last = &steps[steps.len() - 1];
+                Ok(RoundView {
+                    round: last.round,
+                    orders: revealed_orders(steps)?,
+                    log: visible_log(steps, viewer_seat)?,
+                    pools: from_stored(&last.pools)?,
+                    resolved_at: last.resolved_at,
+                })
+            })
+            .collect()
+    }
+
+    /// The number of the lobby's latest public event (0 if none).
+    pub async fn last_event_seq(&self, id: Uuid) -> Result<i64, AppError> {
+        let mut last = 0;
+        loop {
+            let batch = self.store.events_after(id, last).await?;
+            match batch.last() {
+                Some(row) => last = row.seq,
+                None => return Ok(last),
+            }
+        }
+    }
+}

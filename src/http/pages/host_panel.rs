@@ -1,0 +1,147 @@
+//! The host panel: the links to share, closing sign-ups and starting the game. Only the
+//! browser holding the lobby's host cookie sees it.
+
+use askama::Template;
+use askama_web::WebTemplate;
+use axum::extract::{Path, Query, State};
+use axum::http::HeaderMap;
+use axum::response::Response;
+use serde::Deserialize;
+use uuid::Uuid;
+
+use super::lobby::status_label;
+use super::round::collecting;
+use super::session::{CheckedForm, Csrf, Tokens};
+use super::table::PoolsTable;
+use super::{Live, PageError, again, base_url, lobby_id, see_other};
+use crate::error::AppError;
+use crate::http::AppState;
+use crate::store::Status;
+
+#[derive(Template, WebTemplate)]
+#[template(path = "host.html")]
+pub struct HostPage {
+    pub title: String,
+    pub live: Option<Live>,
+    pub csrf: String,
+    pub lobby_id: String,
+    pub status_label: String,
+    pub share_link: String,
+    pub private_link: String,
+    pub can_close: bool,
+    pub can_start: bool,
+    pub created: bool,
+    pub table: PoolsTable,
+    pub show_orders: bool,
+    pub error: Option<String>,
+}
+
+#[derive(Deserialize)]
+pub struct Flags {
+    created: Option<String>,
+}
+
+/// The host's token from the cookie, if it is this lobby's host token; 401 otherwise.
+async fn host_token(app: &AppState, id: Uuid, headers: &HeaderMap) -> Result<String, PageError> {
+    let tokens = Tokens::of(headers, id);
+    let viewer = app.host.viewer(id, tokens.host.as_deref(), None).await?;
+    match (viewer.is_host, tokens.host) {
+        (true, Some(token)) => Ok(token),
+        _ => Err(PageError(AppError::unauthenticated(
+            "not-the-host",
+            "This page is for the lobby's host. Open the private link you were given when you created the lobby.",
+        ))),
+    }
+}
+
+async fn host_page(
+    app: &AppState,
+    id: Uuid,
+    headers: &HeaderMap,
+    csrf: String,
+    created: bool,
+    error: Option<String>,
+) -> Result<HostPage, PageError> {
+    let token = host_token(app, id, headers).await?;
+    let after = app.host.last_event_seq(id).await?;
+    let lobby = app.host.lobby(id).await?;
+    let base = base_url(headers);
+    Ok(HostPage {
+        title: format!("Host: {}", lobby.name),
+        live: Some(Live {
+            lobby: id,
+            after,
+            refresh: true,
+        }),
+        csrf,
+        lobby_id: id.to_string(),
+        status_label: status_label(&lobby),
+        share_link: format!("{base}/lobbies/{id}"),
+        private_link: format!("{base}/lobbies/{id}/as/{token}"),
+        can_close: lobby.status == Status::Signups,
+        can_start: matches!(lobby.status, Status::Signups | Status::Closed),
+        created,
+        table: PoolsTable::of(&lobby.players, collecting(&lobby)),
+        show_orders: collecting(&lobby),
+        error,
+    })
+}
+
+pub async fn show_host_panel(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    Query(flags): Query<Flags>,
+    headers: HeaderMap,
+    Csrf(csrf): Csrf,
+) -> Result<HostPage, PageError> {
+    let id = lobby_id(&id)?;
+    host_page(&app, id, &headers, csrf, flags.created.is_some(), None).await
+}
+
+/// Runs a host action; on success back to the panel (303), on refusal the panel again with
+/// the reason and its status.
+async fn act(
+    app: AppState,
+    id: String,
+    headers: HeaderMap,
+    csrf: String,
+    start: bool,
+) -> Result<Response, PageError> {
+    let id = lobby_id(&id)?;
+    let token = host_token(&app, id, &headers).await?;
+    let done = if start {
+        app.host.start(id, Some(&token)).await
+    } else {
+        app.host.close_signups(id, Some(&token)).await
+    };
+    match done {
+        Ok(_) => Ok(see_other(&format!("/lobbies/{id}/host"), &[])),
+        Err(error) => {
+            let page = host_page(&app, id, &headers, csrf, false, None).await?;
+            Ok(again(error, |message| HostPage {
+                error: Some(message),
+                ..page
+            }))
+        }
+    }
+}
+
+pub async fn close_signups(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    Csrf(csrf): Csrf,
+    _form: CheckedForm,
+) -> Result<Response, PageError> {
+    act(app, id, headers, csrf, false).await
+}
+
+pub async fn start_game(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    Csrf(csrf): Csrf,
+    _form: CheckedForm,
+) -> Result<Response, PageError> {
+    act(app, id, headers, csrf, true).await
+}

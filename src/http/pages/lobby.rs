@@ -1,0 +1,221 @@
+//! A lobby's public page (status, pools, who has submitted, the reveals, the result), the join
+//! form, and the private link that makes a browser someone in a lobby.
+
+use askama::Template;
+use askama_web::WebTemplate;
+use axum::extract::{Path, State};
+use axum::http::HeaderMap;
+use axum::response::{IntoResponse, Response};
+use serde_json::Map;
+
+use super::prompt_form::Field;
+use super::round::{Exports, RoundBlock, collecting, history, pools_report, so_far};
+use super::session::{CheckedForm, Csrf, Role, Tokens, identity_cookie};
+use super::table::{PoolsTable, Standings, heading, names, show};
+use super::{Live, PageError, again, lobby_id, see_other};
+use crate::error::AppError;
+use crate::host::GameKind;
+use crate::host::views::LobbyView;
+use crate::http::AppState;
+use crate::store::Status;
+
+#[derive(Template, WebTemplate)]
+#[template(path = "lobby.html")]
+pub struct LobbyPage {
+    pub title: String,
+    pub live: Option<Live>,
+    pub csrf: String,
+    pub lobby_id: String,
+    pub game_title: &'static str,
+    pub status: &'static str,
+    pub status_label: String,
+    pub signups_open: bool,
+    pub table: PoolsTable,
+    /// The game's public table (BST: pool size, discard pile), as (heading, value) lines.
+    pub table_facts: Vec<(String, String)>,
+    pub show_orders: bool,
+    pub result: Option<Standings>,
+    pub history: Vec<RoundBlock>,
+    /// The running round's reveals so far.
+    pub so_far: Option<RoundBlock>,
+    pub you: Option<String>,
+    pub is_host: bool,
+    pub join_name: String,
+    pub join_fields: Vec<Field>,
+    pub join_error: Option<String>,
+    pub exports: Exports,
+    pub seed: Option<String>,
+}
+
+#[derive(Template, WebTemplate)]
+#[template(path = "join.html")]
+pub struct JoinPage {
+    pub title: String,
+    pub live: Option<Live>,
+    pub csrf: String,
+    pub lobby_id: String,
+    pub signups_open: bool,
+    pub join_name: String,
+    pub join_fields: Vec<Field>,
+    pub join_error: Option<String>,
+}
+
+/// What a game asks at sign-up besides the name (BST: the character).
+pub fn join_fields(game: GameKind) -> Vec<Field> {
+    match game {
+        GameKind::CrossingSwords => Vec::new(),
+        GameKind::Bst => super::prompt_bst::join_fields(),
+    }
+}
+
+pub fn status_label(lobby: &LobbyView) -> String {
+    match (lobby.status, lobby.round) {
+        (Status::Signups, _) => format!(
+            "Sign-ups open: {} of {} seats taken",
+            lobby.players.len(),
+            lobby.capacity
+        ),
+        (Status::Closed, _) => "Sign-ups closed; waiting for the host to start".into(),
+        (Status::Running, Some(round)) => format!("Round {round}: collecting orders"),
+        (Status::Finished, _) => "Finished".into(),
+        (Status::Running, None) => "Running".into(),
+    }
+}
+
+pub async fn show_lobby(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    Csrf(csrf): Csrf,
+) -> Result<LobbyPage, PageError> {
+    let id = lobby_id(&id)?;
+    let after = app.host.last_event_seq(id).await?;
+    let lobby = app.host.lobby(id).await?;
+    let tokens = Tokens::of(&headers, id);
+    let viewer = app
+        .host
+        .viewer(id, tokens.host.as_deref(), tokens.player.as_deref())
+        .await?;
+    let player_token = viewer.player.as_ref().and(tokens.player.as_deref());
+    let mut history = history(&app, &lobby, player_token).await?;
+    history.reverse();
+    let table = PoolsTable::of(&lobby.players, collecting(&lobby));
+    let exports = Exports::of(&pools_report(&lobby, &table));
+    let names = names(&lobby.players);
+    Ok(LobbyPage {
+        title: lobby.name.clone(),
+        live: Some(Live {
+            lobby: id,
+            after,
+            refresh: true,
+        }),
+        csrf,
+        lobby_id: id.to_string(),
+        game_title: lobby.game.title(),
+        status: lobby.status.as_str(),
+        status_label: status_label(&lobby),
+        signups_open: lobby.status == Status::Signups,
+        show_orders: collecting(&lobby),
+        table,
+        table_facts: lobby
+            .table
+            .iter()
+            .map(|(k, v)| (heading(k), show(v, &names)))
+            .collect(),
+        result: lobby.result.as_ref().map(|r| Standings::of(r, &names)),
+        history,
+        so_far: so_far(&lobby),
+        you: viewer.player.map(|p| p.name),
+        is_host: viewer.is_host,
+        join_name: String::new(),
+        join_fields: join_fields(lobby.game),
+        join_error: None,
+        exports,
+        seed: lobby.seed.clone(),
+    })
+}
+
+pub async fn show_join(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    Csrf(csrf): Csrf,
+) -> Result<JoinPage, PageError> {
+    let id = lobby_id(&id)?;
+    let lobby = app.host.lobby(id).await?;
+    Ok(join_page(&lobby, csrf, String::new(), None))
+}
+
+fn join_page(lobby: &LobbyView, csrf: String, name: String, error: Option<String>) -> JoinPage {
+    JoinPage {
+        title: format!("Join {}", lobby.name),
+        live: None,
+        csrf,
+        lobby_id: lobby.id.to_string(),
+        signups_open: lobby.status == Status::Signups,
+        join_name: name,
+        join_fields: join_fields(lobby.game),
+        join_error: error,
+    }
+}
+
+pub async fn join_lobby(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    Csrf(csrf): Csrf,
+    form: CheckedForm,
+) -> Result<Response, PageError> {
+    let id = lobby_id(&id)?;
+    let lobby = app.host.lobby(id).await?;
+    let name = form.get("name").to_owned();
+    let mut fields = Map::new();
+    for field in join_fields(lobby.game) {
+        let value = form.get(&field.name);
+        if !value.is_empty() {
+            fields.insert(field.name.clone(), value.into());
+        }
+    }
+    match app.host.join(id, &name, fields).await {
+        Ok(joined) => {
+            let cookie = identity_cookie(id, Role::Player, &joined.player_token);
+            Ok(see_other(
+                &format!("/lobbies/{id}/play?joined=1"),
+                &[cookie],
+            ))
+        }
+        Err(error) => Ok(again(error, |message| {
+            join_page(&lobby, csrf, name, Some(message))
+        })),
+    }
+}
+
+/// The private link: remembers the token in this browser, then goes to the host panel or the
+/// player's page. A token this lobby does not know is a 404 (the link is wrong or stale).
+pub async fn continue_as(
+    State(app): State<AppState>,
+    Path((id, token)): Path<(String, String)>,
+) -> Result<Response, PageError> {
+    let id = lobby_id(&id)?;
+    let viewer = app.host.viewer(id, Some(&token), Some(&token)).await?;
+    let response = if viewer.is_host {
+        see_other(
+            &format!("/lobbies/{id}/host"),
+            &[identity_cookie(id, Role::Host, &token)],
+        )
+    } else if viewer.player.is_some() {
+        see_other(
+            &format!("/lobbies/{id}/play"),
+            &[identity_cookie(id, Role::Player, &token)],
+        )
+    } else {
+        return Err(PageError(AppError::not_found(
+            "unknown-link",
+            "This private link does not belong to this lobby. Ask whoever sent it for a new one.",
+        )));
+    };
+    let mut response = response.into_response();
+    response.headers_mut().insert(
+        axum::http::header::REFERRER_POLICY,
+        axum::http::HeaderValue::from_static("no-referrer"),
+    );
+    Ok(response)
+}

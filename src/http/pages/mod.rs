@@ -1,0 +1,156 @@
+//! Server-rendered pages and forms for people (issue 4; `docs/web.md`). Every page is a typed
+//! askama template that is itself the response; every form POSTs, is checked against CSRF,
+//! and answers with a 303 to the page to look at next, or with the same form again and a
+//! message. Handlers only translate between HTTP and the [`crate::host::Host`].
+
+pub mod error;
+pub mod export;
+mod home;
+mod host_panel;
+mod lobby;
+mod play;
+pub mod prompt_bst;
+pub mod prompt_form;
+mod round;
+pub mod session;
+pub mod table;
+
+use axum::Router;
+use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE, LOCATION, SET_COOKIE};
+use axum::http::{HeaderValue, StatusCode};
+use axum::middleware;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use uuid::Uuid;
+
+use super::AppState;
+use crate::error::AppError;
+pub use error::PageError;
+
+/// What the layout needs to make a page follow its lobby's events.
+#[derive(Clone, Debug)]
+pub struct Live {
+    pub lobby: Uuid,
+    /// The last event the page already reflects; the script ignores events up to it.
+    pub after: i64,
+    /// With JavaScript off, reload every 30 s (not on pages with a form being filled in).
+    pub refresh: bool,
+}
+
+pub fn routes() -> Router<AppState> {
+    let pages = Router::new()
+        .route("/", get(home::show_home))
+        // The create form posts here; a GET (a bookmark, a reload after an error) goes home.
+        .route(
+            "/lobbies",
+            get(async || see_other("/", &[])).post(home::create_lobby),
+        )
+        .route("/lobbies/{id}", get(lobby::show_lobby))
+        .route(
+            "/lobbies/{id}/join",
+            get(lobby::show_join).post(lobby::join_lobby),
+        )
+        .route("/lobbies/{id}/as/{token}", get(lobby::continue_as))
+        .route("/lobbies/{id}/host", get(host_panel::show_host_panel))
+        .route(
+            "/lobbies/{id}/host/close-signups",
+            post(host_panel::close_signups),
+        )
+        .route("/lobbies/{id}/host/start", post(host_panel::start_game))
+        .route(
+            "/lobbies/{id}/play",
+            get(play::show_play).post(play::submit_order),
+        )
+        .route("/lobbies/{id}/rounds/{round}", get(round::show_round))
+        .layer(middleware::from_fn(session::issue_csrf))
+        .layer(middleware::from_fn(page_headers));
+    Router::new()
+        .route("/static/herald.css", get(stylesheet))
+        .route("/static/herald.js", get(script))
+        .merge(pages)
+}
+
+/// What every page response says to the browser: never store it (player pages and the host
+/// panel show private links), and load nothing from elsewhere, run no inline script, be framed
+/// by nobody (clickjacking a form) and post forms only here.
+async fn page_headers(request: axum::extract::Request, next: middleware::Next) -> Response {
+    let mut response = next.run(request).await;
+    let headers = response.headers_mut();
+    headers.insert(CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    headers.insert(
+        axum::http::header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(
+            "default-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+        ),
+    );
+    headers.insert(
+        axum::http::header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    response
+}
+
+const CSS: &str = include_str!("../../../static/herald.css");
+const JS: &str = include_str!("../../../static/herald.js");
+
+fn asset(content_type: &'static str, body: &'static str) -> Response {
+    (
+        [
+            (CONTENT_TYPE, HeaderValue::from_static(content_type)),
+            (
+                CACHE_CONTROL,
+                HeaderValue::from_static("public, max-age=3600"),
+            ),
+        ],
+        body,
+    )
+        .into_response()
+}
+
+async fn stylesheet() -> Response {
+    asset("text/css; charset=utf-8", CSS)
+}
+
+async fn script() -> Response {
+    asset("text/javascript; charset=utf-8", JS)
+}
+
+/// Parses a lobby id from a page path (anything else names no lobby: 404).
+pub fn lobby_id(raw: &str) -> Result<Uuid, PageError> {
+    Ok(crate::http::extract::lobby_id(raw)?)
+}
+
+/// A 303 See Other to `location`, setting the given cookies (POST-redirect-GET).
+pub fn see_other(location: &str, cookies: &[HeaderValue]) -> Response {
+    let mut response = StatusCode::SEE_OTHER.into_response();
+    if let Ok(value) = HeaderValue::from_str(location) {
+        response.headers_mut().insert(LOCATION, value);
+    }
+    for cookie in cookies {
+        response.headers_mut().append(SET_COOKIE, cookie.clone());
+    }
+    response
+}
+
+/// A form shown again after `error`, with that error's status (4xx; 500 stays an error page).
+pub fn again<T: IntoResponse>(error: AppError, page: impl FnOnce(String) -> T) -> Response {
+    if matches!(error, AppError::Internal(_)) {
+        return PageError(error).into_response();
+    }
+    let status = error.status();
+    (status, page(error.public_message())).into_response()
+}
+
+/// The absolute base of links to share (`http://host:port`), from the request's Host header.
+pub fn base_url(headers: &axum::http::HeaderMap) -> String {
+    let host = headers
+        .get(axum::http::header::HOST)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("localhost");
+    let scheme = headers
+        .get("x-forwarded-proto")
+        .and_then(|v| v.to_str().ok())
+        .filter(|p| *p == "https")
+        .unwrap_or("http");
+    format!("{scheme}://{host}")
+}

@@ -1,0 +1,169 @@
+//! A player's own page: who they are, their private link and secrets, the form for the prompt
+//! they owe (prefilled with the order they already sent), the pools and the latest reveal.
+
+use askama::Template;
+use askama_web::WebTemplate;
+use axum::extract::{Path, State};
+use axum::http::HeaderMap;
+use axum::response::Response;
+use serde_json::{Map, Value};
+use uuid::Uuid;
+
+use super::prompt_form::{PromptForm, form_for, order_body};
+use super::round::{RoundBlock, collecting, history, so_far};
+use super::session::{CheckedForm, Csrf, Tokens};
+use super::table::{PoolsTable, describe_order, heading, names, show};
+use super::{Live, PageError, again, base_url, lobby_id, see_other};
+use crate::error::AppError;
+use crate::http::AppState;
+use crate::store::Status;
+
+#[derive(Template, WebTemplate)]
+#[template(path = "play.html")]
+pub struct PlayPage {
+    pub title: String,
+    pub live: Option<Live>,
+    pub csrf: String,
+    pub lobby_id: String,
+    pub you: String,
+    pub alive: bool,
+    pub status: &'static str,
+    pub private_link: String,
+    /// The game's private view (BST: the hand) as (heading, value) lines.
+    pub secrets: Vec<(String, String)>,
+    pub form: Option<PromptForm>,
+    pub pending: Option<String>,
+    pub table: PoolsTable,
+    pub show_orders: bool,
+    pub latest: Option<RoundBlock>,
+    /// The running round's reveals so far.
+    pub so_far: Option<RoundBlock>,
+    pub error: Option<String>,
+}
+
+/// The player's token from the cookie, if this lobby knows it; 401 otherwise.
+async fn player_token(app: &AppState, id: Uuid, headers: &HeaderMap) -> Result<String, PageError> {
+    let tokens = Tokens::of(headers, id);
+    let viewer = app.host.viewer(id, None, tokens.player.as_deref()).await?;
+    match (viewer.player, tokens.player) {
+        (Some(_), Some(token)) => Ok(token),
+        _ => Err(PageError(AppError::unauthenticated(
+            "not-a-player",
+            "This page is for a player of this lobby. Join from the lobby page, or open the private link you were given when you joined.",
+        ))),
+    }
+}
+
+async fn play_page(
+    app: &AppState,
+    id: Uuid,
+    headers: &HeaderMap,
+    csrf: String,
+    posted: Option<&Map<String, Value>>,
+) -> Result<PlayPage, PageError> {
+    let token = player_token(app, id, headers).await?;
+    let after = app.host.last_event_seq(id).await?;
+    let lobby = app.host.lobby(id).await?;
+    let me = app.host.me(id, Some(&token)).await?;
+    let names = names(&lobby.players);
+    let my_id = me.player["id"].as_str().unwrap_or_default().to_owned();
+    let alive = lobby
+        .players
+        .iter()
+        .find(|p| p["id"].as_str() == Some(my_id.as_str()))
+        .and_then(|p| p["alive"].as_bool())
+        .unwrap_or(true);
+    // After a refused POST, show what was sent rather than the stored order.
+    let preselect = posted
+        .map(|m| Value::Object(m.clone()))
+        .or(me.pending.clone());
+    let form = me
+        .prompt
+        .as_ref()
+        .map(|prompt| form_for(lobby.game, prompt, preselect.as_ref()))
+        .transpose()?;
+    let latest = history(app, &lobby, Some(&token)).await?.pop();
+    let waiting = form.is_some() && me.pending.is_none();
+    Ok(PlayPage {
+        title: format!(
+            "{}: {}",
+            lobby.name,
+            me.player["name"].as_str().unwrap_or("")
+        ),
+        live: Some(Live {
+            lobby: id,
+            after,
+            refresh: !waiting,
+        }),
+        csrf,
+        lobby_id: id.to_string(),
+        you: me.player["name"].as_str().unwrap_or_default().to_owned(),
+        alive,
+        status: lobby.status.as_str(),
+        private_link: format!("{}/lobbies/{id}/as/{token}", base_url(headers)),
+        secrets: me
+            .private
+            .iter()
+            .map(|(k, v)| (heading(k), show(v, &names)))
+            .collect(),
+        pending: me.pending.as_ref().map(|p| describe_order(p, &names)),
+        form,
+        table: PoolsTable::of(&lobby.players, collecting(&lobby)),
+        show_orders: collecting(&lobby) && lobby.status == Status::Running,
+        latest,
+        so_far: so_far(&lobby),
+        error: None,
+    })
+}
+
+pub async fn show_play(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    Csrf(csrf): Csrf,
+) -> Result<PlayPage, PageError> {
+    let id = lobby_id(&id)?;
+    play_page(&app, id, &headers, csrf, None).await
+}
+
+pub async fn submit_order(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    Csrf(csrf): Csrf,
+    posted: CheckedForm,
+) -> Result<Response, PageError> {
+    let id = lobby_id(&id)?;
+    let token = player_token(&app, id, &headers).await?;
+    let lobby = app.host.lobby(id).await?;
+    let me = app.host.me(id, Some(&token)).await?;
+    let attempt = match &me.prompt {
+        Some(prompt) => {
+            form_for(lobby.game, prompt, None).and_then(|form| order_body(&form, &posted))
+        }
+        None => Err(AppError::conflict(
+            "nothing-owed",
+            "You owe no order right now: the round may have resolved, or you are out of the game.",
+        )),
+    };
+    let result = match attempt {
+        Ok(body) => app.host.submit(id, Some(&token), body).await.map(|_| ()),
+        Err(error) => Err(error),
+    };
+    match result {
+        Ok(()) => Ok(see_other(&format!("/lobbies/{id}/play?sent=1"), &[])),
+        Err(error) => {
+            let sent: Map<String, Value> = posted
+                .fields
+                .iter()
+                .filter(|(k, _)| k != "csrf")
+                .map(|(k, v)| (k.clone(), Value::String(v.clone())))
+                .collect();
+            let page = play_page(&app, id, &headers, csrf, Some(&sent)).await?;
+            Ok(again(error, |message| PlayPage {
+                error: Some(message),
+                ..page
+            }))
+        }
+    }
+}

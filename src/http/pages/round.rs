@@ -1,0 +1,167 @@
+//! A resolved round's page: every revealed order, the full log, the pools after it, and the
+//! forum exports of all three.
+
+use askama::Template;
+use askama_web::WebTemplate;
+use axum::extract::{Path, State};
+use axum::http::HeaderMap;
+
+use super::export::{self, Report};
+use super::session::Tokens;
+use super::table::{PoolsTable, names, order_line};
+use super::{Live, PageError, lobby_id};
+use crate::error::AppError;
+use crate::host::views::LobbyView;
+use crate::http::AppState;
+
+/// One resolved round as shown: orders and log as lines, the pools after it.
+pub struct RoundBlock {
+    pub round: u32,
+    pub orders: Vec<String>,
+    pub log: Vec<String>,
+    pub table: PoolsTable,
+}
+
+impl RoundBlock {
+    pub fn of(view: &crate::host::RoundView) -> RoundBlock {
+        let players = view.pools["players"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        let names = names(&players);
+        RoundBlock {
+            round: view.round,
+            orders: view.orders.iter().map(|o| order_line(o, &names)).collect(),
+            log: view
+                .log
+                .iter()
+                .filter_map(|e| e["text"].as_str().map(str::to_owned))
+                .collect(),
+            table: PoolsTable::of(&players, false),
+        }
+    }
+
+    /// This round as a forum post.
+    pub fn report(&self, lobby: &str) -> Report {
+        Report {
+            heading: format!("{lobby}: round {}", self.round),
+            orders: self.orders.clone(),
+            log: self.log.clone(),
+            headings: self.table.headings(),
+            rows: self.table.plain_rows(),
+        }
+    }
+}
+
+/// The round's exports, ready for the page's text areas.
+pub struct Exports {
+    pub bbcode: String,
+    pub markdown: String,
+}
+
+impl Exports {
+    pub fn of(report: &Report) -> Exports {
+        Exports {
+            bbcode: export::bbcode(report),
+            markdown: export::markdown(report),
+        }
+    }
+}
+
+#[derive(Template, WebTemplate)]
+#[template(path = "round.html")]
+pub struct RoundPage {
+    pub title: String,
+    pub live: Option<Live>,
+    pub lobby_id: String,
+    pub lobby_name: String,
+    pub block: RoundBlock,
+    pub previous: Option<u32>,
+    pub next: Option<u32>,
+    pub exports: Exports,
+}
+
+/// The lobby's resolved rounds, oldest first, with the viewer's private log lines if a player.
+pub async fn history(
+    app: &AppState,
+    lobby: &LobbyView,
+    player_token: Option<&str>,
+) -> Result<Vec<RoundBlock>, AppError> {
+    let views = app.host.history(lobby.id, player_token).await?;
+    Ok(views.iter().map(RoundBlock::of).collect())
+}
+
+pub async fn show_round(
+    State(app): State<AppState>,
+    Path((id, round)): Path<(String, String)>,
+    headers: HeaderMap,
+) -> Result<RoundPage, PageError> {
+    let id = lobby_id(&id)?;
+    let round: u32 = round.parse().map_err(|_| {
+        AppError::not_found(
+            "round-not-resolved",
+            format!("There is no round {round:?}."),
+        )
+    })?;
+    let lobby = app.host.lobby(id).await?;
+    let tokens = Tokens::of(&headers, id);
+    let viewer = app.host.viewer(id, None, tokens.player.as_deref()).await?;
+    let token = viewer.player.as_ref().and(tokens.player.as_deref());
+    let view = app.host.round(id, round, token).await?;
+    let block = RoundBlock::of(&view);
+    let rounds: Vec<u32> = app.host.rounds(id).await?.iter().map(|r| r.round).collect();
+    let exports = Exports::of(&block.report(&lobby.name));
+    Ok(RoundPage {
+        title: format!("{}: round {round}", lobby.name),
+        live: None,
+        lobby_id: id.to_string(),
+        lobby_name: lobby.name.clone(),
+        previous: rounds.iter().copied().filter(|r| *r < round).max(),
+        next: rounds.iter().copied().filter(|r| *r > round).min(),
+        block,
+        exports,
+    })
+}
+
+/// What the running round has revealed so far (BST: the play step while its decision steps
+/// run), if anything.
+pub fn so_far(lobby: &LobbyView) -> Option<RoundBlock> {
+    let current = lobby.current_round.as_ref()?;
+    let names = names(&lobby.players);
+    Some(RoundBlock {
+        round: current["round"]
+            .as_u64()
+            .and_then(|r| u32::try_from(r).ok())?,
+        orders: current["orders"]
+            .as_array()?
+            .iter()
+            .map(|o| order_line(o, &names))
+            .collect(),
+        log: current["log"]
+            .as_array()?
+            .iter()
+            .filter_map(|e| e["text"].as_str().map(str::to_owned))
+            .collect(),
+        table: PoolsTable::default(),
+    })
+}
+
+/// Whether a lobby is collecting orders now.
+pub fn collecting(lobby: &LobbyView) -> bool {
+    lobby.step.is_some()
+}
+
+/// The lobby's current pools as a forum post.
+pub fn pools_report(lobby: &LobbyView, table: &PoolsTable) -> Report {
+    let when = match (lobby.result.is_some(), lobby.round) {
+        (true, _) => "final pools".to_string(),
+        (false, Some(round)) => format!("pools before round {round}"),
+        (false, None) => "players".to_string(),
+    };
+    Report {
+        heading: format!("{}: {when}", lobby.name),
+        headings: table.headings(),
+        rows: table.plain_rows(),
+        ..Report::default()
+    }
+}

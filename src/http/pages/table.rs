@@ -1,0 +1,316 @@
+//! Display models built from the host's public JSON, game-agnostically: the pools table (its
+//! columns are whatever public pools the game publishes), revealed orders and final standings
+//! as lines of text. Player ids inside values are shown as names.
+
+use std::collections::HashMap;
+
+use serde_json::Value;
+
+/// Fields of a public player object that are not pools.
+const NOT_POOLS: [&str; 5] = ["id", "name", "alive", "submitted", "owes"];
+
+/// Pools shown first, in this order; any other key follows alphabetically (JSON objects here
+/// keep no field order).
+const FIRST: [&str; 9] = [
+    "character",
+    "hp",
+    "vp",
+    "charges",
+    "poison",
+    "off_balance",
+    "hand_size",
+    "focus",
+    "dodge",
+];
+
+fn rank(key: &str) -> (usize, String) {
+    let place = FIRST.iter().position(|k| *k == key).unwrap_or(FIRST.len());
+    (place, key.to_owned())
+}
+
+/// A table of every player's public pools.
+#[derive(Clone, Debug, Default)]
+pub struct PoolsTable {
+    pub columns: Vec<String>,
+    pub rows: Vec<PoolsRow>,
+}
+
+#[derive(Clone, Debug)]
+pub struct PoolsRow {
+    pub id: String,
+    pub name: String,
+    pub alive: bool,
+    pub cells: Vec<String>,
+    /// "submitted" / "waiting" while orders are being collected, empty otherwise.
+    pub order_state: String,
+}
+
+/// Player id → name, for showing ids inside pools, orders and results.
+pub type Names = HashMap<String, String>;
+
+pub fn names(players: &[Value]) -> Names {
+    players
+        .iter()
+        .filter_map(|p| Some((p["id"].as_str()?.to_owned(), p["name"].as_str()?.to_owned())))
+        .collect()
+}
+
+/// A column heading for a pools key: `hp` → `HP`, `off_balance` → `Off balance`.
+pub fn heading(key: &str) -> String {
+    match key {
+        "hp" => "HP".into(),
+        "vp" => "VP".into(),
+        "focus" => "Focus on".into(),
+        "dodge" => "Dodging".into(),
+        other => {
+            let words = other.replace(['_', '-'], " ");
+            let mut chars = words.chars();
+            match chars.next() {
+                Some(first) => first.to_uppercase().chain(chars).collect(),
+                None => String::new(),
+            }
+        }
+    }
+}
+
+/// A value as a person reads it.
+pub fn show(value: &Value, names: &Names) -> String {
+    match value {
+        Value::Null => "—".into(),
+        Value::Bool(true) => "yes".into(),
+        Value::Bool(false) => "no".into(),
+        Value::Number(n) => n.to_string(),
+        Value::String(s) => match names.get(s) {
+            Some(name) => name.clone(),
+            // A game's identifier (`sellsword`, `last-standing`) reads better as words.
+            None if !s.is_empty() && s.bytes().all(|b| b.is_ascii_lowercase() || b == b'-') => {
+                title(s)
+            }
+            None => s.clone(),
+        },
+        Value::Array(items) if items.is_empty() => "—".into(),
+        Value::Array(items) => items
+            .iter()
+            .map(|v| show(v, names))
+            .collect::<Vec<_>>()
+            .join(", "),
+        Value::Object(map) => map
+            .get("name")
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+            .unwrap_or_else(|| value.to_string()),
+    }
+}
+
+impl PoolsTable {
+    /// Builds the table from public player objects. `collecting`: orders are being collected
+    /// now, so each row says whether that player has submitted.
+    pub fn of(players: &[Value], collecting: bool) -> PoolsTable {
+        let names = names(players);
+        let mut columns: Vec<String> = Vec::new();
+        for player in players {
+            if let Value::Object(map) = player {
+                for key in map.keys() {
+                    if !NOT_POOLS.contains(&key.as_str()) && !columns.contains(key) {
+                        columns.push(key.clone());
+                    }
+                }
+            }
+        }
+        columns.sort_by_key(|c| rank(c));
+        let rows = players
+            .iter()
+            .map(|p| {
+                let owes = p["owes"].as_bool().unwrap_or(false);
+                let order_state = match (collecting, p["submitted"].as_bool(), owes) {
+                    (true, Some(true), _) => "submitted",
+                    (true, _, true) => "waiting",
+                    _ => "",
+                };
+                PoolsRow {
+                    id: p["id"].as_str().unwrap_or_default().to_owned(),
+                    name: p["name"].as_str().unwrap_or_default().to_owned(),
+                    alive: p["alive"].as_bool().unwrap_or(true),
+                    cells: columns.iter().map(|c| show(&p[c], &names)).collect(),
+                    order_state: order_state.into(),
+                }
+            })
+            .collect();
+        PoolsTable {
+            columns: columns.iter().map(|c| heading(c)).collect(),
+            rows,
+        }
+    }
+
+    /// The headings as exporters use them (name first, then the pools, then "Alive").
+    pub fn headings(&self) -> Vec<String> {
+        let mut headings = vec!["Player".to_string()];
+        headings.extend(self.columns.iter().cloned());
+        headings.push("Alive".into());
+        headings
+    }
+
+    /// Rows of plain cells for exporters, aligned with [`PoolsTable::headings`].
+    pub fn plain_rows(&self) -> Vec<Vec<String>> {
+        self.rows
+            .iter()
+            .map(|row| {
+                let mut cells = vec![row.name.clone()];
+                cells.extend(row.cells.iter().cloned());
+                cells.push(if row.alive { "yes" } else { "no" }.into());
+                cells
+            })
+            .collect()
+    }
+}
+
+/// A kebab-case identifier as words: `piercing-strike` → `Piercing strike`.
+pub fn title(id: &str) -> String {
+    heading(id)
+}
+
+/// One revealed order as a line: `Ann: Strike → Bob`. Game-agnostic: the `move` first, a
+/// `target` after an arrow, any other field as `field value`.
+pub fn order_line(entry: &Value, names: &Names) -> String {
+    let who = entry["player"]["name"].as_str().unwrap_or("?");
+    format!("{who}: {}", describe_order(&entry["order"], names))
+}
+
+/// An order body as words.
+pub fn describe_order(order: &Value, names: &Names) -> String {
+    let Value::Object(fields) = order else {
+        return show(order, names);
+    };
+    let mut parts = Vec::new();
+    // BST tags each revealed answer (`play`, `tokens`, `token`, `accept`, `decline`,
+    // `random-pool`); the tag is worth showing only when nothing else says it.
+    if let Some(answer) = fields.get("answer").and_then(Value::as_str)
+        && fields.len() == 1
+    {
+        parts.push(title(answer));
+    }
+    if let Some(mv) = fields.get("move").and_then(Value::as_str) {
+        parts.push(title(mv));
+    }
+    if let Some(target) = fields.get("target") {
+        parts.push(format!("→ {}", show(target, names)));
+    }
+    for (key, value) in fields {
+        if !["move", "target", "answer"].contains(&key.as_str()) {
+            parts.push(format!(
+                "{} {}",
+                heading(key).to_lowercase(),
+                show(value, names)
+            ));
+        }
+    }
+    parts.join(" ")
+}
+
+/// The final standings, best first.
+#[derive(Clone, Debug)]
+pub struct Standings {
+    pub winners: String,
+    pub reason: String,
+    pub columns: Vec<String>,
+    pub rows: Vec<Vec<String>>,
+}
+
+impl Standings {
+    /// From a game's `result` (`{winners, reason, standings: [{player, name, place, ...}]}`).
+    pub fn of(result: &Value, names: &Names) -> Standings {
+        let list = result["standings"].as_array().cloned().unwrap_or_default();
+        let mut extra: Vec<String> = Vec::new();
+        for entry in &list {
+            if let Value::Object(map) = entry {
+                for key in map.keys() {
+                    let fixed = ["player", "id", "place", "name"].contains(&key.as_str());
+                    if !fixed && !extra.contains(key) {
+                        extra.push(key.clone());
+                    }
+                }
+            }
+        }
+        extra.sort_by_key(|c| rank(c));
+        let mut columns = vec!["place".to_string(), "name".to_string()];
+        columns.extend(extra);
+        let rows = list
+            .iter()
+            .map(|e| {
+                columns
+                    .iter()
+                    .map(|c| match (c.as_str(), &e[c]) {
+                        // A name is shown as typed, never re-cased.
+                        ("name", Value::String(name)) => name.clone(),
+                        (_, value) => show(value, names),
+                    })
+                    .collect()
+            })
+            .collect();
+        Standings {
+            winners: show(&result["winners"], names),
+            reason: result["reason"].as_str().map(title).unwrap_or_default(),
+            columns: columns.iter().map(|c| heading(c)).collect(),
+            rows,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn pools_become_columns_and_ids_become_names() {
+        let players = vec![
+            json!({"id": "a", "name": "Ann", "alive": true, "submitted": true, "owes": true, "hp": 20, "vp": 0, "focus": "b", "dodge": null}),
+            json!({"id": "b", "name": "Bob", "alive": false, "submitted": false, "owes": false, "hp": 0, "vp": 3, "focus": null, "dodge": null}),
+        ];
+        let table = PoolsTable::of(&players, true);
+        assert_eq!(table.columns, vec!["HP", "VP", "Focus on", "Dodging"]);
+        assert_eq!(table.rows[0].cells, vec!["20", "0", "Bob", "—"]);
+        assert_eq!(table.rows[0].order_state, "submitted");
+        assert_eq!(table.rows[1].order_state, "");
+        assert_eq!(table.plain_rows()[1], vec!["Bob", "0", "3", "—", "—", "no"]);
+        let bst = vec![
+            json!({"id": "c", "name": "Cy", "character": "sellsword", "hand_size": 5, "off_balance": false}),
+        ];
+        let table = PoolsTable::of(&bst, false);
+        assert_eq!(table.columns, vec!["Character", "Off balance", "Hand size"]);
+        assert_eq!(table.rows[0].cells, vec!["Sellsword", "no", "5"]);
+    }
+
+    #[test]
+    fn standings_keep_names_as_typed() {
+        let result = json!({"winners": ["b"], "reason": "last-standing", "standings": [
+            {"player": "b", "name": "dark-lord", "place": 1, "vp": 9, "hp": 0, "alive": true}
+        ]});
+        let names = Names::from([("b".to_string(), "dark-lord".to_string())]);
+        let standings = Standings::of(&result, &names);
+        assert_eq!(
+            standings.columns,
+            vec!["Place", "Name", "HP", "VP", "Alive"]
+        );
+        assert_eq!(standings.rows[0], vec!["1", "dark-lord", "0", "9", "yes"]);
+        assert_eq!(
+            (standings.winners.as_str(), standings.reason.as_str()),
+            ("dark-lord", "Last standing")
+        );
+    }
+
+    #[test]
+    fn orders_read_as_sentences() {
+        let names = Names::from([("b".to_string(), "Bob".to_string())]);
+        let entry = json!({"player": {"id": "a", "name": "Ann"}, "order": {"move": "strike", "target": "b"}});
+        assert_eq!(order_line(&entry, &names), "Ann: Strike → Bob");
+        let bst = json!({"answer": "play", "move": "piercing-strike", "token": "R7"});
+        assert_eq!(describe_order(&bst, &names), "Piercing strike token R7");
+        let pair = json!({"answer": "tokens", "tokens": ["R3", "Y3"]});
+        assert_eq!(describe_order(&pair, &names), "tokens R3, Y3");
+        assert_eq!(
+            describe_order(&json!({"answer": "decline"}), &names),
+            "Decline"
+        );
+    }
+}

@@ -1,0 +1,246 @@
+//! BST through the pages, in-process on every backend: the character select at sign-up, the
+//! play form (tile and token from the hand), and the decision steps' forms, answered until the
+//! next round's play step.
+
+use axum::http::StatusCode;
+use serde_json::json;
+
+use crate::pages_client::{Page, Visitor, assert_escaped};
+use crate::support::{TestApp, apps};
+
+/// Ann holds a pair of 3s that she does not play, so at the end of the turn (T13) she is asked
+/// whether to Gather Power with it: a decision step every such opening reaches.
+pub fn opening() -> serde_json::Value {
+    json!({"seed": 7, "setup": {"players": [
+        {"hand": ["R3", "Y3", "B5", "R6", "Y7"]},
+        {"hand": ["B4", "R8", "Y9", "B10", "W6"]}
+    ]}})
+}
+
+/// The value of every checkbox of a group, in page order.
+fn checkboxes(page: &Page, name: &str) -> Vec<String> {
+    let marker = format!("type=\"checkbox\" name=\"{name}\" value=\"");
+    page.html
+        .match_indices(&marker)
+        .map(|(at, _)| {
+            let rest = &page.html[at + marker.len()..];
+            rest[..rest.find('"').unwrap()].to_owned()
+        })
+        .collect()
+}
+
+/// How many boxes the hint asks for ("Tick exactly 2." / "Tick 1 to 2.").
+fn at_least(page: &Page) -> usize {
+    let at = page.html.find("Tick ").expect("a hint") + 5;
+    let rest = page.html[at..].trim_start_matches("exactly ");
+    rest[..rest.find(|c: char| !c.is_ascii_digit()).unwrap()]
+        .parse()
+        .unwrap()
+}
+
+/// Answers whatever decision form the player's page shows, through that form: a pair for
+/// Gather Power, otherwise "No"/"Decline" where allowed, else the first legal choice(s).
+/// Returns the step answered, or None if the page shows no decision form.
+pub async fn answer_decision(visitor: &mut Visitor<'_>, lobby: &str) -> Option<String> {
+    let play = format!("/lobbies/{lobby}/play");
+    let page = visitor.get(&play).await;
+    assert_eq!(page.status, StatusCode::OK, "{}", page.html);
+    if !page.html.contains("id=\"order-form\"") || page.html.contains("id=\"f-move\"") {
+        return None;
+    }
+    let round = page.input_value("round").unwrap();
+    let step = page.input_value("step").unwrap();
+    let mut fields: Vec<(String, String)> =
+        vec![("round".into(), round), ("step".into(), step.clone())];
+    if step == "gather-power" {
+        let (pair, _) = page.options("f-tokens").into_iter().next().expect("a pair");
+        fields.push(("tokens".into(), pair));
+    } else if page.html.contains("name=\"decline\" value=\"true\"") {
+        fields.push(("decline".into(), "true".into()));
+    } else if page.html.contains("id=\"f-token\"") {
+        let (token, _) = page.options("f-token").into_iter().next().expect("a token");
+        fields.push(("token".into(), token));
+    } else if page.html.contains("type=\"checkbox\"") {
+        let need = at_least(&page);
+        for token in checkboxes(&page, "tokens").into_iter().take(need) {
+            fields.push(("tokens".into(), token));
+        }
+    } else {
+        fields.push(("accept".into(), "true".into()));
+    }
+    let borrowed: Vec<(&str, &str)> = fields
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect();
+    let sent = visitor.post(&play, &borrowed).await;
+    assert_eq!(sent.status, StatusCode::SEE_OTHER, "{step}: {}", sent.html);
+    Some(step)
+}
+
+async fn seat_two(app: &TestApp) -> (String, Visitor<'_>, Visitor<'_>) {
+    let (lobby, host_token) = app.create_lobby("bst", opening()).await;
+    let mut host = Visitor::new(app);
+    let link = host.get(&format!("/lobbies/{lobby}/as/{host_token}")).await;
+    assert_eq!(link.location(), format!("/lobbies/{lobby}/host"));
+    let (mut ann, mut bob) = (Visitor::new(app), Visitor::new(app));
+    let join = ann.get(&format!("/lobbies/{lobby}/join")).await;
+    assert!(
+        join.html
+            .contains("<label for=\"f-character\">Character</label>")
+    );
+    assert_eq!(join.option_for("f-character", "Sellsword"), "sellsword");
+    let wrong = ann
+        .post(
+            &format!("/lobbies/{lobby}/join"),
+            &[("name", "Ann"), ("character", "wizard")],
+        )
+        .await;
+    assert_eq!(
+        wrong.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        wrong.html
+    );
+    assert!(wrong.html.contains("id=\"join-error\""));
+    for (visitor, name, character) in [
+        (&mut ann, "Ann", "sellsword"),
+        (&mut bob, "Bob", "sentinel"),
+    ] {
+        let joined = visitor
+            .post(
+                &format!("/lobbies/{lobby}/join"),
+                &[("name", name), ("character", character)],
+            )
+            .await;
+        assert_eq!(joined.status, StatusCode::SEE_OTHER, "{}", joined.html);
+    }
+    let lobby_page = host.get(&format!("/lobbies/{lobby}")).await;
+    assert!(
+        lobby_page.html.contains("<td>Sentinel</td>"),
+        "{}",
+        lobby_page.html
+    );
+    let started = host
+        .post(&format!("/lobbies/{lobby}/host/start"), &[])
+        .await;
+    assert_eq!(started.status, StatusCode::SEE_OTHER, "{}", started.html);
+    (lobby, ann, bob)
+}
+
+#[tokio::test]
+async fn a_bst_opening_is_played_through_its_forms_including_a_decision_step() {
+    for app in apps().await {
+        let (lobby, mut ann, mut bob) = seat_two(&app).await;
+        let play = format!("/lobbies/{lobby}/play");
+
+        let page = ann.get(&play).await;
+        assert_eq!(page.status, StatusCode::OK);
+        assert_escaped(&page);
+        assert!(
+            page.html.contains("Only you can see this") && page.html.contains("R3, Y3, B5, R6, Y7")
+        );
+        let tokens: Vec<String> = page
+            .options("f-token")
+            .into_iter()
+            .map(|(v, _)| v)
+            .collect();
+        assert_eq!(
+            tokens,
+            vec!["R3", "Y3", "B5", "R6", "Y7"],
+            "the hand is the token list"
+        );
+        assert!(
+            page.options("f-move")
+                .iter()
+                .any(|(v, l)| v == "guard" && l.starts_with("Guard (cost"))
+        );
+        let secret = bob.get(&play).await;
+        assert!(
+            !secret.html.contains("R3, Y3"),
+            "Bob does not see Ann's hand"
+        );
+
+        // A token not in the hand is refused and the form comes back.
+        let bad = ann
+            .post(
+                &play,
+                &[
+                    ("round", "1"),
+                    ("step", "play"),
+                    ("move", "guard"),
+                    ("token", "W10"),
+                ],
+            )
+            .await;
+        assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", bad.html);
+        assert!(bad.html.contains("id=\"order-error\""));
+
+        for (visitor, mv, token) in [
+            (&mut ann, "guard", "B5"),
+            (&mut bob, "standard-strike", "B4"),
+        ] {
+            let sent = visitor
+                .post(
+                    &play,
+                    &[
+                        ("round", "1"),
+                        ("step", "play"),
+                        ("move", mv),
+                        ("token", token),
+                    ],
+                )
+                .await;
+            assert_eq!(sent.status, StatusCode::SEE_OTHER, "{}", sent.html);
+        }
+
+        // The play step is revealed while the decision steps run.
+        let deciding = ann.get(&play).await;
+        assert!(
+            deciding.html.contains("Round 1 so far"),
+            "{}",
+            deciding.html
+        );
+        assert!(deciding.html.contains("Bob: Standard strike token B4"));
+        let public = Visitor::new(&app).get(&format!("/lobbies/{lobby}")).await;
+        assert!(
+            public.html.contains("Ann: Guard token B5"),
+            "{}",
+            public.html
+        );
+
+        // Answer the decision steps, whoever owes them, until round 2's play step.
+        let mut answered = Vec::new();
+        for _ in 0..12 {
+            let a = answer_decision(&mut ann, &lobby).await;
+            let b = answer_decision(&mut bob, &lobby).await;
+            if a.is_none() && b.is_none() {
+                break;
+            }
+            answered.extend(a.into_iter().chain(b));
+        }
+        assert!(
+            answered.contains(&"gather-power".to_string()),
+            "{answered:?} ({})",
+            app.backend
+        );
+        let next = ann.get(&play).await;
+        assert!(next.html.contains("Round 2: Play"), "{}", next.html);
+        let view = app
+            .get(&format!("/api/v1/lobbies/{lobby}"), None)
+            .await
+            .body;
+        assert_eq!(
+            (view["round"].as_u64(), view["step"].as_str()),
+            (Some(2), Some("play"))
+        );
+
+        let round = ann.get(&format!("/lobbies/{lobby}/rounds/1")).await;
+        assert_eq!(round.status, StatusCode::OK);
+        assert!(round.html.contains("Ann: Guard token B5"), "{}", round.html);
+        assert!(
+            round.html.contains("Ann: tokens R3, Y3"),
+            "the pair, face up: {}",
+            round.html
+        );
+    }
+}
