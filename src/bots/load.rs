@@ -91,6 +91,7 @@ pub async fn run(args: LoadArgs) -> Result<Report, ClientError> {
         setup_started.elapsed()
     );
 
+    let cpu_before = args.server_pid.and_then(cpu_seconds);
     let started = Instant::now();
     join_all(
         tables
@@ -133,6 +134,15 @@ pub async fn run(args: LoadArgs) -> Result<Report, ClientError> {
     );
     let errors: u64 = tally.errors.values().sum();
     println!("errors: {errors} {:?}", tally.errors);
+    if let (Some(pid), Some(before)) = (args.server_pid, cpu_before)
+        && let Some(after) = cpu_seconds(pid)
+    {
+        let cpu = after - before;
+        println!(
+            "server CPU while playing: {cpu:.1} s ({:.0} orders per CPU-second)",
+            tally.orders as f64 / cpu.max(1e-9)
+        );
+    }
     if let Some(pid) = args.server_pid {
         let peak = memory_kb(pid, "VmHWM");
         println!(
@@ -307,6 +317,18 @@ fn mb(kb: Option<u64>) -> String {
     kb.map_or("?".into(), |kb| format!("{:.1}", kb as f64 / 1024.0))
 }
 
+/// The CPU time a process's live threads have used, in seconds (each thread's
+/// /proc/PID/task/TID/schedstat starts with its nanoseconds on a CPU).
+fn cpu_seconds(pid: u32) -> Option<f64> {
+    let tasks = std::fs::read_dir(format!("/proc/{pid}/task")).ok()?;
+    // A thread may end while we read; it is skipped.
+    let nanos: f64 = tasks
+        .filter_map(|task| std::fs::read_to_string(task.ok()?.path().join("schedstat")).ok())
+        .filter_map(|stat| stat.split_whitespace().next()?.parse::<f64>().ok())
+        .sum();
+    Some(nanos / 1e9)
+}
+
 /// A memory figure (kB) from /proc/PID/status: VmRSS now, VmHWM the peak.
 fn memory_kb(pid: u32, field: &str) -> Option<u64> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
@@ -327,8 +349,9 @@ mod tests {
     }
 
     #[test]
-    fn memory_of_this_process_is_readable() {
+    fn memory_and_cpu_of_this_process_are_readable() {
         assert!(memory_kb(std::process::id(), "VmRSS").is_some_and(|kb| kb > 0));
+        assert!(cpu_seconds(std::process::id()).is_some_and(|s| s > 0.0));
     }
 
     #[test]
