@@ -85,3 +85,10 @@ pub fn lobby_id(raw: &str) -> Result<Uuid, AppError> {
     Uuid::parse_str(raw)
         .map_err(|_| AppError::not_found("unknown-lobby", format!("There is no lobby {raw:?}.")))
 }
+
+/// Parses a round number from the path: anything that is not one names no round (404).
+pub fn round_number(raw: &str) -> Result<u32, AppError> {
+    raw.parse().map_err(|_| {
+        AppError::not_found("round-not-resolved", format!("There is no round {raw:?}."))
+    })
+}

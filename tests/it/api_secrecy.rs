@@ -68,24 +68,15 @@ impl EventReader {
         loop {
             if let Some(end) = self.buffer.find("\n\n") {
                 let block: String = self.buffer.drain(..end + 2).collect();
-                let mut event = SseEvent {
-                    id: String::new(),
-                    kind: String::new(),
-                    data: Value::Null,
-                };
-                for line in block.lines() {
-                    if let Some(v) = line.strip_prefix("id:") {
-                        event.id = v.trim().to_string();
-                    } else if let Some(v) = line.strip_prefix("event:") {
-                        event.kind = v.trim().to_string();
-                    } else if let Some(v) = line.strip_prefix("data:") {
-                        event.data = serde_json::from_str(v.trim()).unwrap_or(Value::Null);
-                    }
+                // Keep-alive comments parse to nothing and are skipped.
+                if let Some(event) = herald::bots::client::parse_block(&block) {
+                    return Some(SseEvent {
+                        id: event.id,
+                        kind: event.kind,
+                        data: event.data,
+                    });
                 }
-                if event.kind.is_empty() {
-                    continue; // a keep-alive comment
-                }
-                return Some(event);
+                continue;
             }
             let frame = tokio::time::timeout(Duration::from_secs(1), self.body.frame())
                 .await

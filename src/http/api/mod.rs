@@ -13,7 +13,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::AppState;
-use super::extract::{JsonObject, Token, lobby_id};
+use super::extract::{JsonObject, Token, lobby_id, round_number};
 use crate::error::AppError;
 
 /// The OpenAPI document, kept beside the routes it describes (a test checks they agree).
@@ -206,11 +206,6 @@ async fn show_round(
     token: Token,
 ) -> Result<impl IntoResponse, AppError> {
     let id = lobby_id(&id)?;
-    let round: u32 = round.parse().map_err(|_| {
-        AppError::not_found(
-            "round-not-resolved",
-            format!("There is no round {round:?}."),
-        )
-    })?;
+    let round = round_number(&round)?;
     Ok(Json(app.host.round(id, round, token.as_deref()).await?))
 }

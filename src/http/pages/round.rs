@@ -13,6 +13,7 @@ use super::{Live, PageError, lobby_id};
 use crate::error::AppError;
 use crate::host::views::LobbyView;
 use crate::http::AppState;
+use crate::http::extract::round_number;
 
 /// One resolved round as shown: orders and log as lines, the pools after it.
 pub struct RoundBlock {
@@ -97,12 +98,7 @@ pub async fn show_round(
     headers: HeaderMap,
 ) -> Result<RoundPage, PageError> {
     let id = lobby_id(&id)?;
-    let round: u32 = round.parse().map_err(|_| {
-        AppError::not_found(
-            "round-not-resolved",
-            format!("There is no round {round:?}."),
-        )
-    })?;
+    let round = round_number(&round)?;
     let lobby = app.host.lobby(id).await?;
     let tokens = Tokens::of(&headers, id);
     let viewer = app.host.viewer(id, None, tokens.player.as_deref()).await?;
