@@ -6,7 +6,7 @@ pub mod pages;
 
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
-use axum::http::{Method, StatusCode};
+use axum::http::{Method, Request, StatusCode};
 use axum::response::IntoResponse;
 use tokio::sync::watch;
 use tower_http::trace::TraceLayer;
@@ -30,8 +30,19 @@ pub fn app(state: AppState) -> Router {
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(extract::BODY_LIMIT))
-        .layer(TraceLayer::new_for_http())
+        .layer(TraceLayer::new_for_http().make_span_with(|request: &Request<_>| {
+            tracing::debug_span!("request", method = %request.method(), path = %loggable_path(request.uri().path()))
+        }))
         .with_state(state)
+}
+
+/// The request path as logs may show it: a private link's token (`/lobbies/{id}/as/{token}`)
+/// is replaced, and the query string is never included.
+fn loggable_path(path: &str) -> String {
+    match path.split_once("/as/") {
+        Some((before, _token)) => format!("{before}/as/<token>"),
+        None => path.to_string(),
+    }
 }
 
 /// JSON under `/api`, an HTML page elsewhere (a mistyped page address).
@@ -52,4 +63,19 @@ async fn method_not_allowed(method: Method) -> impl IntoResponse {
     let mut response = error.into_response();
     *response.status_mut() = StatusCode::METHOD_NOT_ALLOWED;
     response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::loggable_path;
+
+    #[test]
+    fn a_private_link_token_never_reaches_the_log() {
+        let path = "/lobbies/6f1c1c9e-0000-4000-8000-000000000000/as/83ff8900a964ef08";
+        assert_eq!(
+            loggable_path(path),
+            "/lobbies/6f1c1c9e-0000-4000-8000-000000000000/as/<token>"
+        );
+        assert_eq!(loggable_path("/api/v1/lobbies"), "/api/v1/lobbies");
+    }
 }
