@@ -16,11 +16,9 @@ pub enum GameKind {
 impl GameKind {
     pub const ALL: [GameKind; 2] = [GameKind::CrossingSwords, GameKind::Bst];
 
+    /// The game's id on the wire, as its rules define it ([`crate::rules::Game::ID`]).
     pub fn id(self) -> &'static str {
-        match self {
-            GameKind::CrossingSwords => "crossing-swords",
-            GameKind::Bst => "bst",
-        }
+        with_game!(self, G => <G as crate::rules::Game>::ID)
     }
 
     /// The game's name for people.

@@ -114,10 +114,6 @@ impl Store {
         })
     }
 
-    pub fn backend(&self) -> Backend {
-        self.backend
-    }
-
     /// SQLite's group commits so far, as (commits, changes); None on PostgreSQL.
     pub fn group_commits(&self) -> Option<(u64, u64)> {
         self.group_commits.as_ref().map(|stats| stats.read())

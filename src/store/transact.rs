@@ -33,14 +33,25 @@ pub struct Committed<T> {
     pub event_seq: i64,
 }
 
-impl<E> TransactError<E> {
-    /// The same failure for a caller with another refusal type (a refusal is never retyped).
-    fn retyped<F>(self, refused: impl FnOnce(E) -> F) -> TransactError<F> {
-        match self {
-            TransactError::NotFound => TransactError::NotFound,
-            TransactError::Refused(e) => TransactError::Refused(refused(e)),
-            TransactError::Conflict => TransactError::Conflict,
-            TransactError::Database(e) => TransactError::Database(e),
+/// Why writing a decided change failed (writing never refuses: deciding did that).
+#[derive(Debug)]
+pub(super) enum WriteError {
+    /// The lobby's version moved between the read and the write.
+    Conflict,
+    Database(sqlx::Error),
+}
+
+impl From<sqlx::Error> for WriteError {
+    fn from(error: sqlx::Error) -> WriteError {
+        WriteError::Database(error)
+    }
+}
+
+impl<E> From<WriteError> for TransactError<E> {
+    fn from(error: WriteError) -> TransactError<E> {
+        match error {
+            WriteError::Conflict => TransactError::Conflict,
+            WriteError::Database(error) => TransactError::Database(error),
         }
     }
 }
@@ -88,17 +99,10 @@ impl Store {
             .await?
             .ok_or(TransactError::NotFound)?;
         let (change, value) = decide(&snapshot).map_err(TransactError::Refused)?;
-        let event_seq = apply(&mut tx, &snapshot, change)
-            .await
-            .map_err(|e| e.retyped(|()| unreachable_refusal()))?;
+        let event_seq = apply(&mut tx, &snapshot, change).await?;
         tx.commit().await?;
         Ok(Committed { value, event_seq })
     }
-}
-
-/// `apply` never refuses; its error type names `()` for the refusal it cannot produce.
-fn unreachable_refusal<E>() -> E {
-    unreachable!("apply writes what was decided and never refuses")
 }
 
 fn writer_gone<E>() -> TransactError<E> {
@@ -126,7 +130,7 @@ where
             deliver: Box::new(move |result| {
                 let answer = result
                     .map(|event_seq| Committed { value, event_seq })
-                    .map_err(|e| e.retyped(|()| unreachable_refusal()));
+                    .map_err(TransactError::from);
                 let _ = sender.send(answer);
             }),
         },
@@ -191,7 +195,7 @@ pub(super) async fn apply(
     conn: &mut AnyConnection,
     snapshot: &Snapshot,
     change: Change,
-) -> Result<i64, TransactError<()>> {
+) -> Result<i64, WriteError> {
     let lobby = &snapshot.lobby;
     let id = lobby.id.to_string();
     let now_seq = lobby.step_seq;
@@ -214,7 +218,7 @@ pub(super) async fn apply(
     .execute(&mut *conn)
     .await?;
     if updated.rows_affected() != 1 {
-        return Err(TransactError::Conflict);
+        return Err(WriteError::Conflict);
     }
 
     if let Some(player) = change.player {

@@ -13,7 +13,7 @@ use tokio::sync::{mpsc, oneshot};
 use uuid::Uuid;
 
 use super::rows::{self, Change, LOBBY_BY_ID, NewLobby, Snapshot};
-use super::transact::{TransactError, apply, insert_lobby};
+use super::transact::{WriteError, apply, insert_lobby};
 
 /// The most changes one transaction takes.
 const MAX_BATCH: usize = 512;
@@ -22,7 +22,7 @@ const MAX_BATCH: usize = 512;
 /// how to answer the caller once the batch's fate is known (the lobby's last event number).
 pub(super) struct Decision {
     pub change: Option<Change>,
-    pub deliver: Box<dyn FnOnce(Result<i64, TransactError<()>>) + Send>,
+    pub deliver: Box<dyn FnOnce(Result<i64, WriteError>) + Send>,
 }
 
 /// A decision to take on a lobby's snapshot (None if the lobby does not exist).
@@ -84,8 +84,8 @@ pub(super) fn spawn(pool: AnyPool) -> (mpsc::Sender<Job>, Arc<GroupCommits>) {
 /// How a job ended inside the transaction, to be told once the commit is known.
 enum Ending {
     Decided {
-        deliver: Box<dyn FnOnce(Result<i64, TransactError<()>>) + Send>,
-        result: Result<i64, TransactError<()>>,
+        deliver: Box<dyn FnOnce(Result<i64, WriteError>) + Send>,
+        result: Result<i64, WriteError>,
     },
     Created {
         reply: oneshot::Sender<Result<(), sqlx::Error>>,
@@ -126,8 +126,8 @@ async fn run_batch(pool: &AnyPool, batch: &mut Vec<Job>) -> bool {
     failed.is_none()
 }
 
-fn batch_failed(error: &str) -> TransactError<()> {
-    TransactError::Database(sqlx::Error::Protocol(format!(
+fn batch_failed(error: &str) -> WriteError {
+    WriteError::Database(sqlx::Error::Protocol(format!(
         "the shared transaction failed: {error}"
     )))
 }
@@ -149,7 +149,7 @@ async fn run_job(conn: &mut AnyConnection, job: Job) -> Result<Ending, sqlx::Err
                     let Decision { deliver, .. } = decide(None);
                     return Ok(Ending::Decided {
                         deliver,
-                        result: Err(TransactError::Database(error)),
+                        result: Err(WriteError::Database(error)),
                     });
                 }
             };
