@@ -32,9 +32,8 @@ async fn serve(config: Config) -> Result<(), Box<dyn std::error::Error>> {
     let listener = tokio::net::TcpListener::bind(config.bind).await?;
     tracing::info!(address = %listener.local_addr()?, "Herald is listening");
     herald::serve(listener, Host::new(store.clone()), shutdown_signal()).await?;
-    if let Some((commits, changes)) = store.group_commits() {
-        tracing::info!(commits, changes, "SQLite group commits while serving");
-    }
+    let (commits, changes) = store.group_commits();
+    tracing::info!(commits, changes, "group commits while serving");
     store.close().await;
     tracing::info!("Herald stopped");
     Ok(())

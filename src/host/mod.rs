@@ -53,7 +53,7 @@ impl Host {
     }
 
     /// The lobby's snapshot, or 404.
-    async fn snapshot(&self, id: Uuid) -> Result<Snapshot, AppError> {
+    async fn snapshot(&self, id: Uuid) -> Result<std::sync::Arc<Snapshot>, AppError> {
         self.store
             .snapshot(id)
             .await?

@@ -7,15 +7,17 @@
 //! decide a [`Change`], and applies that change in the same transaction, guarded by the lobby's
 //! version (compare-and-swap). That is what makes a step resolve exactly once.
 
+mod cache;
 mod rows;
 mod transact;
 mod writer;
 
 use std::str::FromStr;
+use std::sync::Arc;
 use std::time::Duration;
 
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
-use sqlx::{AnyPool, Executor};
+use sqlx::{AnyPool, Executor, Row};
 use uuid::Uuid;
 
 pub use rows::{
@@ -31,14 +33,14 @@ pub enum Backend {
     Postgres,
 }
 
-/// The store: a connection pool and its dialect.
+/// The store: a connection pool, its dialect, its group-commit writers and the cache of
+/// committed lobby snapshots.
 #[derive(Clone)]
 pub struct Store {
     pool: AnyPool,
     backend: Backend,
-    /// SQLite's group-commit writer (see `writer.rs`); None on PostgreSQL.
-    writer: Option<tokio::sync::mpsc::Sender<writer::Job>>,
-    group_commits: Option<std::sync::Arc<writer::GroupCommits>>,
+    writers: writer::Writers,
+    cache: Arc<cache::Cache>,
 }
 
 impl std::fmt::Debug for Store {
@@ -99,24 +101,25 @@ impl Store {
             Backend::Sqlite => SQLITE_MIGRATOR.run(&pool).await?,
             Backend::Postgres => POSTGRES_MIGRATOR.run(&pool).await?,
         }
-        let (writer, group_commits) = match backend {
-            Backend::Sqlite => {
-                let (writer, stats) = writer::spawn(pool.clone());
-                (Some(writer), Some(stats))
-            }
-            Backend::Postgres => (None, None),
-        };
+        let cache = Arc::new(cache::Cache::default());
+        let writers = writer::spawn(pool.clone(), backend, cache.clone());
         Ok(Store {
             pool,
             backend,
-            writer,
-            group_commits,
+            writers,
+            cache,
         })
     }
 
-    /// SQLite's group commits so far, as (commits, changes); None on PostgreSQL.
-    pub fn group_commits(&self) -> Option<(u64, u64)> {
-        self.group_commits.as_ref().map(|stats| stats.read())
+    /// The group commits so far, as (commits, changes).
+    pub fn group_commits(&self) -> (u64, u64) {
+        self.writers.stats.read()
+    }
+
+    /// How often a lobby had to be read from the database because the cache held no current
+    /// copy of it (see `cache.rs`).
+    pub fn cache_misses(&self) -> u64 {
+        self.cache.misses()
     }
 
     /// Closes the pool (waits for connections in use to be returned).
@@ -131,10 +134,28 @@ impl Store {
         rows.iter().map(LobbyRow::from_row).collect()
     }
 
-    /// The lobby, its players and the orders pending for its current step, read without a lock.
-    pub async fn snapshot(&self, id: Uuid) -> Result<Option<Snapshot>, sqlx::Error> {
+    /// The lobby, its players and the orders pending for its current step, as last committed:
+    /// from the cache when the lobby's version in the database says the cached copy is
+    /// current, else read afresh (without a lock) and cached.
+    pub async fn snapshot(&self, id: Uuid) -> Result<Option<Arc<Snapshot>>, sqlx::Error> {
         let mut conn = self.pool.acquire().await?;
-        rows::load_snapshot(&mut conn, id, rows::LOBBY_BY_ID).await
+        let Some(row) = sqlx::query(rows::LOBBY_VERSION)
+            .bind(id.to_string())
+            .fetch_optional(&mut *conn)
+            .await?
+        else {
+            return Ok(None);
+        };
+        if let Some(cached) = self.cache.get(id, row.try_get(0)?) {
+            return Ok(Some(cached));
+        }
+        let loaded = rows::load_snapshot(&mut conn, id, rows::LOBBY_BY_ID)
+            .await?
+            .map(Arc::new);
+        if let Some(loaded) = &loaded {
+            self.cache.offer(loaded.clone());
+        }
+        Ok(loaded)
     }
 
     /// Resolved steps of a lobby, in order (optionally only those of one round).

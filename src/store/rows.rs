@@ -56,11 +56,11 @@ macro_rules! lobby_columns {
 }
 pub(super) const LOBBY_BY_ID: &str =
     concat!("SELECT ", lobby_columns!(), " FROM lobbies WHERE id = $1");
-pub(super) const LOBBY_BY_ID_FOR_UPDATE: &str = concat!(
-    "SELECT ",
-    lobby_columns!(),
-    " FROM lobbies WHERE id = $1 FOR UPDATE"
-);
+/// The lobby's version: what decides whether a cached snapshot is current.
+pub(super) const LOBBY_VERSION: &str = "SELECT version FROM lobbies WHERE id = $1";
+/// The same, taking the row's write lock (PostgreSQL) for the rest of the transaction.
+pub(super) const LOBBY_VERSION_FOR_UPDATE: &str =
+    "SELECT version FROM lobbies WHERE id = $1 FOR UPDATE";
 pub(super) const LOBBY_LIST: &str = concat!(
     "SELECT ",
     lobby_columns!(),
@@ -68,7 +68,7 @@ pub(super) const LOBBY_LIST: &str = concat!(
 );
 
 /// A lobby as stored. `settings`, `state` and `seed` may hold secrets: never render them as is.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LobbyRow {
     pub id: Uuid,
     pub game: String,
@@ -108,7 +108,7 @@ impl LobbyRow {
 }
 
 /// A seated player. `token_hash` is for authentication only.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PlayerRow {
     pub id: Uuid,
     pub seat: usize,
@@ -118,7 +118,7 @@ pub struct PlayerRow {
 }
 
 /// A pending (secret) order for the lobby's current step.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OrderRow {
     pub player_id: Uuid,
     pub body: String,
@@ -170,12 +170,67 @@ impl EventRow {
 }
 
 /// Everything a decision about a lobby needs, read in one go.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Snapshot {
     pub lobby: LobbyRow,
     pub players: Vec<PlayerRow>,
     /// Orders pending for `lobby.step_seq`.
     pub orders: Vec<OrderRow>,
+}
+
+impl Snapshot {
+    /// The snapshot as it is once `change` is committed: what `transact::apply` writes, done to
+    /// the copy in memory (the version and counters move exactly as the UPDATE moves them).
+    pub(super) fn after(&self, change: Change) -> Snapshot {
+        let mut next = self.clone();
+        let lobby = &mut next.lobby;
+        let patch = change.lobby;
+        if let Some(status) = patch.status {
+            lobby.status = status;
+        }
+        if patch.state.is_some() {
+            lobby.state = patch.state;
+        }
+        if let Some(round) = patch.round {
+            lobby.round = round;
+        }
+        if patch.step.is_some() {
+            lobby.step = patch.step;
+        }
+        lobby.step_seq += change.resolved.len() as i64;
+        lobby.event_seq += change.events.len() as i64;
+        lobby.version += 1;
+        if let Some(player) = change.player {
+            next.players.push(PlayerRow {
+                id: player.id,
+                seat: player.seat,
+                name: player.name,
+                join_data: player.join_data,
+                token_hash: player.token_hash,
+            });
+            next.players.sort_by_key(|p| p.seat);
+        }
+        if let Some(order) = change.order {
+            let row = OrderRow {
+                player_id: order.player_id,
+                body: order.body,
+                submitted_at: order.submitted_at,
+            };
+            match next
+                .orders
+                .iter_mut()
+                .find(|o| o.player_id == row.player_id)
+            {
+                Some(held) => *held = row,
+                None => next.orders.push(row),
+            }
+        }
+        if !change.resolved.is_empty() {
+            // Resolving deletes the step's pending orders.
+            next.orders.clear();
+        }
+        next
+    }
 }
 
 pub(super) async fn load_snapshot(

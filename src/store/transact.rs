@@ -1,13 +1,14 @@
-//! The one way state changes: load a snapshot under the lobby's write lock, let the caller
-//! decide, apply the decision with a compare-and-swap on the lobby's version, commit.
+//! The one way state changes: take the lobby's snapshot under its write lock, let the caller
+//! decide, apply the decision with a compare-and-swap on the lobby's version, commit (shared
+//! with other changes by the group-commit writer).
 
-use sqlx::{AnyConnection, Connection};
+use sqlx::AnyConnection;
 use tokio::sync::oneshot;
 use uuid::Uuid;
 
 use super::Store;
-use super::rows::{self, Change, LOBBY_BY_ID_FOR_UPDATE, NewLobby, Snapshot, Status};
-use super::writer::{Decision, Job};
+use super::rows::{Change, NewLobby, Snapshot, Status};
+use super::writer::{Decision, Job, Read};
 
 /// Why a transaction did not apply.
 #[derive(Debug, thiserror::Error)]
@@ -58,9 +59,9 @@ impl<E> From<WriteError> for TransactError<E> {
 
 impl Store {
     /// Runs `decide` on the lobby's snapshot under its write lock and applies the [`Change`] it
-    /// returns in the same transaction. If `decide` refuses, nothing is written. On SQLite the
-    /// change joins the writer's next group commit; on PostgreSQL it is its own transaction,
-    /// serialized per lobby by a row lock.
+    /// returns in the same transaction. If `decide` refuses, nothing is written. The change
+    /// joins its writer's next group commit (see `writer.rs`); the answer comes after the
+    /// commit.
     #[tracing::instrument(skip_all, fields(lobby = %id))]
     pub async fn transact<T, E>(
         &self,
@@ -71,37 +72,14 @@ impl Store {
         T: Send + 'static,
         E: Send + 'static,
     {
-        match &self.writer {
-            Some(writer) => {
-                let (sender, answer) = oneshot::channel();
-                let decide =
-                    Box::new(move |snapshot: Option<&Snapshot>| decision(snapshot, decide, sender));
-                writer
-                    .send(Job::Transact { lobby: id, decide })
-                    .await
-                    .map_err(|_| writer_gone())?;
-                answer.await.map_err(|_| writer_gone())?
-            }
-            None => self.transact_alone(id, decide).await,
-        }
-    }
-
-    /// One change in one transaction (PostgreSQL).
-    async fn transact_alone<T, E>(
-        &self,
-        id: Uuid,
-        decide: impl FnOnce(&Snapshot) -> Result<(Change, T), E>,
-    ) -> Result<Committed<T>, TransactError<E>> {
-        let mut conn = self.pool.acquire().await?;
-        let mut tx = conn.begin().await?;
-        // The row lock serializes every writer of this lobby, across processes too.
-        let snapshot = rows::load_snapshot(&mut tx, id, LOBBY_BY_ID_FOR_UPDATE)
-            .await?
-            .ok_or(TransactError::NotFound)?;
-        let (change, value) = decide(&snapshot).map_err(TransactError::Refused)?;
-        let event_seq = apply(&mut tx, &snapshot, change).await?;
-        tx.commit().await?;
-        Ok(Committed { value, event_seq })
+        let (sender, answer) = oneshot::channel();
+        let decide = Box::new(move |read: Read<'_>| decision(read, decide, sender));
+        self.writers
+            .queue(id)
+            .send(Job::Transact { lobby: id, decide })
+            .await
+            .map_err(|_| writer_gone())?;
+        answer.await.map_err(|_| writer_gone())?
     }
 }
 
@@ -112,7 +90,7 @@ fn writer_gone<E>() -> TransactError<E> {
 /// Runs the caller's decision for the group-commit writer, and wraps the answer to give once
 /// the shared commit is known.
 fn decision<T, E>(
-    snapshot: Option<&Snapshot>,
+    read: Read<'_>,
     decide: impl FnOnce(&Snapshot) -> Result<(Change, T), E>,
     sender: oneshot::Sender<Result<Committed<T>, TransactError<E>>>,
 ) -> Decision
@@ -120,9 +98,24 @@ where
     T: Send + 'static,
     E: Send + 'static,
 {
-    let outcome = match snapshot {
-        None => Err(TransactError::NotFound),
-        Some(snapshot) => decide(snapshot).map_err(TransactError::Refused),
+    let outcome = match read {
+        Read::Found(snapshot) => decide(snapshot).map_err(TransactError::Refused),
+        Read::Missing => Err(TransactError::NotFound),
+        Read::Failed => {
+            // The batch fails with the read; its error is what this caller hears.
+            return Decision {
+                change: None,
+                deliver: Box::new(move |result| {
+                    let answer = match result {
+                        Err(error) => Err(TransactError::from(error)),
+                        Ok(_) => Err(TransactError::Database(sqlx::Error::Protocol(
+                            "reading the lobby failed".into(),
+                        ))),
+                    };
+                    let _ = sender.send(answer);
+                }),
+            };
+        }
     };
     match outcome {
         Ok((change, value)) => Decision {
@@ -166,27 +159,20 @@ pub(super) async fn insert_lobby(
 }
 
 impl Store {
-    /// Stores a new lobby.
+    /// Stores a new lobby (in its writer's next group commit).
     #[tracing::instrument(skip_all, fields(lobby = %lobby.id))]
     pub async fn create_lobby(&self, lobby: &NewLobby) -> Result<(), sqlx::Error> {
-        match &self.writer {
-            Some(writer) => {
-                let (reply, answer) = oneshot::channel();
-                let job = Job::CreateLobby {
-                    lobby: lobby.clone(),
-                    reply,
-                };
-                writer
-                    .send(job)
-                    .await
-                    .map_err(|_| sqlx::Error::PoolClosed)?;
-                answer.await.map_err(|_| sqlx::Error::PoolClosed)?
-            }
-            None => {
-                let mut conn = self.pool.acquire().await?;
-                insert_lobby(&mut conn, lobby).await
-            }
-        }
+        let (reply, answer) = oneshot::channel();
+        let job = Job::CreateLobby {
+            lobby: lobby.clone(),
+            reply,
+        };
+        self.writers
+            .queue(lobby.id)
+            .send(job)
+            .await
+            .map_err(|_| sqlx::Error::PoolClosed)?;
+        answer.await.map_err(|_| sqlx::Error::PoolClosed)?
     }
 }
 
@@ -194,7 +180,7 @@ impl Store {
 pub(super) async fn apply(
     conn: &mut AnyConnection,
     snapshot: &Snapshot,
-    change: Change,
+    change: &Change,
 ) -> Result<i64, WriteError> {
     let lobby = &snapshot.lobby;
     let id = lobby.id.to_string();
@@ -208,9 +194,9 @@ pub(super) async fn apply(
          version = version + 1 WHERE id = $7 AND version = $8",
     )
     .bind(change.lobby.status.map(|s| s.as_str()))
-    .bind(change.lobby.state)
+    .bind(change.lobby.state.as_deref())
     .bind(change.lobby.round.map(i64::from))
-    .bind(change.lobby.step)
+    .bind(change.lobby.step.as_deref())
     .bind(next_seq)
     .bind(event_seq)
     .bind(&id)
@@ -221,7 +207,7 @@ pub(super) async fn apply(
         return Err(WriteError::Conflict);
     }
 
-    if let Some(player) = change.player {
+    if let Some(player) = &change.player {
         sqlx::query(
             "INSERT INTO players (id, lobby_id, seat, name, name_key, join_data, token_hash) \
              VALUES ($1, $2, $3, $4, $5, $6, $7)",
@@ -229,15 +215,15 @@ pub(super) async fn apply(
         .bind(player.id.to_string())
         .bind(&id)
         .bind(player.seat as i64)
-        .bind(player.name)
-        .bind(player.name_key)
-        .bind(player.join_data)
-        .bind(player.token_hash)
+        .bind(&player.name)
+        .bind(&player.name_key)
+        .bind(&player.join_data)
+        .bind(&player.token_hash)
         .execute(&mut *conn)
         .await?;
     }
 
-    if let Some(order) = change.order {
+    if let Some(order) = &change.order {
         sqlx::query(
             "INSERT INTO orders (lobby_id, step_seq, player_id, body, submitted_at) \
              VALUES ($1, $2, $3, $4, $5) ON CONFLICT (lobby_id, step_seq, player_id) \
@@ -246,14 +232,14 @@ pub(super) async fn apply(
         .bind(&id)
         .bind(now_seq)
         .bind(order.player_id.to_string())
-        .bind(order.body)
+        .bind(&order.body)
         .bind(order.submitted_at)
         .execute(&mut *conn)
         .await?;
     }
 
     let resolving = !change.resolved.is_empty();
-    for (offset, step) in change.resolved.into_iter().enumerate() {
+    for (offset, step) in change.resolved.iter().enumerate() {
         sqlx::query(
             "INSERT INTO steps (lobby_id, seq, round, step, revealed, log, pools, resolved_at) \
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
@@ -261,10 +247,10 @@ pub(super) async fn apply(
         .bind(&id)
         .bind(now_seq + offset as i64)
         .bind(i64::from(step.round))
-        .bind(step.step)
-        .bind(step.revealed)
-        .bind(step.log)
-        .bind(step.pools)
+        .bind(&step.step)
+        .bind(&step.revealed)
+        .bind(&step.log)
+        .bind(&step.pools)
         .bind(step.resolved_at)
         .execute(&mut *conn)
         .await?;
@@ -278,14 +264,14 @@ pub(super) async fn apply(
             .await?;
     }
 
-    for (offset, event) in change.events.into_iter().enumerate() {
+    for (offset, event) in change.events.iter().enumerate() {
         sqlx::query(
             "INSERT INTO events (lobby_id, seq, kind, data, created_at) VALUES ($1, $2, $3, $4, $5)",
         )
         .bind(&id)
         .bind(lobby.event_seq + 1 + offset as i64)
         .bind(event.kind)
-        .bind(event.data)
+        .bind(&event.data)
         .bind(crate::clock::now_millis())
         .execute(&mut *conn)
         .await?;

@@ -1,22 +1,42 @@
-//! Group commit for SQLite. SQLite has one writer at a time and every durable commit costs an
-//! fsync, so one transaction per order caps throughput at the disk's fsync rate. Instead, one
-//! writer task takes every change queued while the previous commit was running and applies them
-//! in ONE transaction, each inside its own savepoint (a failing change is rolled back alone),
-//! then commits once and only then answers each caller. An acknowledged change is therefore as
-//! durable as before; it simply shares its fsync with its neighbours.
+//! Group commit, for both backends. Every durable commit costs an fsync (SQLite) or a WAL flush
+//! (PostgreSQL), so one transaction per order caps throughput at the disk's flush rate. Instead,
+//! a writer task takes every change queued while its previous commit was running and applies
+//! them in ONE transaction, then commits once and only then answers each caller. An
+//! acknowledged change is therefore as durable as before; it simply shares its flush with its
+//! neighbours. A change that fails leaves no trace: a join (the one change whose insert a
+//! UNIQUE constraint can refuse) runs in its own savepoint and is rolled back alone; any other
+//! database error fails the whole batch and every caller in it hears so.
+//!
+//! SQLite has one writer at a time, so it gets one writer task. PostgreSQL gets several, each
+//! owning a fixed share of the lobbies (by id), so that one lobby's changes are always applied
+//! in the order they were queued. Inside a batch the changes are applied in lobby-id order,
+//! so two transactions (or two processes) always take their row locks in the same order and
+//! cannot deadlock.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use sqlx::{AnyConnection, AnyPool, Connection, Executor};
+use sqlx::{AnyConnection, AnyPool, Connection, Executor, Row};
 use tokio::sync::{mpsc, oneshot};
 use uuid::Uuid;
 
+use super::Backend;
+use super::cache::Cache;
 use super::rows::{self, Change, LOBBY_BY_ID, NewLobby, Snapshot};
 use super::transact::{WriteError, apply, insert_lobby};
 
 /// The most changes one transaction takes.
 const MAX_BATCH: usize = 512;
+
+/// What a writer found for a decision to be taken on.
+pub(super) enum Read<'a> {
+    Found(&'a Snapshot),
+    /// No such lobby.
+    Missing,
+    /// The read failed; the batch fails with it.
+    Failed,
+}
 
 /// What a caller's decision produced: the change to apply (None: refused, nothing to write) and
 /// how to answer the caller once the batch's fate is known (the lobby's last event number).
@@ -25,8 +45,8 @@ pub(super) struct Decision {
     pub deliver: Box<dyn FnOnce(Result<i64, WriteError>) + Send>,
 }
 
-/// A decision to take on a lobby's snapshot (None if the lobby does not exist).
-pub(super) type Decide = Box<dyn FnOnce(Option<&Snapshot>) -> Decision + Send>;
+/// A decision to take on what the writer read.
+pub(super) type Decide = Box<dyn FnOnce(Read<'_>) -> Decision + Send>;
 
 pub(super) enum Job {
     Transact {
@@ -39,7 +59,16 @@ pub(super) enum Job {
     },
 }
 
-/// Counts of the writer's work: how many shared commits carried how many changes.
+impl Job {
+    fn lobby(&self) -> Uuid {
+        match self {
+            Job::Transact { lobby, .. } => *lobby,
+            Job::CreateLobby { lobby, .. } => lobby.id,
+        }
+    }
+}
+
+/// Counts of the writers' work: how many shared commits carried how many changes.
 #[derive(Debug, Default)]
 pub struct GroupCommits {
     commits: AtomicU64,
@@ -56,29 +85,68 @@ impl GroupCommits {
     }
 }
 
-/// Starts the writer task; returns the queue that feeds it and its counters.
-pub(super) fn spawn(pool: AnyPool) -> (mpsc::Sender<Job>, Arc<GroupCommits>) {
-    let (sender, mut jobs) = mpsc::channel::<Job>(4 * MAX_BATCH);
+/// The writer tasks' queues.
+#[derive(Clone, Debug)]
+pub(super) struct Writers {
+    queues: Vec<mpsc::Sender<Job>>,
+    pub stats: Arc<GroupCommits>,
+}
+
+impl Writers {
+    /// The queue of the writer that owns `lobby`.
+    pub fn queue(&self, lobby: Uuid) -> &mpsc::Sender<Job> {
+        &self.queues[(lobby.as_u128() % self.queues.len() as u128) as usize]
+    }
+}
+
+/// What every writer task shares.
+#[derive(Clone)]
+struct Shared {
+    pool: AnyPool,
+    backend: Backend,
+    cache: Arc<Cache>,
+    stats: Arc<GroupCommits>,
+}
+
+/// Starts the writer tasks.
+pub(super) fn spawn(pool: AnyPool, backend: Backend, cache: Arc<Cache>) -> Writers {
+    let count = match backend {
+        Backend::Sqlite => 1,
+        Backend::Postgres => 4,
+    };
     let stats = Arc::new(GroupCommits::default());
-    let counters = stats.clone();
-    tokio::spawn(async move {
-        let mut batch = Vec::with_capacity(MAX_BATCH);
-        while let Some(first) = jobs.recv().await {
-            batch.push(first);
-            while batch.len() < MAX_BATCH {
-                match jobs.try_recv() {
-                    Ok(job) => batch.push(job),
-                    Err(_) => break,
-                }
-            }
-            let changes = batch.len() as u64;
-            if run_batch(&pool, &mut batch).await {
-                counters.commits.fetch_add(1, Ordering::Relaxed);
-                counters.changes.fetch_add(changes, Ordering::Relaxed);
+    let shared = Shared {
+        pool,
+        backend,
+        cache,
+        stats: stats.clone(),
+    };
+    let queues = (0..count)
+        .map(|_| {
+            let (sender, jobs) = mpsc::channel::<Job>(4 * MAX_BATCH);
+            tokio::spawn(write_loop(shared.clone(), jobs));
+            sender
+        })
+        .collect();
+    Writers { queues, stats }
+}
+
+async fn write_loop(shared: Shared, mut jobs: mpsc::Receiver<Job>) {
+    let mut batch = Vec::with_capacity(MAX_BATCH);
+    while let Some(first) = jobs.recv().await {
+        batch.push(first);
+        while batch.len() < MAX_BATCH {
+            match jobs.try_recv() {
+                Ok(job) => batch.push(job),
+                Err(_) => break,
             }
         }
-    });
-    (sender, stats)
+        let changes = batch.len() as u64;
+        if run_batch(&shared, &mut batch).await {
+            shared.stats.commits.fetch_add(1, Ordering::Relaxed);
+            shared.stats.changes.fetch_add(changes, Ordering::Relaxed);
+        }
+    }
 }
 
 /// How a job ended inside the transaction, to be told once the commit is known.
@@ -93,15 +161,28 @@ enum Ending {
     },
 }
 
+/// The batch so far: how each job ended, and each changed lobby as it will be once committed.
+#[derive(Default)]
+struct Progress {
+    endings: Vec<Ending>,
+    changed: HashMap<Uuid, Arc<Snapshot>>,
+}
+
 /// Runs one batch in one transaction; true if it committed.
-async fn run_batch(pool: &AnyPool, batch: &mut Vec<Job>) -> bool {
-    let mut endings = Vec::with_capacity(batch.len());
+async fn run_batch(shared: &Shared, batch: &mut Vec<Job>) -> bool {
+    // Stable: one lobby's jobs keep their queue order.
+    batch.sort_by_key(Job::lobby);
+    let mut progress = Progress::default();
     let outcome = async {
-        let mut conn = pool.acquire().await?;
-        // IMMEDIATE takes the write lock up front (another process may hold the file too).
-        let mut tx = conn.begin_with("BEGIN IMMEDIATE").await?;
+        let mut conn = shared.pool.acquire().await?;
+        // SQLite: IMMEDIATE takes the write lock up front (another process may hold the file).
+        let begin = match shared.backend {
+            Backend::Sqlite => "BEGIN IMMEDIATE",
+            Backend::Postgres => "BEGIN",
+        };
+        let mut tx = conn.begin_with(begin).await?;
         for job in batch.drain(..) {
-            endings.push(run_job(&mut tx, job).await?);
+            run_job(shared, &mut tx, job, &mut progress).await?;
         }
         tx.commit().await
     }
@@ -110,10 +191,17 @@ async fn run_batch(pool: &AnyPool, batch: &mut Vec<Job>) -> bool {
     // and answer with an error; nothing of theirs was written.
     batch.clear();
     let failed = outcome.as_ref().err().map(|e| e.to_string());
-    if let Some(error) = &failed {
-        tracing::error!(%error, "a group commit failed; its changes were rolled back");
+    match &failed {
+        None => {
+            for snapshot in progress.changed.into_values() {
+                shared.cache.offer(snapshot);
+            }
+        }
+        Some(error) => {
+            tracing::error!(%error, "a group commit failed; its changes were rolled back")
+        }
     }
-    for ending in endings {
+    for ending in progress.endings {
         match (ending, &failed) {
             (Ending::Decided { deliver, result }, None) => deliver(result),
             (Ending::Decided { deliver, .. }, Some(error)) => deliver(Err(batch_failed(error))),
@@ -132,41 +220,130 @@ fn batch_failed(error: &str) -> WriteError {
     )))
 }
 
-/// Runs one job. Reads need no protection; a change is applied inside its own savepoint, so
-/// that if it fails it is rolled back alone. Returns Err only if the transaction is broken.
-async fn run_job(conn: &mut AnyConnection, job: Job) -> Result<Ending, sqlx::Error> {
+/// Runs one job, recording how it ended. Returns Err if the batch must fail.
+async fn run_job(
+    shared: &Shared,
+    conn: &mut AnyConnection,
+    job: Job,
+    progress: &mut Progress,
+) -> Result<(), sqlx::Error> {
     match job {
         Job::CreateLobby { lobby, reply } => {
             conn.execute("SAVEPOINT job").await?;
             let result = insert_lobby(&mut *conn, &lobby).await;
             close_savepoint(conn, result.is_err()).await?;
-            Ok(Ending::Created { reply, result })
+            progress.endings.push(Ending::Created { reply, result });
         }
         Job::Transact { lobby, decide } => {
-            let snapshot = match rows::load_snapshot(&mut *conn, lobby, LOBBY_BY_ID).await {
+            let current = match progress.changed.get(&lobby) {
+                Some(changed) => Ok(Some(changed.clone())),
+                None => current(shared, conn, lobby).await,
+            };
+            let snapshot = match current {
                 Ok(snapshot) => snapshot,
                 Err(error) => {
-                    let Decision { deliver, .. } = decide(None);
-                    return Ok(Ending::Decided {
+                    let Decision { deliver, .. } = decide(Read::Failed);
+                    progress.endings.push(Ending::Decided {
                         deliver,
-                        result: Err(WriteError::Database(error)),
+                        result: Ok(0),
                     });
+                    return Err(error);
                 }
             };
-            let Decision { change, deliver } = decide(snapshot.as_ref());
-            let result = match (change, &snapshot) {
-                (Some(change), Some(snapshot)) => {
-                    conn.execute("SAVEPOINT job").await?;
-                    let result = apply(&mut *conn, snapshot, change).await;
-                    close_savepoint(conn, result.is_err()).await?;
-                    result
-                }
+            let read = match &snapshot {
+                Some(snapshot) => Read::Found(snapshot),
+                None => Read::Missing,
+            };
+            let Decision { change, deliver } = decide(read);
+            let (Some(change), Some(snapshot)) = (change, snapshot) else {
                 // Refused, or no such lobby: the caller already knows; nothing to write.
-                (None, _) | (Some(_), None) => Ok(0),
+                progress.endings.push(Ending::Decided {
+                    deliver,
+                    result: Ok(0),
+                });
+                return Ok(());
             };
-            Ok(Ending::Decided { deliver, result })
+            let result = match write(conn, &snapshot, &change).await {
+                Ok(result) => result,
+                Err(error) => {
+                    progress.endings.push(Ending::Decided {
+                        deliver,
+                        result: Ok(0),
+                    });
+                    return Err(error);
+                }
+            };
+            match &result {
+                Ok(_) => {
+                    progress
+                        .changed
+                        .insert(lobby, Arc::new(snapshot.after(change)));
+                }
+                Err(WriteError::Conflict) => {
+                    // Nothing was written (the version check comes first), but what we hold
+                    // of this lobby is not current: reload it next time.
+                    progress.changed.remove(&lobby);
+                    shared.cache.forget(lobby);
+                }
+                Err(WriteError::Database(_)) => {}
+            }
+            progress.endings.push(Ending::Decided { deliver, result });
         }
     }
+    Ok(())
+}
+
+/// Writes one decided change. A join runs in a savepoint, so that a UNIQUE refusal rolls back
+/// that change alone (the inner error); any other database error breaks the batch (the outer
+/// error), since the change may be half-written.
+async fn write(
+    conn: &mut AnyConnection,
+    snapshot: &Snapshot,
+    change: &Change,
+) -> Result<Result<i64, WriteError>, sqlx::Error> {
+    if change.player.is_none() {
+        return match apply(&mut *conn, snapshot, change).await {
+            Err(WriteError::Database(error)) => Err(error),
+            other => Ok(other),
+        };
+    }
+    conn.execute("SAVEPOINT job").await?;
+    let result = apply(&mut *conn, snapshot, change).await;
+    close_savepoint(conn, result.is_err()).await?;
+    Ok(result)
+}
+
+/// The lobby as committed, from the cache when the database says the cached copy is current.
+/// Inside the batch's transaction: on SQLite it holds the write lock already; on PostgreSQL the
+/// version is read `FOR UPDATE`, which locks the row until the commit.
+async fn current(
+    shared: &Shared,
+    conn: &mut AnyConnection,
+    lobby: Uuid,
+) -> Result<Option<Arc<Snapshot>>, sqlx::Error> {
+    let sql = match shared.backend {
+        Backend::Sqlite => rows::LOBBY_VERSION,
+        Backend::Postgres => rows::LOBBY_VERSION_FOR_UPDATE,
+    };
+    let Some(row) = sqlx::query(sql)
+        .bind(lobby.to_string())
+        .fetch_optional(&mut *conn)
+        .await?
+    else {
+        return Ok(None);
+    };
+    let version: i64 = row.try_get(0)?;
+    if let Some(cached) = shared.cache.get(lobby, version) {
+        return Ok(Some(cached));
+    }
+    let loaded = rows::load_snapshot(&mut *conn, lobby, LOBBY_BY_ID)
+        .await?
+        .map(Arc::new);
+    if let Some(loaded) = &loaded {
+        // Not written in this batch (those come from `changed`), so this is committed state.
+        shared.cache.offer(loaded.clone());
+    }
+    Ok(loaded)
 }
 
 async fn close_savepoint(conn: &mut AnyConnection, failed: bool) -> Result<(), sqlx::Error> {

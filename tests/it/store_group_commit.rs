@@ -34,9 +34,7 @@ async fn changes_queued_together_share_one_commit_and_a_failing_one_is_rolled_ba
         created_at: 0,
     };
     store.create_lobby(&lobby).await.unwrap();
-    let (commits_before, _) = store
-        .group_commits()
-        .expect("SQLite has a group-commit writer");
+    let (commits_before, _) = store.group_commits();
 
     // Each change seats the next player where the snapshot says the next seat is; change 5
     // reuses change 4's token hash, which the schema forbids (UNIQUE).
@@ -61,7 +59,7 @@ async fn changes_queued_together_share_one_commit_and_a_failing_one_is_rolled_ba
     });
     let results = join_all(changes).await;
 
-    let (commits_after, _) = store.group_commits().unwrap();
+    let (commits_after, _) = store.group_commits();
     assert_eq!(
         commits_after - commits_before,
         1,

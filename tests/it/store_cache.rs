@@ -1,0 +1,117 @@
+//! The store's cache of committed lobbies: what it serves is exactly what the database holds,
+//! and a second server writing the same database never leaves this one showing a stale lobby.
+
+use serde_json::json;
+
+use crate::support::{TestApp, apps};
+
+/// The cached snapshot of `lobby` on `app` equals one read afresh by another store (whose cache
+/// is empty for it). Pending orders are compared as a set: the database returns them in no
+/// particular order.
+/// It also checks that the copy was served from the cache: the write that preceded this call
+/// left its result there.
+async fn assert_cache_matches_database(app: &TestApp, fresh: &TestApp, lobby: &str, when: &str) {
+    let id = lobby.parse().unwrap();
+    let misses = app.store.cache_misses();
+    let cached = app.store.snapshot(id).await.unwrap().unwrap();
+    assert_eq!(
+        app.store.cache_misses(),
+        misses,
+        "{}: {when}: served from the cache",
+        app.backend
+    );
+    let read = fresh.store.snapshot(id).await.unwrap().unwrap();
+    let (mut cached, mut read) = ((*cached).clone(), (*read).clone());
+    cached.orders.sort_by_key(|o| o.player_id);
+    read.orders.sort_by_key(|o| o.player_id);
+    assert_eq!(cached, read, "{}: {when}", app.backend);
+}
+
+#[tokio::test]
+async fn the_cached_lobby_is_always_what_the_database_holds() {
+    for app in apps().await {
+        let (lobby, host) = app.create_lobby("crossing-swords", json!({})).await;
+        let mut players = Vec::new();
+        for seat in 0..4 {
+            players.push(app.join(&lobby, json!({"name": format!("P{seat}")})).await);
+            let fresh = app.second_server().await;
+            assert_cache_matches_database(&app, &fresh, &lobby, &format!("after join {seat}"))
+                .await;
+        }
+        app.start(&lobby, &host).await;
+        for round in 1..=3u64 {
+            for (seat, (_, token)) in players.iter().enumerate() {
+                let target = &players[(seat + 1) % players.len()].0;
+                let path = format!("/api/v1/lobbies/{lobby}/orders");
+                let order =
+                    json!({"round": round, "step": "orders", "move": "block", "target": target});
+                if seat == 0 {
+                    // An order replaced before the step resolves.
+                    let sent = app.post(&path, Some(token), order.clone()).await;
+                    assert_eq!(sent.status, 202, "{}", sent.text);
+                    let fresh = app.second_server().await;
+                    assert_cache_matches_database(&app, &fresh, &lobby, "before a replacement")
+                        .await;
+                }
+                let sent = app.post(&path, Some(token), order).await;
+                assert_eq!(sent.status, 202, "{}", sent.text);
+                let fresh = app.second_server().await;
+                let when = format!("round {round}, seat {seat} answered");
+                assert_cache_matches_database(&app, &fresh, &lobby, &when).await;
+            }
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_second_server_writing_the_database_never_leaves_this_one_stale() {
+    for first in apps().await {
+        let second = first.second_server().await;
+        let (lobby, host) = first.create_lobby("crossing-swords", json!({})).await;
+        let view = format!("/api/v1/lobbies/{lobby}");
+        let a = first.join(&lobby, json!({"name": "A"})).await;
+        // The first server reads (and caches) the lobby; the second changes it.
+        assert_eq!(
+            first.get(&view, None).await.body["players"]
+                .as_array()
+                .unwrap()
+                .len(),
+            1
+        );
+        let b = second.join(&lobby, json!({"name": "B"})).await;
+        assert_eq!(
+            first.get(&view, None).await.body["players"]
+                .as_array()
+                .unwrap()
+                .len(),
+            2,
+            "{}: the first server sees the second's join",
+            first.backend
+        );
+        // And the first server's writes start from the second's state, not its cached copy.
+        assert_eq!(first.start(&lobby, &host).await.status, 200);
+        let me = second.get(&format!("{view}/me"), Some(&b.1)).await;
+        assert_eq!(
+            me.body["status"], "running",
+            "{}: {}",
+            second.backend, me.text
+        );
+        let order =
+            |target: &str| json!({"round": 1, "step": "orders", "move": "block", "target": target});
+        let sent = second
+            .post(&format!("{view}/orders"), Some(&a.1), order(&b.0))
+            .await;
+        assert_eq!(sent.status, 202, "{}", sent.text);
+        let sent = first
+            .post(&format!("{view}/orders"), Some(&b.1), order(&a.0))
+            .await;
+        assert_eq!(sent.status, 202, "{}", sent.text);
+        assert_eq!(
+            sent.body["resolved"], true,
+            "{}: the first server counted the second's order",
+            first.backend
+        );
+        let rounds = first.get(&format!("{view}/rounds"), None).await;
+        assert_eq!(rounds.body.as_array().unwrap().len(), 1, "{}", rounds.text);
+    }
+}
