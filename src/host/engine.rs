@@ -1,6 +1,8 @@
 //! Typed glue between stored JSON and a [`Game`]: every function here is generic over the game,
 //! pure, and called by the host through `with_game!`.
 
+use std::sync::Arc;
+
 use rand::SeedableRng;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -65,8 +67,17 @@ pub fn settings<G: Game>(snapshot: &Snapshot) -> Result<G::Settings, AppError> {
     from_stored(&snapshot.lobby.settings)
 }
 
-pub fn state<G: Game>(snapshot: &Snapshot) -> Result<Option<G::State>, AppError> {
-    snapshot.lobby.state.as_deref().map(from_stored).transpose()
+/// The lobby's game state (None before the start), parsed once per snapshot.
+pub fn state<G: Game>(snapshot: &Snapshot) -> Result<Option<Arc<G::State>>, AppError>
+where
+    G::State: 'static,
+{
+    snapshot
+        .lobby
+        .state
+        .as_deref()
+        .map(|text| snapshot.parsed.get_or_parse(|| from_stored(text)))
+        .transpose()
 }
 
 pub fn entrants<G: Game>(players: &[PlayerRow]) -> Result<Vec<Entrant<G::Join>>, AppError> {

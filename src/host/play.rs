@@ -2,6 +2,7 @@
 //! last owed order arrives (in the same transaction, so exactly once).
 
 use serde::Serialize;
+use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 use uuid::Uuid;
 
@@ -21,14 +22,34 @@ pub struct MeView {
     pub status: Status,
     pub round: Option<u32>,
     pub step: Option<String>,
-    /// What you owe now: `{"round", "step", ...}`, or null.
-    pub prompt: Option<Value>,
+    /// What you owe now: `{"round", "step", ...}`, or null. Kept as the JSON text it is sent
+    /// as: a 16-player prompt is large, and building it as a `Value` tree only to serialize it
+    /// again cost more than the rest of the request.
+    pub prompt: Option<Box<RawValue>>,
     /// Your order for the current step, if you have sent one (you may replace it until the
-    /// step resolves).
-    pub pending: Option<Value>,
+    /// step resolves), as stored.
+    pub pending: Option<Box<RawValue>>,
     /// The game's private view (BST: your hand), flattened.
     #[serde(flatten)]
     pub private: Map<String, Value>,
+}
+
+impl MeView {
+    /// The prompt as a JSON value (for the pages, which read it).
+    pub fn prompt_value(&self) -> Result<Option<Value>, AppError> {
+        self.prompt
+            .as_deref()
+            .map(|raw| from_stored(raw.get()))
+            .transpose()
+    }
+
+    /// The pending order as a JSON value.
+    pub fn pending_value(&self) -> Result<Option<Value>, AppError> {
+        self.pending
+            .as_deref()
+            .map(|raw| from_stored(raw.get()))
+            .transpose()
+    }
 }
 
 /// The name under which a round's opening (its events before any order falls due) is filed.
@@ -93,7 +114,13 @@ fn me_view<G: Game>(snapshot: &Snapshot, player: &PlayerRow) -> Result<MeView, A
         engine::merge(&mut private, to_json(&G::private(state, seat))?);
         if lobby.status == Status::Running {
             prompt = G::prompt(state, seat)
-                .map(|p| with_round_and_step::<G>(state, to_json(&p)?))
+                .map(|body| {
+                    to_raw(&Prompted {
+                        round: G::round(state),
+                        step: G::step(state),
+                        body,
+                    })
+                })
                 .transpose()?;
         }
     }
@@ -101,8 +128,9 @@ fn me_view<G: Game>(snapshot: &Snapshot, player: &PlayerRow) -> Result<MeView, A
         .orders
         .iter()
         .find(|o| o.player_id == player.id)
-        .map(|o| from_stored::<Value>(&o.body))
-        .transpose()?;
+        .map(|o| RawValue::from_string(o.body.clone()))
+        .transpose()
+        .map_err(|e| AppError::Internal(format!("stored order: {e}")))?;
     Ok(MeView {
         lobby: lobby.id,
         player: json!({"id": player.id, "name": player.name, "seat": player.seat}),
@@ -117,12 +145,18 @@ fn me_view<G: Game>(snapshot: &Snapshot, player: &PlayerRow) -> Result<MeView, A
     })
 }
 
-fn with_round_and_step<G: Game>(state: &G::State, body: Value) -> Result<Value, AppError> {
-    let mut prompt = Map::new();
-    prompt.insert("round".into(), json!(G::round(state)));
-    prompt.insert("step".into(), json!(G::step(state)));
-    engine::merge(&mut prompt, body);
-    Ok(Value::Object(prompt))
+/// A prompt as sent: the round and step it is for, then what the game asks.
+#[derive(Serialize)]
+struct Prompted<'a, P> {
+    round: u32,
+    step: &'a str,
+    #[serde(flatten)]
+    body: P,
+}
+
+fn to_raw<T: Serialize>(value: &T) -> Result<Box<RawValue>, AppError> {
+    serde_json::value::to_raw_value(value)
+        .map_err(|e| AppError::Internal(format!("serialize: {e}")))
 }
 
 /// Checks the order against the state and either stores it or, if it completes the step,
@@ -144,7 +178,7 @@ fn submit_order<G: Game>(
         }
         Status::Finished => return Err(AppError::conflict("game-over", "The game is over.")),
     }
-    let state: G::State = engine::state::<G>(snapshot)?
+    let state = engine::state::<G>(snapshot)?
         .ok_or_else(|| AppError::Internal("running lobby without a state".into()))?;
     let (round, step) = (G::round(&state), G::step(&state));
     let sent_round = body.remove("round");

@@ -82,7 +82,7 @@ fn lobby_view_of<G: Game>(kind: GameKind, snapshot: &Snapshot) -> Result<LobbyVi
     let settings = engine::settings::<G>(snapshot)?;
     let state = engine::state::<G>(snapshot)?;
     let submitted: HashSet<Uuid> = snapshot.orders.iter().map(|o| o.player_id).collect();
-    let owes: Vec<Seat> = state.as_ref().map(G::owes).unwrap_or_default();
+    let owes: Vec<Seat> = state.as_deref().map(G::owes).unwrap_or_default();
     let mut players = Vec::with_capacity(snapshot.players.len());
     for player in &snapshot.players {
         let seat = Seat(player.seat);

@@ -9,6 +9,8 @@
 
 mod cache;
 mod rows;
+mod sql;
+mod sqlite_writer;
 mod transact;
 mod writer;
 
@@ -22,7 +24,7 @@ use uuid::Uuid;
 
 pub use rows::{
     Change, EventRow, LobbyPatch, LobbyRow, NewEvent, NewLobby, NewOrder, NewPlayer, NewStep,
-    OrderRow, PlayerRow, Snapshot, Status, StepRow,
+    OrderRow, ParsedState, PlayerRow, Snapshot, Status, StepRow,
 };
 pub use transact::{Committed, TransactError};
 
@@ -41,6 +43,8 @@ pub struct Store {
     backend: Backend,
     writers: writer::Writers,
     cache: Arc<cache::Cache>,
+    /// SQLite's inline version readers (see `sqlite_writer.rs`); None on PostgreSQL.
+    readers: Option<Arc<sqlite_writer::Readers>>,
 }
 
 impl std::fmt::Debug for Store {
@@ -102,12 +106,25 @@ impl Store {
             Backend::Postgres => POSTGRES_MIGRATOR.run(&pool).await?,
         }
         let cache = Arc::new(cache::Cache::default());
-        let writers = writer::spawn(pool.clone(), backend, cache.clone());
+        let (writers, readers) = match backend {
+            Backend::Sqlite => {
+                let options = sqlx::sqlite::SqliteConnectOptions::from_str(url)?;
+                let path = options.get_filename();
+                let stats = Arc::default();
+                let queue = sqlite_writer::spawn(path, cache.clone(), Arc::clone(&stats))?;
+                let readers = Arc::new(sqlite_writer::Readers::new(path));
+                (writer::Writers::new(vec![queue], stats), Some(readers))
+            }
+            // Several writers, each with its own connection: PostgreSQL runs their
+            // transactions side by side.
+            Backend::Postgres => (writer::spawn(pool.clone(), cache.clone(), 4), None),
+        };
         Ok(Store {
             pool,
             backend,
             writers,
             cache,
+            readers,
         })
     }
 
@@ -138,17 +155,22 @@ impl Store {
     /// from the cache when the lobby's version in the database says the cached copy is
     /// current, else read afresh (without a lock) and cached.
     pub async fn snapshot(&self, id: Uuid) -> Result<Option<Arc<Snapshot>>, sqlx::Error> {
-        let mut conn = self.pool.acquire().await?;
-        let Some(row) = sqlx::query(rows::LOBBY_VERSION)
-            .bind(id.to_string())
-            .fetch_optional(&mut *conn)
-            .await?
-        else {
+        let version = match &self.readers {
+            Some(readers) => readers.version(id)?,
+            None => sqlx::query(rows::LOBBY_VERSION)
+                .bind(id.to_string())
+                .fetch_optional(&self.pool)
+                .await?
+                .map(|row| row.try_get(0))
+                .transpose()?,
+        };
+        let Some(version) = version else {
             return Ok(None);
         };
-        if let Some(cached) = self.cache.get(id, row.try_get(0)?) {
+        if let Some(cached) = self.cache.get(id, version) {
             return Ok(Some(cached));
         }
+        let mut conn = self.pool.acquire().await?;
         let loaded = rows::load_snapshot(&mut conn, id, rows::LOBBY_BY_ID)
             .await?
             .map(Arc::new);

@@ -1,6 +1,9 @@
 //! The store's row types, the [`Change`] a transaction applies, and the reads every
 //! transaction starts with.
 
+use std::any::Any;
+use std::sync::{Arc, OnceLock};
+
 use sqlx::AnyConnection;
 use sqlx::Row;
 use sqlx::any::AnyRow;
@@ -30,7 +33,7 @@ impl Status {
         }
     }
 
-    fn parse(text: &str) -> Result<Status, sqlx::Error> {
+    pub(super) fn parse(text: &str) -> Result<Status, sqlx::Error> {
         match text {
             "signups" => Ok(Status::Signups),
             "closed" => Ok(Status::Closed),
@@ -43,7 +46,7 @@ impl Status {
     }
 }
 
-fn uuid(text: String) -> Result<Uuid, sqlx::Error> {
+pub(super) fn uuid(text: String) -> Result<Uuid, sqlx::Error> {
     Uuid::parse_str(&text).map_err(|e| sqlx::Error::Decode(Box::new(e)))
 }
 
@@ -176,6 +179,47 @@ pub struct Snapshot {
     pub players: Vec<PlayerRow>,
     /// Orders pending for `lobby.step_seq`.
     pub orders: Vec<OrderRow>,
+    /// `lobby.state` as parsed by whoever read it first.
+    pub parsed: ParsedState,
+}
+
+/// The lobby's state, parsed once per snapshot: a cached snapshot serves many requests, and
+/// parsing a 16-player state on each was a good part of their cost. It holds whatever type
+/// the reader parsed the text into (the host's typed game state).
+#[derive(Clone, Default)]
+pub struct ParsedState(Arc<OnceLock<Arc<dyn Any + Send + Sync>>>);
+
+impl ParsedState {
+    /// The parsed state, parsing it with `parse` the first time.
+    pub fn get_or_parse<T: Any + Send + Sync, E>(
+        &self,
+        parse: impl FnOnce() -> Result<T, E>,
+    ) -> Result<Arc<T>, E> {
+        if let Some(held) = self.0.get()
+            && let Ok(typed) = held.clone().downcast::<T>()
+        {
+            return Ok(typed);
+        }
+        let parsed = Arc::new(parse()?);
+        // Two first readers may race; either result is the same state.
+        let _ = self.0.set(parsed.clone());
+        Ok(parsed)
+    }
+}
+
+/// Derived from `lobby.state`, so it never makes two snapshots differ.
+impl PartialEq for ParsedState {
+    fn eq(&self, _: &ParsedState) -> bool {
+        true
+    }
+}
+
+impl Eq for ParsedState {}
+
+impl std::fmt::Debug for ParsedState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ParsedState")
+    }
 }
 
 impl Snapshot {
@@ -190,6 +234,7 @@ impl Snapshot {
         }
         if patch.state.is_some() {
             lobby.state = patch.state;
+            next.parsed = ParsedState::default();
         }
         if let Some(round) = patch.round {
             lobby.round = round;
@@ -246,43 +291,40 @@ pub(super) async fn load_snapshot(
         return Ok(None);
     };
     let lobby = LobbyRow::from_row(&row)?;
-    let players = sqlx::query(
-        "SELECT id, seat, name, join_data, token_hash FROM players WHERE lobby_id = $1 ORDER BY seat",
-    )
-    .bind(id.to_string())
-    .fetch_all(&mut *conn)
-    .await?
-    .iter()
-    .map(|row| {
-        Ok(PlayerRow {
-            id: uuid(row.try_get(0)?)?,
-            seat: usize::try_from(row.try_get::<i64, _>(1)?).unwrap_or(usize::MAX),
-            name: row.try_get(2)?,
-            join_data: row.try_get(3)?,
-            token_hash: row.try_get(4)?,
+    let players = sqlx::query(super::sql::PLAYERS_OF_LOBBY)
+        .bind(id.to_string())
+        .fetch_all(&mut *conn)
+        .await?
+        .iter()
+        .map(|row| {
+            Ok(PlayerRow {
+                id: uuid(row.try_get(0)?)?,
+                seat: usize::try_from(row.try_get::<i64, _>(1)?).unwrap_or(usize::MAX),
+                name: row.try_get(2)?,
+                join_data: row.try_get(3)?,
+                token_hash: row.try_get(4)?,
+            })
         })
-    })
-    .collect::<Result<Vec<_>, sqlx::Error>>()?;
-    let orders = sqlx::query(
-        "SELECT player_id, body, submitted_at FROM orders WHERE lobby_id = $1 AND step_seq = $2",
-    )
-    .bind(id.to_string())
-    .bind(lobby.step_seq)
-    .fetch_all(&mut *conn)
-    .await?
-    .iter()
-    .map(|row| {
-        Ok(OrderRow {
-            player_id: uuid(row.try_get(0)?)?,
-            body: row.try_get(1)?,
-            submitted_at: row.try_get(2)?,
+        .collect::<Result<Vec<_>, sqlx::Error>>()?;
+    let orders = sqlx::query(super::sql::PENDING_ORDERS)
+        .bind(id.to_string())
+        .bind(lobby.step_seq)
+        .fetch_all(&mut *conn)
+        .await?
+        .iter()
+        .map(|row| {
+            Ok(OrderRow {
+                player_id: uuid(row.try_get(0)?)?,
+                body: row.try_get(1)?,
+                submitted_at: row.try_get(2)?,
+            })
         })
-    })
-    .collect::<Result<Vec<_>, sqlx::Error>>()?;
+        .collect::<Result<Vec<_>, sqlx::Error>>()?;
     Ok(Some(Snapshot {
         lobby,
         players,
         orders,
+        parsed: ParsedState::default(),
     }))
 }
 

@@ -6,9 +6,9 @@ use sqlx::AnyConnection;
 use tokio::sync::oneshot;
 use uuid::Uuid;
 
-use super::Store;
 use super::rows::{Change, NewLobby, Snapshot, Status};
 use super::writer::{Decision, Job, Read};
+use super::{Store, sql};
 
 /// Why a transaction did not apply.
 #[derive(Debug, thiserror::Error)]
@@ -141,20 +141,17 @@ pub(super) async fn insert_lobby(
     conn: &mut AnyConnection,
     lobby: &NewLobby,
 ) -> Result<(), sqlx::Error> {
-    sqlx::query(
-        "INSERT INTO lobbies (id, game, name, settings, status, host_token_hash, seed, created_at) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-    )
-    .bind(lobby.id.to_string())
-    .bind(&lobby.game)
-    .bind(&lobby.name)
-    .bind(&lobby.settings)
-    .bind(Status::Signups.as_str())
-    .bind(&lobby.host_token_hash)
-    .bind(lobby.seed as i64)
-    .bind(lobby.created_at)
-    .execute(&mut *conn)
-    .await?;
+    sqlx::query(sql::INSERT_LOBBY)
+        .bind(lobby.id.to_string())
+        .bind(&lobby.game)
+        .bind(&lobby.name)
+        .bind(&lobby.settings)
+        .bind(Status::Signups.as_str())
+        .bind(&lobby.host_token_hash)
+        .bind(lobby.seed as i64)
+        .bind(lobby.created_at)
+        .execute(&mut *conn)
+        .await?;
     Ok(())
 }
 
@@ -188,76 +185,62 @@ pub(super) async fn apply(
     let next_seq = now_seq + change.resolved.len() as i64;
     let event_seq = lobby.event_seq + change.events.len() as i64;
 
-    let updated = sqlx::query(
-        "UPDATE lobbies SET status = COALESCE($1, status), state = COALESCE($2, state), \
-         round = COALESCE($3, round), step = COALESCE($4, step), step_seq = $5, event_seq = $6, \
-         version = version + 1 WHERE id = $7 AND version = $8",
-    )
-    .bind(change.lobby.status.map(|s| s.as_str()))
-    .bind(change.lobby.state.as_deref())
-    .bind(change.lobby.round.map(i64::from))
-    .bind(change.lobby.step.as_deref())
-    .bind(next_seq)
-    .bind(event_seq)
-    .bind(&id)
-    .bind(lobby.version)
-    .execute(&mut *conn)
-    .await?;
+    let updated = sqlx::query(sql::UPDATE_LOBBY)
+        .bind(change.lobby.status.map(|s| s.as_str()))
+        .bind(change.lobby.state.as_deref())
+        .bind(change.lobby.round.map(i64::from))
+        .bind(change.lobby.step.as_deref())
+        .bind(next_seq)
+        .bind(event_seq)
+        .bind(&id)
+        .bind(lobby.version)
+        .execute(&mut *conn)
+        .await?;
     if updated.rows_affected() != 1 {
         return Err(WriteError::Conflict);
     }
 
     if let Some(player) = &change.player {
-        sqlx::query(
-            "INSERT INTO players (id, lobby_id, seat, name, name_key, join_data, token_hash) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7)",
-        )
-        .bind(player.id.to_string())
-        .bind(&id)
-        .bind(player.seat as i64)
-        .bind(&player.name)
-        .bind(&player.name_key)
-        .bind(&player.join_data)
-        .bind(&player.token_hash)
-        .execute(&mut *conn)
-        .await?;
+        sqlx::query(sql::INSERT_PLAYER)
+            .bind(player.id.to_string())
+            .bind(&id)
+            .bind(player.seat as i64)
+            .bind(&player.name)
+            .bind(&player.name_key)
+            .bind(&player.join_data)
+            .bind(&player.token_hash)
+            .execute(&mut *conn)
+            .await?;
     }
 
     if let Some(order) = &change.order {
-        sqlx::query(
-            "INSERT INTO orders (lobby_id, step_seq, player_id, body, submitted_at) \
-             VALUES ($1, $2, $3, $4, $5) ON CONFLICT (lobby_id, step_seq, player_id) \
-             DO UPDATE SET body = excluded.body, submitted_at = excluded.submitted_at",
-        )
-        .bind(&id)
-        .bind(now_seq)
-        .bind(order.player_id.to_string())
-        .bind(&order.body)
-        .bind(order.submitted_at)
-        .execute(&mut *conn)
-        .await?;
+        sqlx::query(sql::UPSERT_ORDER)
+            .bind(&id)
+            .bind(now_seq)
+            .bind(order.player_id.to_string())
+            .bind(&order.body)
+            .bind(order.submitted_at)
+            .execute(&mut *conn)
+            .await?;
     }
 
     let resolving = !change.resolved.is_empty();
     for (offset, step) in change.resolved.iter().enumerate() {
-        sqlx::query(
-            "INSERT INTO steps (lobby_id, seq, round, step, revealed, log, pools, resolved_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-        )
-        .bind(&id)
-        .bind(now_seq + offset as i64)
-        .bind(i64::from(step.round))
-        .bind(&step.step)
-        .bind(&step.revealed)
-        .bind(&step.log)
-        .bind(&step.pools)
-        .bind(step.resolved_at)
-        .execute(&mut *conn)
-        .await?;
+        sqlx::query(sql::INSERT_STEP)
+            .bind(&id)
+            .bind(now_seq + offset as i64)
+            .bind(i64::from(step.round))
+            .bind(&step.step)
+            .bind(&step.revealed)
+            .bind(&step.log)
+            .bind(&step.pools)
+            .bind(step.resolved_at)
+            .execute(&mut *conn)
+            .await?;
     }
     if resolving {
         // The resolved step's orders live on, revealed, in its `steps` row.
-        sqlx::query("DELETE FROM orders WHERE lobby_id = $1 AND step_seq = $2")
+        sqlx::query(sql::DELETE_ORDERS)
             .bind(&id)
             .bind(now_seq)
             .execute(&mut *conn)
@@ -265,16 +248,14 @@ pub(super) async fn apply(
     }
 
     for (offset, event) in change.events.iter().enumerate() {
-        sqlx::query(
-            "INSERT INTO events (lobby_id, seq, kind, data, created_at) VALUES ($1, $2, $3, $4, $5)",
-        )
-        .bind(&id)
-        .bind(lobby.event_seq + 1 + offset as i64)
-        .bind(event.kind)
-        .bind(&event.data)
-        .bind(crate::clock::now_millis())
-        .execute(&mut *conn)
-        .await?;
+        sqlx::query(sql::INSERT_EVENT)
+            .bind(&id)
+            .bind(lobby.event_seq + 1 + offset as i64)
+            .bind(event.kind)
+            .bind(&event.data)
+            .bind(crate::clock::now_millis())
+            .execute(&mut *conn)
+            .await?;
     }
     Ok(event_seq)
 }

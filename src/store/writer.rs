@@ -21,13 +21,12 @@ use sqlx::{AnyConnection, AnyPool, Connection, Executor, Row};
 use tokio::sync::{mpsc, oneshot};
 use uuid::Uuid;
 
-use super::Backend;
 use super::cache::Cache;
 use super::rows::{self, Change, LOBBY_BY_ID, NewLobby, Snapshot};
 use super::transact::{WriteError, apply, insert_lobby};
 
 /// The most changes one transaction takes.
-const MAX_BATCH: usize = 512;
+pub(super) const MAX_BATCH: usize = 512;
 
 /// What a writer found for a decision to be taken on.
 pub(super) enum Read<'a> {
@@ -60,7 +59,7 @@ pub(super) enum Job {
 }
 
 impl Job {
-    fn lobby(&self) -> Uuid {
+    pub fn lobby(&self) -> Uuid {
         match self {
             Job::Transact { lobby, .. } => *lobby,
             Job::CreateLobby { lobby, .. } => lobby.id,
@@ -76,6 +75,11 @@ pub struct GroupCommits {
 }
 
 impl GroupCommits {
+    pub(super) fn count(&self, changes: u64) {
+        self.commits.fetch_add(1, Ordering::Relaxed);
+        self.changes.fetch_add(changes, Ordering::Relaxed);
+    }
+
     /// (commits, changes) so far.
     pub fn read(&self) -> (u64, u64) {
         (
@@ -93,6 +97,10 @@ pub(super) struct Writers {
 }
 
 impl Writers {
+    pub fn new(queues: Vec<mpsc::Sender<Job>>, stats: Arc<GroupCommits>) -> Writers {
+        Writers { queues, stats }
+    }
+
     /// The queue of the writer that owns `lobby`.
     pub fn queue(&self, lobby: Uuid) -> &mpsc::Sender<Job> {
         &self.queues[(lobby.as_u128() % self.queues.len() as u128) as usize]
@@ -103,21 +111,15 @@ impl Writers {
 #[derive(Clone)]
 struct Shared {
     pool: AnyPool,
-    backend: Backend,
     cache: Arc<Cache>,
     stats: Arc<GroupCommits>,
 }
 
-/// Starts the writer tasks.
-pub(super) fn spawn(pool: AnyPool, backend: Backend, cache: Arc<Cache>) -> Writers {
-    let count = match backend {
-        Backend::Sqlite => 1,
-        Backend::Postgres => 4,
-    };
+/// Starts `count` writer tasks on the (PostgreSQL) pool.
+pub(super) fn spawn(pool: AnyPool, cache: Arc<Cache>, count: usize) -> Writers {
     let stats = Arc::new(GroupCommits::default());
     let shared = Shared {
         pool,
-        backend,
         cache,
         stats: stats.clone(),
     };
@@ -141,16 +143,12 @@ async fn write_loop(shared: Shared, mut jobs: mpsc::Receiver<Job>) {
                 Err(_) => break,
             }
         }
-        let changes = batch.len() as u64;
-        if run_batch(&shared, &mut batch).await {
-            shared.stats.commits.fetch_add(1, Ordering::Relaxed);
-            shared.stats.changes.fetch_add(changes, Ordering::Relaxed);
-        }
+        run_batch(&shared, &mut batch).await;
     }
 }
 
 /// How a job ended inside the transaction, to be told once the commit is known.
-enum Ending {
+pub(super) enum Ending {
     Decided {
         deliver: Box<dyn FnOnce(Result<i64, WriteError>) + Send>,
         result: Result<i64, WriteError>,
@@ -163,24 +161,20 @@ enum Ending {
 
 /// The batch so far: how each job ended, and each changed lobby as it will be once committed.
 #[derive(Default)]
-struct Progress {
-    endings: Vec<Ending>,
-    changed: HashMap<Uuid, Arc<Snapshot>>,
+pub(super) struct Progress {
+    pub endings: Vec<Ending>,
+    pub changed: HashMap<Uuid, Arc<Snapshot>>,
 }
 
-/// Runs one batch in one transaction; true if it committed.
-async fn run_batch(shared: &Shared, batch: &mut Vec<Job>) -> bool {
+/// Runs one batch in one transaction.
+async fn run_batch(shared: &Shared, batch: &mut Vec<Job>) {
     // Stable: one lobby's jobs keep their queue order.
     batch.sort_by_key(Job::lobby);
+    let changes = batch.len() as u64;
     let mut progress = Progress::default();
     let outcome = async {
         let mut conn = shared.pool.acquire().await?;
-        // SQLite: IMMEDIATE takes the write lock up front (another process may hold the file).
-        let begin = match shared.backend {
-            Backend::Sqlite => "BEGIN IMMEDIATE",
-            Backend::Postgres => "BEGIN",
-        };
-        let mut tx = conn.begin_with(begin).await?;
+        let mut tx = conn.begin().await?;
         for job in batch.drain(..) {
             run_job(shared, &mut tx, job, &mut progress).await?;
         }
@@ -190,11 +184,25 @@ async fn run_batch(shared: &Shared, batch: &mut Vec<Job>) -> bool {
     // Jobs the batch never reached were dropped with it: their callers see the channel close
     // and answer with an error; nothing of theirs was written.
     batch.clear();
-    let failed = outcome.as_ref().err().map(|e| e.to_string());
+    let failed = outcome.err().map(|e| e.to_string());
+    finish(progress, failed, &shared.cache, &shared.stats, changes);
+}
+
+/// Once the batch's fate is known: publishes what it changed (if it committed) and answers
+/// every caller.
+pub(super) fn finish(
+    progress: Progress,
+    failed: Option<String>,
+    cache: &Cache,
+    stats: &GroupCommits,
+    changes: u64,
+) {
     match &failed {
         None => {
+            // Counted before anyone is answered, so that an answered caller sees its commit.
+            stats.count(changes);
             for snapshot in progress.changed.into_values() {
-                shared.cache.offer(snapshot);
+                cache.offer(snapshot);
             }
         }
         Some(error) => {
@@ -211,7 +219,6 @@ async fn run_batch(shared: &Shared, batch: &mut Vec<Job>) -> bool {
             }
         }
     }
-    failed.is_none()
 }
 
 fn batch_failed(error: &str) -> WriteError {
@@ -314,18 +321,13 @@ async fn write(
 }
 
 /// The lobby as committed, from the cache when the database says the cached copy is current.
-/// Inside the batch's transaction: on SQLite it holds the write lock already; on PostgreSQL the
-/// version is read `FOR UPDATE`, which locks the row until the commit.
+/// The version is read `FOR UPDATE`, which locks the row until the batch commits.
 async fn current(
     shared: &Shared,
     conn: &mut AnyConnection,
     lobby: Uuid,
 ) -> Result<Option<Arc<Snapshot>>, sqlx::Error> {
-    let sql = match shared.backend {
-        Backend::Sqlite => rows::LOBBY_VERSION,
-        Backend::Postgres => rows::LOBBY_VERSION_FOR_UPDATE,
-    };
-    let Some(row) = sqlx::query(sql)
+    let Some(row) = sqlx::query(rows::LOBBY_VERSION_FOR_UPDATE)
         .bind(lobby.to_string())
         .fetch_optional(&mut *conn)
         .await?

@@ -168,7 +168,7 @@ async fn wait_for(client: &Client, css: &str) -> fantoccini::elements::Element {
 
 /// Waits until the page's text contains `text` (without navigating: live updates).
 async fn wait_for_text(client: &Client, text: &str) {
-    let deadline = Instant::now() + Duration::from_secs(30);
+    let deadline = Instant::now() + Duration::from_secs(60);
     loop {
         let body = client
             .find(Locator::Css("body"))

@@ -3,6 +3,7 @@
 
 use futures_util::future::join_all;
 use herald::store::{Change, NewEvent, NewLobby, NewPlayer, TransactError};
+use sqlx::{Connection, Executor, SqliteConnection};
 use uuid::Uuid;
 
 use crate::support::sqlite_app;
@@ -18,8 +19,9 @@ fn player(seat: usize, token_hash: &str) -> NewPlayer {
     }
 }
 
-/// On the default current-thread test runtime the ten changes below are all queued before the
-/// writer runs, so they form exactly one batch.
+/// Another connection holds SQLite's write lock while the ten changes below are queued, so the
+/// writer (which takes everything queued while it waits) can start at most one batch before
+/// the lock is released: ten changes need at most two commits.
 #[tokio::test]
 async fn changes_queued_together_share_one_commit_and_a_failing_one_is_rolled_back_alone() {
     let app = sqlite_app().await;
@@ -34,36 +36,48 @@ async fn changes_queued_together_share_one_commit_and_a_failing_one_is_rolled_ba
         created_at: 0,
     };
     store.create_lobby(&lobby).await.unwrap();
-    let (commits_before, _) = store.group_commits();
+    let (commits_before, changes_before) = store.group_commits();
+
+    let mut blocker = SqliteConnection::connect(&app.url).await.unwrap();
+    blocker.execute("BEGIN IMMEDIATE").await.unwrap();
 
     // Each change seats the next player where the snapshot says the next seat is; change 5
     // reuses change 4's token hash, which the schema forbids (UNIQUE).
     let changes = (0..10).map(|i| {
-        store.transact(lobby.id, move |snapshot| {
-            let seat = snapshot.players.len();
-            let hash = if i == 5 {
-                "token-4".to_string()
-            } else {
-                format!("token-{i}")
-            };
-            let change = Change {
-                player: Some(player(seat, &hash)),
-                events: vec![NewEvent {
-                    kind: "player-joined",
-                    data: "{}".into(),
-                }],
-                ..Change::default()
-            };
-            Ok::<_, ()>((change, seat))
-        })
+        let store = store.clone();
+        async move {
+            store
+                .transact(lobby.id, move |snapshot| {
+                    let seat = snapshot.players.len();
+                    let hash = if i == 5 {
+                        "token-4".to_string()
+                    } else {
+                        format!("token-{i}")
+                    };
+                    let change = Change {
+                        player: Some(player(seat, &hash)),
+                        events: vec![NewEvent {
+                            kind: "player-joined",
+                            data: "{}".into(),
+                        }],
+                        ..Change::default()
+                    };
+                    Ok::<_, ()>((change, seat))
+                })
+                .await
+        }
     });
-    let results = join_all(changes).await;
+    let queued = tokio::spawn(join_all(changes));
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    blocker.execute("ROLLBACK").await.unwrap();
+    let results = queued.await.unwrap();
 
-    let (commits_after, _) = store.group_commits();
-    assert_eq!(
-        commits_after - commits_before,
-        1,
-        "ten queued changes, one commit"
+    let (commits_after, changes_after) = store.group_commits();
+    assert_eq!(changes_after - changes_before, 10);
+    assert!(
+        commits_after - commits_before <= 2,
+        "ten changes queued together share commits: {} commits",
+        commits_after - commits_before
     );
     let seats: Vec<Option<usize>> = results
         .iter()

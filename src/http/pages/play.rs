@@ -74,11 +74,10 @@ async fn play_page(
         .and_then(|p| p["alive"].as_bool())
         .unwrap_or(true);
     // After a refused POST, show what was sent rather than the stored order.
-    let preselect = posted
-        .map(|m| Value::Object(m.clone()))
-        .or(me.pending.clone());
+    let pending = me.pending_value()?;
+    let preselect = posted.map(|m| Value::Object(m.clone())).or(pending.clone());
     let form = me
-        .prompt
+        .prompt_value()?
         .as_ref()
         .map(|prompt| form_for(lobby.game, prompt, preselect.as_ref()))
         .transpose()?;
@@ -106,7 +105,7 @@ async fn play_page(
             .iter()
             .map(|(k, v)| (heading(k), show(v, &names)))
             .collect(),
-        pending: me.pending.as_ref().map(|p| describe_order(p, &names)),
+        pending: pending.as_ref().map(|p| describe_order(p, &names)),
         form,
         table: PoolsTable::of(&lobby.players, collecting(&lobby)),
         show_orders: collecting(&lobby) && lobby.status == Status::Running,
@@ -137,7 +136,7 @@ pub async fn submit_order(
     let token = player_token(&app, id, &headers).await?;
     let lobby = app.host.lobby(id).await?;
     let me = app.host.me(id, Some(&token)).await?;
-    let attempt = match &me.prompt {
+    let attempt = match &me.prompt_value()? {
         Some(prompt) => {
             form_for(lobby.game, prompt, None).and_then(|form| order_body(&form, &posted))
         }

@@ -1,0 +1,36 @@
+//! The statements every write runs, written once for both backends (`$n` placeholders work on
+//! SQLite and PostgreSQL alike, each appearing once and in order).
+
+pub const INSERT_LOBBY: &str = "INSERT INTO lobbies \
+    (id, game, name, settings, status, host_token_hash, seed, created_at) \
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8)";
+
+/// The compare-and-swap: it changes nothing unless the lobby is still at version `$8`.
+pub const UPDATE_LOBBY: &str = "UPDATE lobbies SET status = COALESCE($1, status), \
+    state = COALESCE($2, state), round = COALESCE($3, round), step = COALESCE($4, step), \
+    step_seq = $5, event_seq = $6, version = version + 1 WHERE id = $7 AND version = $8";
+
+pub const INSERT_PLAYER: &str = "INSERT INTO players \
+    (id, lobby_id, seat, name, name_key, join_data, token_hash) \
+    VALUES ($1, $2, $3, $4, $5, $6, $7)";
+
+pub const UPSERT_ORDER: &str = "INSERT INTO orders \
+    (lobby_id, step_seq, player_id, body, submitted_at) VALUES ($1, $2, $3, $4, $5) \
+    ON CONFLICT (lobby_id, step_seq, player_id) \
+    DO UPDATE SET body = excluded.body, submitted_at = excluded.submitted_at";
+
+pub const INSERT_STEP: &str = "INSERT INTO steps \
+    (lobby_id, seq, round, step, revealed, log, pools, resolved_at) \
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8)";
+
+/// A resolved step's orders live on, revealed, in its `steps` row.
+pub const DELETE_ORDERS: &str = "DELETE FROM orders WHERE lobby_id = $1 AND step_seq = $2";
+
+pub const INSERT_EVENT: &str =
+    "INSERT INTO events (lobby_id, seq, kind, data, created_at) VALUES ($1, $2, $3, $4, $5)";
+
+pub const PLAYERS_OF_LOBBY: &str = "SELECT id, seat, name, join_data, token_hash FROM players \
+    WHERE lobby_id = $1 ORDER BY seat";
+
+pub const PENDING_ORDERS: &str =
+    "SELECT player_id, body, submitted_at FROM orders WHERE lobby_id = $1 AND step_seq = $2";

@@ -1,0 +1,413 @@
+//! SQLite's group-commit writer, on a thread of its own with its own connection (rusqlite).
+//!
+//! SQLite runs in-process: a statement costs microseconds, and handing each one to sqlx's
+//! connection thread and back cost more than running it (two thread wake-ups per statement,
+//! four statements per order). Here the whole batch runs on one thread in one go, with the
+//! statements prepared once and kept, and the only hand-offs are the job coming in and the
+//! answer going out. Its semantics are those of `writer.rs`: one IMMEDIATE transaction per
+//! batch, a savepoint per join, the snapshot taken from the cache when the lobby's version
+//! says it is current, the callers answered after the commit.
+//!
+//! The same thread-free idea serves the hot read: [`Readers`] checks a lobby's version on a
+//! small set of read connections, inline, without leaving the calling thread.
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
+use tokio::sync::mpsc;
+use uuid::Uuid;
+
+use super::cache::Cache;
+use super::rows::{
+    Change, LOBBY_BY_ID, LOBBY_VERSION, LobbyRow, NewLobby, OrderRow, ParsedState, PlayerRow,
+    Snapshot, Status, uuid,
+};
+use super::sql;
+use super::transact::WriteError;
+use super::writer::{Decision, Ending, GroupCommits, Job, MAX_BATCH, Progress, Read, finish};
+
+/// Opens a connection on the database file with Herald's settings: WAL lets readers run beside
+/// the writer; synchronous=FULL makes every commit durable (an acknowledged order survives a
+/// crash or a power cut); foreign keys are off by default in SQLite.
+pub(super) fn open(path: &Path) -> rusqlite::Result<Connection> {
+    let conn = Connection::open(path)?;
+    conn.execute_batch(
+        "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; \
+         PRAGMA busy_timeout = 10000; PRAGMA foreign_keys = ON;",
+    )?;
+    conn.set_prepared_statement_cache_capacity(32);
+    Ok(conn)
+}
+
+/// Starts the writer thread; returns its queue.
+pub(super) fn spawn(
+    path: &Path,
+    cache: Arc<Cache>,
+    stats: Arc<GroupCommits>,
+) -> std::io::Result<mpsc::Sender<Job>> {
+    let mut conn = open(path).map_err(std::io::Error::other)?;
+    let (sender, mut jobs) = mpsc::channel::<Job>(4 * MAX_BATCH);
+    std::thread::Builder::new()
+        .name("herald-sqlite-writer".into())
+        .spawn(move || {
+            let mut batch = Vec::with_capacity(MAX_BATCH);
+            while let Some(first) = jobs.blocking_recv() {
+                batch.push(first);
+                while batch.len() < MAX_BATCH {
+                    match jobs.try_recv() {
+                        Ok(job) => batch.push(job),
+                        Err(_) => break,
+                    }
+                }
+                run_batch(&mut conn, &cache, &stats, &mut batch);
+            }
+        })?;
+    Ok(sender)
+}
+
+/// Runs one batch in one transaction.
+fn run_batch(conn: &mut Connection, cache: &Cache, stats: &GroupCommits, batch: &mut Vec<Job>) {
+    // Stable: one lobby's jobs keep their queue order.
+    batch.sort_by_key(Job::lobby);
+    let changes = batch.len() as u64;
+    let mut progress = Progress::default();
+    let outcome = (|| {
+        // IMMEDIATE takes the write lock up front (another process may hold the file too).
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        for job in batch.drain(..) {
+            run_job(&tx, cache, job, &mut progress)?;
+        }
+        tx.commit()
+    })();
+    // Jobs the batch never reached were dropped with it: their callers see the channel close
+    // and answer with an error; nothing of theirs was written.
+    batch.clear();
+    let failed = outcome.err().map(|e| e.to_string());
+    finish(progress, failed, cache, stats, changes);
+}
+
+fn database(error: rusqlite::Error) -> sqlx::Error {
+    sqlx::Error::Protocol(format!("sqlite: {error}"))
+}
+
+/// Runs one job, recording how it ended. Returns Err if the batch must fail.
+fn run_job(
+    conn: &Connection,
+    cache: &Cache,
+    job: Job,
+    progress: &mut Progress,
+) -> rusqlite::Result<()> {
+    match job {
+        Job::CreateLobby { lobby, reply } => {
+            conn.execute_batch("SAVEPOINT job")?;
+            let result = insert_lobby(conn, &lobby);
+            close_savepoint(conn, result.is_err())?;
+            progress.endings.push(Ending::Created {
+                reply,
+                result: result.map_err(database),
+            });
+        }
+        Job::Transact { lobby, decide } => {
+            let current = match progress.changed.get(&lobby) {
+                Some(changed) => Ok(Some(changed.clone())),
+                None => current(conn, cache, lobby),
+            };
+            let snapshot = match current {
+                Ok(snapshot) => snapshot,
+                Err(error) => {
+                    let Decision { deliver, .. } = decide(Read::Failed);
+                    progress.endings.push(Ending::Decided {
+                        deliver,
+                        result: Ok(0),
+                    });
+                    return Err(error);
+                }
+            };
+            let read = match &snapshot {
+                Some(snapshot) => Read::Found(snapshot),
+                None => Read::Missing,
+            };
+            let Decision { change, deliver } = decide(read);
+            let (Some(change), Some(snapshot)) = (change, snapshot) else {
+                // Refused, or no such lobby: the caller already knows; nothing to write.
+                progress.endings.push(Ending::Decided {
+                    deliver,
+                    result: Ok(0),
+                });
+                return Ok(());
+            };
+            let result = match write(conn, &snapshot, &change) {
+                Ok(result) => result,
+                Err(error) => {
+                    progress.endings.push(Ending::Decided {
+                        deliver,
+                        result: Ok(0),
+                    });
+                    return Err(error);
+                }
+            };
+            match &result {
+                Ok(_) => {
+                    progress
+                        .changed
+                        .insert(lobby, Arc::new(snapshot.after(change)));
+                }
+                Err(WriteError::Conflict) => {
+                    // Nothing was written (the version check comes first), but what we hold
+                    // of this lobby is not current: reload it next time.
+                    progress.changed.remove(&lobby);
+                    cache.forget(lobby);
+                }
+                Err(WriteError::Database(_)) => {}
+            }
+            progress.endings.push(Ending::Decided { deliver, result });
+        }
+    }
+    Ok(())
+}
+
+/// Writes one decided change. A join runs in a savepoint, so that a UNIQUE refusal rolls back
+/// that change alone (the inner error); any other error breaks the batch (the outer error).
+fn write(
+    conn: &Connection,
+    snapshot: &Snapshot,
+    change: &Change,
+) -> rusqlite::Result<Result<i64, WriteError>> {
+    if change.player.is_none() {
+        return match apply(conn, snapshot, change) {
+            Ok(None) => Ok(Err(WriteError::Conflict)),
+            Ok(Some(event_seq)) => Ok(Ok(event_seq)),
+            Err(error) => Err(error),
+        };
+    }
+    conn.execute_batch("SAVEPOINT job")?;
+    let result = apply(conn, snapshot, change);
+    close_savepoint(conn, result.is_err())?;
+    Ok(match result {
+        Ok(None) => Err(WriteError::Conflict),
+        Ok(Some(event_seq)) => Ok(event_seq),
+        Err(error) => Err(WriteError::Database(database(error))),
+    })
+}
+
+fn close_savepoint(conn: &Connection, failed: bool) -> rusqlite::Result<()> {
+    if failed {
+        conn.execute_batch("ROLLBACK TO SAVEPOINT job")?;
+    }
+    conn.execute_batch("RELEASE SAVEPOINT job")
+}
+
+fn insert_lobby(conn: &Connection, lobby: &NewLobby) -> rusqlite::Result<()> {
+    conn.prepare_cached(sql::INSERT_LOBBY)?.execute(params![
+        lobby.id.to_string(),
+        lobby.game,
+        lobby.name,
+        lobby.settings,
+        Status::Signups.as_str(),
+        lobby.host_token_hash,
+        lobby.seed as i64,
+        lobby.created_at,
+    ])?;
+    Ok(())
+}
+
+/// What `transact::apply` does, on this connection. Ok(None): the version moved (nothing
+/// written).
+fn apply(conn: &Connection, snapshot: &Snapshot, change: &Change) -> rusqlite::Result<Option<i64>> {
+    let lobby = &snapshot.lobby;
+    let id = lobby.id.to_string();
+    let now_seq = lobby.step_seq;
+    let next_seq = now_seq + change.resolved.len() as i64;
+    let event_seq = lobby.event_seq + change.events.len() as i64;
+    let updated = conn.prepare_cached(sql::UPDATE_LOBBY)?.execute(params![
+        change.lobby.status.map(Status::as_str),
+        change.lobby.state,
+        change.lobby.round.map(i64::from),
+        change.lobby.step,
+        next_seq,
+        event_seq,
+        id,
+        lobby.version,
+    ])?;
+    if updated != 1 {
+        return Ok(None);
+    }
+    if let Some(player) = &change.player {
+        conn.prepare_cached(sql::INSERT_PLAYER)?.execute(params![
+            player.id.to_string(),
+            id,
+            player.seat as i64,
+            player.name,
+            player.name_key,
+            player.join_data,
+            player.token_hash,
+        ])?;
+    }
+    if let Some(order) = &change.order {
+        conn.prepare_cached(sql::UPSERT_ORDER)?.execute(params![
+            id,
+            now_seq,
+            order.player_id.to_string(),
+            order.body,
+            order.submitted_at,
+        ])?;
+    }
+    for (offset, step) in change.resolved.iter().enumerate() {
+        conn.prepare_cached(sql::INSERT_STEP)?.execute(params![
+            id,
+            now_seq + offset as i64,
+            i64::from(step.round),
+            step.step,
+            step.revealed,
+            step.log,
+            step.pools,
+            step.resolved_at,
+        ])?;
+    }
+    if !change.resolved.is_empty() {
+        conn.prepare_cached(sql::DELETE_ORDERS)?
+            .execute(params![id, now_seq])?;
+    }
+    let now = crate::clock::now_millis();
+    for (offset, event) in change.events.iter().enumerate() {
+        conn.prepare_cached(sql::INSERT_EVENT)?.execute(params![
+            id,
+            lobby.event_seq + 1 + offset as i64,
+            event.kind,
+            event.data,
+            now,
+        ])?;
+    }
+    Ok(Some(event_seq))
+}
+
+/// The lobby as committed, from the cache when its version says the cached copy is current
+/// (the batch's transaction holds the write lock, so it stays current until the commit).
+fn current(
+    conn: &Connection,
+    cache: &Cache,
+    lobby: Uuid,
+) -> rusqlite::Result<Option<Arc<Snapshot>>> {
+    let Some(version) = version(conn, lobby)? else {
+        return Ok(None);
+    };
+    if let Some(cached) = cache.get(lobby, version) {
+        return Ok(Some(cached));
+    }
+    let loaded = load_snapshot(conn, lobby)?.map(Arc::new);
+    if let Some(loaded) = &loaded {
+        // Not written in this batch (those come from `changed`), so this is committed state.
+        cache.offer(loaded.clone());
+    }
+    Ok(loaded)
+}
+
+fn version(conn: &Connection, lobby: Uuid) -> rusqlite::Result<Option<i64>> {
+    conn.prepare_cached(LOBBY_VERSION)?
+        .query_row(params![lobby.to_string()], |row| row.get(0))
+        .optional()
+}
+
+fn decode(error: sqlx::Error) -> rusqlite::Error {
+    rusqlite::Error::ToSqlConversionFailure(Box::new(error))
+}
+
+fn load_snapshot(conn: &Connection, id: Uuid) -> rusqlite::Result<Option<Snapshot>> {
+    let key = id.to_string();
+    let Some(lobby) = conn
+        .prepare_cached(LOBBY_BY_ID)?
+        .query_row(params![key], |row| {
+            Ok(LobbyRow {
+                id: uuid(row.get(0)?).map_err(decode)?,
+                game: row.get(1)?,
+                name: row.get(2)?,
+                settings: row.get(3)?,
+                status: Status::parse(&row.get::<_, String>(4)?).map_err(decode)?,
+                host_token_hash: row.get(5)?,
+                seed: row.get::<_, i64>(6)? as u64,
+                state: row.get(7)?,
+                round: u32::try_from(row.get::<_, i64>(8)?).unwrap_or(u32::MAX),
+                step: row.get(9)?,
+                step_seq: row.get(10)?,
+                event_seq: row.get(11)?,
+                version: row.get(12)?,
+                created_at: row.get(13)?,
+            })
+        })
+        .optional()?
+    else {
+        return Ok(None);
+    };
+    let players = conn
+        .prepare_cached(sql::PLAYERS_OF_LOBBY)?
+        .query_map(params![key], |row| {
+            Ok(PlayerRow {
+                id: uuid(row.get(0)?).map_err(decode)?,
+                seat: usize::try_from(row.get::<_, i64>(1)?).unwrap_or(usize::MAX),
+                name: row.get(2)?,
+                join_data: row.get(3)?,
+                token_hash: row.get(4)?,
+            })
+        })?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    let orders = conn
+        .prepare_cached(sql::PENDING_ORDERS)?
+        .query_map(params![key, lobby.step_seq], |row| {
+            Ok(OrderRow {
+                player_id: uuid(row.get(0)?).map_err(decode)?,
+                body: row.get(1)?,
+                submitted_at: row.get(2)?,
+            })
+        })?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    Ok(Some(Snapshot {
+        lobby,
+        players,
+        orders,
+        parsed: ParsedState::default(),
+    }))
+}
+
+/// Read connections for the one read every request makes: a lobby's version. Such a lookup
+/// takes microseconds, so it runs inline on the calling thread; WAL readers never wait for
+/// the writer.
+#[derive(Debug)]
+pub(super) struct Readers {
+    path: PathBuf,
+    idle: Mutex<Vec<Connection>>,
+}
+
+/// Idle read connections kept; more are opened under load and closed when not needed.
+const IDLE_READERS: usize = 4;
+
+impl Readers {
+    pub fn new(path: &Path) -> Readers {
+        Readers {
+            path: path.to_owned(),
+            idle: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// The lobby's version, or None if there is no such lobby.
+    pub fn version(&self, lobby: Uuid) -> Result<Option<i64>, sqlx::Error> {
+        let held = self
+            .idle
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .pop();
+        let conn = match held {
+            Some(conn) => conn,
+            None => open(&self.path).map_err(database)?,
+        };
+        let answer = version(&conn, lobby).map_err(database);
+        let mut idle = self
+            .idle
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if idle.len() < IDLE_READERS {
+            idle.push(conn);
+        }
+        answer
+    }
+}
