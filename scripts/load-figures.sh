@@ -27,5 +27,8 @@ server=$!
 trap 'kill $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$work"' EXIT
 for _ in $(seq 1 50); do curl -sf "http://127.0.0.1:$port/api/v1/lobbies?limit=1" >/dev/null && break; sleep 0.1; done
 echo "== $backend · $game · $lobbies lobbies × $players players · max $rounds rounds · $connections in flight"
-target/release/herald load --url "http://127.0.0.1:$port" --game "$game" --lobbies "$lobbies" \
+# The load generator shares the machine: its own CPU time is printed last (with GNU time).
+timed=()
+[ -x /usr/bin/time ] && timed=(/usr/bin/time -f "load generator CPU: %U s user + %S s system in %e s")
+"${timed[@]}" target/release/herald load --url "http://127.0.0.1:$port" --game "$game" --lobbies "$lobbies" \
     --players "$players" --max-rounds "$rounds" --connections "$connections" --server-pid "$server"
