@@ -25,7 +25,7 @@ use super::rows::{
 };
 use super::sql;
 use super::transact::WriteError;
-use super::writer::{Decision, Ending, GroupCommits, Job, MAX_BATCH, Progress, Read, finish};
+use super::writer::{Ending, GroupCommits, Job, MAX_BATCH, Progress, finish};
 
 /// Opens a connection on the database file with Herald's settings: WAL lets readers run beside
 /// the writer; synchronous=FULL makes every commit durable (an acknowledged order survives a
@@ -109,59 +109,27 @@ fn run_job(
             });
         }
         Job::Transact { lobby, decide } => {
-            let current = match progress.changed.get(&lobby) {
-                Some(changed) => Ok(Some(changed.clone())),
+            let current = match progress.changed(lobby) {
+                Some(changed) => Ok(Some(changed)),
                 None => current(conn, cache, lobby),
             };
             let snapshot = match current {
                 Ok(snapshot) => snapshot,
                 Err(error) => {
-                    let Decision { deliver, .. } = decide(Read::Failed);
-                    progress.endings.push(Ending::Decided {
-                        deliver,
-                        result: Ok(0),
-                    });
+                    progress.read_failed(decide);
                     return Err(error);
                 }
             };
-            let read = match &snapshot {
-                Some(snapshot) => Read::Found(snapshot),
-                None => Read::Missing,
-            };
-            let Decision { change, deliver } = decide(read);
-            let (Some(change), Some(snapshot)) = (change, snapshot) else {
-                // Refused, or no such lobby: the caller already knows; nothing to write.
-                progress.endings.push(Ending::Decided {
-                    deliver,
-                    result: Ok(0),
-                });
+            let Some((snapshot, change, deliver)) = progress.decide(decide, snapshot) else {
                 return Ok(());
             };
-            let result = match write(conn, &snapshot, &change) {
-                Ok(result) => result,
+            match write(conn, &snapshot, &change) {
+                Ok(result) => progress.written(cache, &snapshot, change, deliver, result),
                 Err(error) => {
-                    progress.endings.push(Ending::Decided {
-                        deliver,
-                        result: Ok(0),
-                    });
+                    progress.broke(deliver);
                     return Err(error);
                 }
-            };
-            match &result {
-                Ok(_) => {
-                    progress
-                        .changed
-                        .insert(lobby, Arc::new(snapshot.after(change)));
-                }
-                Err(WriteError::Conflict) => {
-                    // Nothing was written (the version check comes first), but what we hold
-                    // of this lobby is not current: reload it next time.
-                    progress.changed.remove(&lobby);
-                    cache.forget(lobby);
-                }
-                Err(WriteError::Database(_)) => {}
             }
-            progress.endings.push(Ending::Decided { deliver, result });
         }
     }
     Ok(())

@@ -41,8 +41,11 @@ pub(super) enum Read<'a> {
 /// how to answer the caller once the batch's fate is known (the lobby's last event number).
 pub(super) struct Decision {
     pub change: Option<Change>,
-    pub deliver: Box<dyn FnOnce(Result<i64, WriteError>) + Send>,
+    pub deliver: Deliver,
 }
+
+/// Answers one caller, once the batch's fate is known.
+pub(super) type Deliver = Box<dyn FnOnce(Result<i64, WriteError>) + Send>;
 
 /// A decision to take on what the writer read.
 pub(super) type Decide = Box<dyn FnOnce(Read<'_>) -> Decision + Send>;
@@ -150,7 +153,7 @@ async fn write_loop(shared: Shared, mut jobs: mpsc::Receiver<Job>) {
 /// How a job ended inside the transaction, to be told once the commit is known.
 pub(super) enum Ending {
     Decided {
-        deliver: Box<dyn FnOnce(Result<i64, WriteError>) + Send>,
+        deliver: Deliver,
         result: Result<i64, WriteError>,
     },
     Created {
@@ -164,6 +167,79 @@ pub(super) enum Ending {
 pub(super) struct Progress {
     pub endings: Vec<Ending>,
     pub changed: HashMap<Uuid, Arc<Snapshot>>,
+}
+
+/// The steps of a `Job::Transact` that both writers (this one and `sqlite_writer.rs`) share;
+/// only reading and writing differ between them.
+impl Progress {
+    /// The lobby as this batch leaves it, if the batch has changed it already.
+    pub fn changed(&self, lobby: Uuid) -> Option<Arc<Snapshot>> {
+        self.changed.get(&lobby).cloned()
+    }
+
+    /// Reading the lobby failed, so the batch fails: its caller hears the batch's failure.
+    pub fn read_failed(&mut self, decide: Decide) {
+        let Decision { deliver, .. } = decide(Read::Failed);
+        self.broke(deliver);
+    }
+
+    /// The batch broke while this job ran: its caller hears the batch's failure.
+    pub fn broke(&mut self, deliver: Deliver) {
+        self.endings.push(Ending::Decided {
+            deliver,
+            result: Ok(0),
+        });
+    }
+
+    /// Lets the caller decide on what was read. Returns what to write, or None if there is
+    /// nothing to write (refused, or no such lobby: the caller's answer is already recorded).
+    pub fn decide(
+        &mut self,
+        decide: Decide,
+        snapshot: Option<Arc<Snapshot>>,
+    ) -> Option<(Arc<Snapshot>, Change, Deliver)> {
+        let read = match &snapshot {
+            Some(snapshot) => Read::Found(snapshot),
+            None => Read::Missing,
+        };
+        let Decision { change, deliver } = decide(read);
+        match (change, snapshot) {
+            (Some(change), Some(snapshot)) => Some((snapshot, change, deliver)),
+            _ => {
+                self.endings.push(Ending::Decided {
+                    deliver,
+                    result: Ok(0),
+                });
+                None
+            }
+        }
+    }
+
+    /// Records a written change: its lobby as the commit will leave it or, if the version had
+    /// moved, nothing held of it at all.
+    pub fn written(
+        &mut self,
+        cache: &Cache,
+        snapshot: &Snapshot,
+        change: Change,
+        deliver: Deliver,
+        result: Result<i64, WriteError>,
+    ) {
+        let lobby = snapshot.lobby.id;
+        match &result {
+            Ok(_) => {
+                self.changed.insert(lobby, Arc::new(snapshot.after(change)));
+            }
+            Err(WriteError::Conflict) => {
+                // Nothing was written (the version check comes first), but what we hold of
+                // this lobby is not current: reload it next time.
+                self.changed.remove(&lobby);
+                cache.forget(lobby);
+            }
+            Err(WriteError::Database(_)) => {}
+        }
+        self.endings.push(Ending::Decided { deliver, result });
+    }
 }
 
 /// Runs one batch in one transaction.
@@ -242,59 +318,27 @@ async fn run_job(
             progress.endings.push(Ending::Created { reply, result });
         }
         Job::Transact { lobby, decide } => {
-            let current = match progress.changed.get(&lobby) {
-                Some(changed) => Ok(Some(changed.clone())),
+            let current = match progress.changed(lobby) {
+                Some(changed) => Ok(Some(changed)),
                 None => current(shared, conn, lobby).await,
             };
             let snapshot = match current {
                 Ok(snapshot) => snapshot,
                 Err(error) => {
-                    let Decision { deliver, .. } = decide(Read::Failed);
-                    progress.endings.push(Ending::Decided {
-                        deliver,
-                        result: Ok(0),
-                    });
+                    progress.read_failed(decide);
                     return Err(error);
                 }
             };
-            let read = match &snapshot {
-                Some(snapshot) => Read::Found(snapshot),
-                None => Read::Missing,
-            };
-            let Decision { change, deliver } = decide(read);
-            let (Some(change), Some(snapshot)) = (change, snapshot) else {
-                // Refused, or no such lobby: the caller already knows; nothing to write.
-                progress.endings.push(Ending::Decided {
-                    deliver,
-                    result: Ok(0),
-                });
+            let Some((snapshot, change, deliver)) = progress.decide(decide, snapshot) else {
                 return Ok(());
             };
-            let result = match write(conn, &snapshot, &change).await {
-                Ok(result) => result,
+            match write(conn, &snapshot, &change).await {
+                Ok(result) => progress.written(&shared.cache, &snapshot, change, deliver, result),
                 Err(error) => {
-                    progress.endings.push(Ending::Decided {
-                        deliver,
-                        result: Ok(0),
-                    });
+                    progress.broke(deliver);
                     return Err(error);
                 }
-            };
-            match &result {
-                Ok(_) => {
-                    progress
-                        .changed
-                        .insert(lobby, Arc::new(snapshot.after(change)));
-                }
-                Err(WriteError::Conflict) => {
-                    // Nothing was written (the version check comes first), but what we hold
-                    // of this lobby is not current: reload it next time.
-                    progress.changed.remove(&lobby);
-                    shared.cache.forget(lobby);
-                }
-                Err(WriteError::Database(_)) => {}
             }
-            progress.endings.push(Ending::Decided { deliver, result });
         }
     }
     Ok(())
