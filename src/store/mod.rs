@@ -1,11 +1,13 @@
 //! Storage: SQLite (the default, an embedded file) and PostgreSQL behind one small API.
 //!
-//! Both backends are reached through sqlx's `Any` driver over a schema of TEXT and BIGINT
-//! columns only, so the SQL is written once; the few dialect differences (how a write
-//! transaction takes its lock) are chosen by [`Backend`]. Every state change goes through
-//! [`Store::transact`]: it loads a [`Snapshot`] of the lobby under a write lock, lets the caller
-//! decide a [`Change`], and applies that change in the same transaction, guarded by the lobby's
-//! version (compare-and-swap). That is what makes a step resolve exactly once.
+//! The schema has TEXT and BIGINT columns only, and the statements are written once
+//! (`sql.rs`). Migrations and the rarer reads go through sqlx's `Any` driver on both backends.
+//! Writes go through a group-commit writer: rusqlite on its own thread for SQLite
+//! (`sqlite_writer.rs`), sqlx tasks for PostgreSQL (`writer.rs`). Every state change goes through
+//! [`Store::transact`]: the writer takes the lobby's [`Snapshot`] under its write lock (from the
+//! cache when the row's version says it is current, `cache.rs`), lets the caller decide a
+//! [`Change`], and applies that change in the same transaction, guarded by the lobby's version
+//! (compare-and-swap). That is what makes a step resolve exactly once.
 
 mod cache;
 mod rows;
