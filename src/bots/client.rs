@@ -2,6 +2,7 @@
 
 use std::time::Duration;
 
+use axum::body::Bytes;
 use futures_util::StreamExt;
 use reqwest::{Client, Method, StatusCode};
 use serde_json::{Value, json};
@@ -52,6 +53,20 @@ impl Api {
         token: Option<&str>,
         body: Option<&Value>,
     ) -> Result<Value, ClientError> {
+        let bytes = self.call_bytes(method, path, token, body).await?;
+        Ok(serde_json::from_slice(&bytes).unwrap_or(Value::Null))
+    }
+
+    /// The response body of a successful call as it came, for a caller that reads only part
+    /// of it (the load generator): parsing a whole 16-player view into a `Value` tree cost more
+    /// than the request.
+    async fn call_bytes(
+        &self,
+        method: Method,
+        path: &str,
+        token: Option<&str>,
+        body: Option<&Value>,
+    ) -> Result<Bytes, ClientError> {
         let mut request = self.http.request(method, format!("{}{path}", self.base));
         if let Some(token) = token {
             request = request.bearer_auth(token);
@@ -61,10 +76,11 @@ impl Api {
         }
         let response = request.send().await?;
         let status = response.status();
-        let value: Value = response.json().await.unwrap_or(Value::Null);
+        let bytes = response.bytes().await?;
         if status.is_success() {
-            return Ok(value);
+            return Ok(bytes);
         }
+        let value: Value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
         Err(ClientError {
             status: status.as_u16(),
             code: value["error"]["code"].as_str().unwrap_or("").to_string(),
@@ -119,6 +135,23 @@ impl Api {
 
     pub async fn me(&self, lobby: &str, token: &str) -> Result<Value, ClientError> {
         self.call(
+            Method::GET,
+            &format!("/api/v1/lobbies/{lobby}/me"),
+            Some(token),
+            None,
+        )
+        .await
+    }
+
+    /// The public lobby view's JSON text.
+    pub async fn lobby_json(&self, lobby: &str) -> Result<Bytes, ClientError> {
+        self.call_bytes(Method::GET, &format!("/api/v1/lobbies/{lobby}"), None, None)
+            .await
+    }
+
+    /// The private `me` view's JSON text.
+    pub async fn me_json(&self, lobby: &str, token: &str) -> Result<Bytes, ClientError> {
+        self.call_bytes(
             Method::GET,
             &format!("/api/v1/lobbies/{lobby}/me"),
             Some(token),

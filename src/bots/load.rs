@@ -1,13 +1,15 @@
 //! The load generator: many lobbies filled with bots, played to the end against a running
 //! server, with throughput, latency and the server's memory reported.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use futures_util::future::join_all;
 use rand::SeedableRng;
-use serde_json::{Value, json};
+use serde::Deserialize;
+use serde_json::json;
 use tokio::sync::Semaphore;
 
 use super::client::{Api, ClientError};
@@ -217,23 +219,24 @@ async fn play(
     loop {
         let view = {
             let _permit = gate.acquire().await.expect("the gate is never closed");
-            api.lobby(&table.id).await
+            api.lobby_json(&table.id).await
         };
-        let Ok(view) = view else {
+        let bytes = view.unwrap_or_default();
+        let Ok(view) = serde_json::from_slice::<LobbyGlance>(&bytes) else {
             record_error(tally, "lobby-view");
             return;
         };
-        if view["status"] == "finished" {
+        if view.status == "finished" {
             // The round number stays at the last round played once a game is over.
             let mut t = tally.lock().unwrap_or_else(|e| e.into_inner());
             t.games += 1;
-            t.rounds += view["round"].as_u64().unwrap_or(0);
+            t.rounds += view.round.unwrap_or(0);
             return;
         }
         let owed: Vec<&(String, String)> = table
             .players
             .iter()
-            .filter(|(id, _)| owes(&view, id))
+            .filter(|(id, _)| view.owes(id))
             .collect();
         join_all(
             owed.into_iter()
@@ -243,12 +246,33 @@ async fn play(
     }
 }
 
-fn owes(view: &Value, player: &str) -> bool {
-    view["players"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .any(|p| p["id"] == player && p["owes"] == true && p["submitted"] == false)
+/// The parts of the public lobby view the load generator reads.
+#[derive(Deserialize)]
+struct LobbyGlance<'a> {
+    #[serde(borrow)]
+    status: Cow<'a, str>,
+    round: Option<u64>,
+    #[serde(borrow)]
+    players: Vec<PlayerGlance<'a>>,
+}
+
+#[derive(Deserialize)]
+struct PlayerGlance<'a> {
+    #[serde(borrow)]
+    id: Cow<'a, str>,
+    #[serde(default)]
+    owes: bool,
+    #[serde(default)]
+    submitted: bool,
+}
+
+impl LobbyGlance<'_> {
+    /// Whether `player` owes an answer they have not sent yet.
+    fn owes(&self, player: &str) -> bool {
+        self.players
+            .iter()
+            .any(|p| p.id == player && p.owes && !p.submitted)
+    }
 }
 
 async fn answer(
@@ -262,15 +286,18 @@ async fn answer(
 ) {
     let me = {
         let _permit = gate.acquire().await.expect("the gate is never closed");
-        api.me(lobby, token).await
+        api.me_json(lobby, token).await
     };
-    let Ok(me) = me else {
+    let Some(me) = me
+        .ok()
+        .and_then(|bytes| String::from_utf8(bytes.into()).ok())
+    else {
         record_error(tally, "me");
         return;
     };
     let order = {
         let mut rng = rng.lock().unwrap_or_else(|e| e.into_inner());
-        policy::answer(&me, args.strategy, &mut *rng)
+        policy::answer_json(&me, args.strategy, &mut *rng)
     };
     let Some(order) = order else { return };
     let _permit = gate.acquire().await.expect("the gate is never closed");
@@ -356,9 +383,13 @@ mod tests {
 
     #[test]
     fn a_player_owes_only_while_unanswered() {
-        let view = json!({"players": [{"id": "a", "owes": true, "submitted": false}, {"id": "b", "owes": true, "submitted": true}]});
-        assert!(owes(&view, "a"));
-        assert!(!owes(&view, "b"));
-        assert!(!owes(&view, "c"));
+        let text = json!({"status": "running", "round": 1, "players": [
+            {"id": "a", "name": "Ann", "owes": true, "submitted": false},
+            {"id": "b", "name": "Bob", "owes": true, "submitted": true}]})
+        .to_string();
+        let view: LobbyGlance = serde_json::from_str(&text).unwrap();
+        assert!(view.owes("a"));
+        assert!(!view.owes("b"));
+        assert!(!view.owes("c"));
     }
 }
