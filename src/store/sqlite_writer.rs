@@ -11,6 +11,7 @@
 //! The same thread-free idea serves the hot read: [`Readers`] checks a lobby's version on a
 //! small set of read connections, inline, without leaving the calling thread.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
@@ -52,6 +53,7 @@ pub(super) fn spawn(
         .name("herald-sqlite-writer".into())
         .spawn(move || {
             let mut batch = Vec::with_capacity(MAX_BATCH);
+            let mut own = OwnWrites::default();
             while let Some(first) = jobs.blocking_recv() {
                 batch.push(first);
                 while batch.len() < MAX_BATCH {
@@ -60,14 +62,61 @@ pub(super) fn spawn(
                         Err(_) => break,
                     }
                 }
-                run_batch(&mut conn, &cache, &stats, &mut batch);
+                run_batch(&mut conn, &cache, &stats, &mut own, &mut batch);
             }
         })?;
     Ok(sender)
 }
 
+/// The lobby versions this writer committed itself, valid while no other connection has
+/// committed since (SQLite's `PRAGMA data_version` changes exactly when one has). While valid,
+/// a cached snapshot at such a version is what the database holds, so a job on that lobby
+/// needs no version lookup: one fewer statement for nearly every order when this server is
+/// the database's only writer. Any other writer (a second process) empties it, and every job
+/// checks the version again until this writer has written the lobby once more.
+#[derive(Default)]
+struct OwnWrites {
+    data_version: Option<i64>,
+    versions: HashMap<Uuid, i64>,
+}
+
+/// Lobbies remembered at most; past it the map starts again (which only costs lookups).
+const OWN_WRITES_KEPT: usize = 1 << 16;
+
+impl OwnWrites {
+    /// Called holding the write lock, before the batch reads anything.
+    fn check(&mut self, conn: &Connection) -> rusqlite::Result<()> {
+        let now: i64 = conn.query_row("PRAGMA data_version", [], |row| row.get(0))?;
+        if self.data_version != Some(now) {
+            self.versions.clear();
+            self.data_version = Some(now);
+        }
+        Ok(())
+    }
+
+    /// The version this writer last committed for `lobby`, if nobody has written since.
+    fn version(&self, lobby: Uuid) -> Option<i64> {
+        self.versions.get(&lobby).copied()
+    }
+
+    fn committed(&mut self, progress: &Progress) {
+        if self.versions.len() + progress.changed.len() > OWN_WRITES_KEPT {
+            self.versions.clear();
+        }
+        for (lobby, snapshot) in &progress.changed {
+            self.versions.insert(*lobby, snapshot.lobby.version);
+        }
+    }
+}
+
 /// Runs one batch in one transaction.
-fn run_batch(conn: &mut Connection, cache: &Cache, stats: &GroupCommits, batch: &mut Vec<Job>) {
+fn run_batch(
+    conn: &mut Connection,
+    cache: &Cache,
+    stats: &GroupCommits,
+    own: &mut OwnWrites,
+    batch: &mut Vec<Job>,
+) {
     // Stable: one lobby's jobs keep their queue order.
     batch.sort_by_key(Job::lobby);
     let changes = batch.len() as u64;
@@ -75,14 +124,19 @@ fn run_batch(conn: &mut Connection, cache: &Cache, stats: &GroupCommits, batch: 
     let outcome = (|| {
         // IMMEDIATE takes the write lock up front (another process may hold the file too).
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        own.check(&tx)?;
         for job in batch.drain(..) {
-            run_job(&tx, cache, job, &mut progress)?;
+            run_job(&tx, cache, own, job, &mut progress)?;
         }
         tx.commit()
     })();
     // Jobs the batch never reached were dropped with it: their callers see the channel close
     // and answer with an error; nothing of theirs was written.
     batch.clear();
+    match &outcome {
+        Ok(()) => own.committed(&progress),
+        Err(_) => own.versions.clear(),
+    }
     let failed = outcome.err().map(|e| e.to_string());
     finish(progress, failed, cache, stats, changes);
 }
@@ -95,6 +149,7 @@ fn database(error: rusqlite::Error) -> sqlx::Error {
 fn run_job(
     conn: &Connection,
     cache: &Cache,
+    own: &OwnWrites,
     job: Job,
     progress: &mut Progress,
 ) -> rusqlite::Result<()> {
@@ -111,7 +166,7 @@ fn run_job(
         Job::Transact { lobby, decide } => {
             let current = match progress.changed(lobby) {
                 Some(changed) => Ok(Some(changed)),
-                None => current(conn, cache, lobby),
+                None => current(conn, cache, own, lobby),
             };
             let snapshot = match current {
                 Ok(snapshot) => snapshot,
@@ -255,8 +310,12 @@ fn apply(conn: &Connection, snapshot: &Snapshot, change: &Change) -> rusqlite::R
 fn current(
     conn: &Connection,
     cache: &Cache,
+    own: &OwnWrites,
     lobby: Uuid,
 ) -> rusqlite::Result<Option<Arc<Snapshot>>> {
+    if let Some(cached) = own.version(lobby).and_then(|v| cache.get(lobby, v)) {
+        return Ok(Some(cached));
+    }
     let Some(version) = version(conn, lobby)? else {
         return Ok(None);
     };
