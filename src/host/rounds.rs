@@ -51,7 +51,15 @@ impl Host {
         if lobby.status != Status::Running || lobby.step_seq == 0 {
             return Ok(None);
         }
-        let steps = self.store.steps(lobby.id, Some(lobby.round)).await?;
+        // Known in memory when this process wrote the lobby last; otherwise read.
+        let read;
+        let steps = match snapshot.round_steps.known() {
+            Some(steps) => steps,
+            None => {
+                read = self.store.steps(lobby.id, Some(lobby.round)).await?;
+                &read[..]
+            }
+        };
         if steps.is_empty() {
             return Ok(None);
         }

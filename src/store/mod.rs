@@ -26,7 +26,7 @@ use uuid::Uuid;
 
 pub use rows::{
     Change, EventRow, LobbyPatch, LobbyRow, NewEvent, NewLobby, NewOrder, NewPlayer, NewStep,
-    OrderRow, ParsedState, PlayerRow, Snapshot, Status, StepRow,
+    OrderRow, ParsedState, PlayerRow, RoundSteps, Snapshot, Status, StepRow,
 };
 pub use transact::{Committed, TransactError};
 

@@ -129,7 +129,7 @@ pub struct OrderRow {
 }
 
 /// A resolved step, as published.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StepRow {
     pub seq: i64,
     pub round: u32,
@@ -181,6 +181,42 @@ pub struct Snapshot {
     pub orders: Vec<OrderRow>,
     /// `lobby.state` as parsed by whoever read it first.
     pub parsed: ParsedState,
+    /// The steps resolved so far in `lobby.round`, when known without a query.
+    pub round_steps: RoundSteps,
+}
+
+/// The current round's resolved steps, as this process's own writes left them: what a lobby
+/// view shows as the round so far. A snapshot read from the database does not know them (the
+/// view then queries the steps); one written here does, since a round's steps are all written
+/// by the changes that resolve its steps (`Snapshot::after`). Steps are never changed once
+/// written, so these stay true for as long as the snapshot is current.
+#[derive(Clone, Default)]
+pub struct RoundSteps(Option<Arc<Vec<StepRow>>>);
+
+impl RoundSteps {
+    /// The steps, in order, if known.
+    pub fn known(&self) -> Option<&[StepRow]> {
+        self.0.as_deref().map(Vec::as_slice)
+    }
+}
+
+/// Whether the steps are known is not part of what a snapshot says (a fresh read and a cached
+/// copy of the same commit are equal).
+impl PartialEq for RoundSteps {
+    fn eq(&self, _: &RoundSteps) -> bool {
+        true
+    }
+}
+
+impl Eq for RoundSteps {}
+
+impl std::fmt::Debug for RoundSteps {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.known() {
+            Some(steps) => write!(f, "RoundSteps({} known)", steps.len()),
+            None => f.write_str("RoundSteps(unknown)"),
+        }
+    }
 }
 
 /// The lobby's state, parsed once per snapshot: a cached snapshot serves many requests, and
@@ -274,6 +310,30 @@ impl Snapshot {
             // Resolving deletes the step's pending orders.
             next.orders.clear();
         }
+        // A new round has no steps but those this change files under it; in the same round,
+        // the steps known so far (if any) plus this change's.
+        let mut round_steps = match next.lobby.round == self.lobby.round {
+            true => self.round_steps.0.as_deref().cloned(),
+            false => Some(Vec::new()),
+        };
+        if let Some(steps) = &mut round_steps {
+            for (offset, step) in change.resolved.iter().enumerate() {
+                if step.round == next.lobby.round {
+                    steps.push(StepRow {
+                        seq: self.lobby.step_seq + offset as i64,
+                        round: step.round,
+                        step: step.step.clone(),
+                        revealed: step.revealed.clone(),
+                        log: step.log.clone(),
+                        pools: step.pools.clone(),
+                        resolved_at: step.resolved_at,
+                    });
+                }
+            }
+        }
+        if next.lobby.round != self.lobby.round || !change.resolved.is_empty() {
+            next.round_steps = RoundSteps(round_steps.map(Arc::new));
+        }
         next
     }
 }
@@ -325,6 +385,7 @@ pub(super) async fn load_snapshot(
         players,
         orders,
         parsed: ParsedState::default(),
+        round_steps: RoundSteps::default(),
     }))
 }
 

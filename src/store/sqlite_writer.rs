@@ -22,7 +22,7 @@ use uuid::Uuid;
 use super::cache::Cache;
 use super::rows::{
     Change, LOBBY_BY_ID, LOBBY_VERSION, LobbyRow, NewLobby, OrderRow, ParsedState, PlayerRow,
-    Snapshot, Status, uuid,
+    RoundSteps, Snapshot, Status, uuid,
 };
 use super::sql;
 use super::transact::WriteError;
@@ -393,6 +393,7 @@ fn load_snapshot(conn: &Connection, id: Uuid) -> rusqlite::Result<Option<Snapsho
         players,
         orders,
         parsed: ParsedState::default(),
+        round_steps: RoundSteps::default(),
     }))
 }
 

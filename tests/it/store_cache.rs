@@ -21,10 +21,95 @@ async fn assert_cache_matches_database(app: &TestApp, fresh: &TestApp, lobby: &s
         app.backend
     );
     let read = fresh.store.snapshot(id).await.unwrap().unwrap();
+    // The current round's steps, where the cached copy knows them, are the database's.
+    if let Some(steps) = cached.round_steps.known() {
+        let stored = fresh.store.steps(id, Some(read.lobby.round)).await.unwrap();
+        assert_eq!(
+            steps,
+            &stored[..],
+            "{}: {when}: the round's steps",
+            app.backend
+        );
+    }
     let (mut cached, mut read) = ((*cached).clone(), (*read).clone());
     cached.orders.sort_by_key(|o| o.player_id);
     read.orders.sort_by_key(|o| o.player_id);
     assert_eq!(cached, read, "{}: {when}", app.backend);
+}
+
+/// BST files steps under the current round (its opening, then the play step while decision
+/// steps follow), which the lobby view shows from the cached copy: they must be the stored ones.
+#[tokio::test]
+async fn a_bst_rounds_steps_known_in_memory_are_the_stored_ones() {
+    use herald::bots::policy::{Strategy, answer};
+    use rand::SeedableRng;
+    for app in apps().await {
+        let (lobby, host) = app.create_lobby("bst", json!({"seed": 7})).await;
+        let players = [
+            app.join(&lobby, json!({"name": "Ann"})).await,
+            app.join(&lobby, json!({"name": "Bob"})).await,
+        ];
+        app.start(&lobby, &host).await;
+        let fresh = app.second_server().await;
+        assert_cache_matches_database(&app, &fresh, &lobby, "after the start").await;
+        let id = lobby.parse().unwrap();
+        let known = app.store.snapshot(id).await.unwrap().unwrap();
+        assert!(
+            known.round_steps.known().is_some(),
+            "{}: the start's own write knows round 1's steps",
+            app.backend
+        );
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
+        let mut answered = 0;
+        while answered < 12 {
+            let mut sent = false;
+            for (_, token) in &players {
+                let me = app
+                    .get(&format!("/api/v1/lobbies/{lobby}/me"), Some(token))
+                    .await;
+                let Some(order) = answer(&me.body, Strategy::Random, &mut rng) else {
+                    continue;
+                };
+                let reply = app
+                    .post(
+                        &format!("/api/v1/lobbies/{lobby}/orders"),
+                        Some(token),
+                        order,
+                    )
+                    .await;
+                assert_eq!(reply.status, 202, "{}", reply.text);
+                let fresh = app.second_server().await;
+                let when = format!("after answer {answered}");
+                assert_cache_matches_database(&app, &fresh, &lobby, &when).await;
+                answered += 1;
+                sent = true;
+            }
+            if !sent {
+                break; // the game is over
+            }
+        }
+        assert!(
+            answered >= 4,
+            "{}: the game went on for a while",
+            app.backend
+        );
+        let view = app.get(&format!("/api/v1/lobbies/{lobby}"), None).await;
+        let again = fresh_view(&app, &lobby).await;
+        assert_eq!(
+            view.body, again,
+            "{}: the lobby view from memory and from a fresh read",
+            app.backend
+        );
+    }
+}
+
+/// The lobby view as a server that has never cached the lobby shows it.
+async fn fresh_view(app: &TestApp, lobby: &str) -> serde_json::Value {
+    app.second_server()
+        .await
+        .get(&format!("/api/v1/lobbies/{lobby}"), None)
+        .await
+        .body
 }
 
 #[tokio::test]
