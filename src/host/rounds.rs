@@ -65,8 +65,8 @@ impl Host {
         }
         Ok(Some(json!({
             "round": lobby.round,
-            "orders": revealed_orders(&steps)?,
-            "log": visible_log(&steps, None)?,
+            "orders": revealed_orders(steps)?,
+            "log": visible_log(steps, None)?,
         })))
     }
 
