@@ -103,17 +103,29 @@ pub fn check_join<G: Game>(
     to_text(&join)
 }
 
-/// A log entry as published: the event's structured fields plus its line of text.
-pub fn log_entry<E: Event>(event: &E) -> Result<Value, AppError> {
-    let mut entry = match to_json(event)? {
-        Value::Object(map) => map,
-        other => Map::from_iter([("event".to_string(), other)]),
-    };
-    entry.insert("text".into(), Value::String(event.to_string()));
-    if let Audience::Only(Seat(seat)) = event.audience() {
-        entry.insert("private_to_seat".into(), json!(seat));
+/// A log entry as published: the event's structured fields (its `kind` first), then its line
+/// of text, then, for an event only one player may see, whose it is. Serialized straight to
+/// text: building each entry as a `Value` first was a good part of resolving a step.
+#[derive(Serialize)]
+pub struct LogEntry<'a, E> {
+    #[serde(flatten)]
+    event: &'a E,
+    text: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    private_to_seat: Option<usize>,
+}
+
+impl<'a, E: Event> LogEntry<'a, E> {
+    pub fn of(event: &'a E) -> LogEntry<'a, E> {
+        LogEntry {
+            event,
+            text: event.to_string(),
+            private_to_seat: match event.audience() {
+                Audience::Only(Seat(seat)) => Some(seat),
+                Audience::Everyone => None,
+            },
+        }
     }
-    Ok(Value::Object(entry))
 }
 
 /// Every player's public pools, plus the public table, as published after a step.
@@ -137,5 +149,36 @@ pub fn public_pools<G: Game>(state: &G::State, players: &[PlayerRow]) -> Result<
 pub fn merge(into: &mut Map<String, Value>, value: Value) {
     if let Value::Object(map) = value {
         into.extend(map);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::bst::events::BstEvent;
+
+    #[test]
+    fn a_log_entry_is_the_events_fields_its_text_and_whose_eyes_it_is_for() {
+        let turn = BstEvent::TurnBegan { round: 3 };
+        let entry: Value = serde_json::from_str(&to_text(&LogEntry::of(&turn)).unwrap()).unwrap();
+        assert_eq!(entry["kind"], "turn-began");
+        assert_eq!(entry["round"], 3);
+        assert_eq!(entry["text"], turn.to_string());
+        assert!(entry.get("private_to_seat").is_none(), "{entry}");
+
+        let drew = BstEvent::Drew {
+            player: crate::rules::bst::state::PlayerRef {
+                id: PlayerId(uuid::Uuid::nil()),
+                name: "Ann".into(),
+            },
+            seat: 1,
+            token: "R3".parse().unwrap(),
+        };
+        let entry: Value = serde_json::from_str(&to_text(&LogEntry::of(&drew)).unwrap()).unwrap();
+        assert_eq!(
+            (entry["kind"].as_str(), entry["private_to_seat"].as_u64()),
+            (Some("drew"), Some(1))
+        );
+        assert_eq!(entry["token"], "R3");
     }
 }

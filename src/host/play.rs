@@ -7,7 +7,7 @@ use serde_json::{Map, Value, json};
 use uuid::Uuid;
 
 use super::auth::require_player;
-use super::engine::{self, from_stored, log_entry, public_pools, rng_for, to_json, to_text};
+use super::engine::{self, LogEntry, from_stored, public_pools, rng_for, to_json, to_text};
 use super::{GameKind, Host, with_game};
 use crate::clock::now_millis;
 use crate::error::AppError;
@@ -56,11 +56,8 @@ impl MeView {
 pub const ROUND_OPENING: &str = "opening";
 
 fn log_of<E: crate::rules::Event>(events: &[E]) -> Result<String, AppError> {
-    let entries = events
-        .iter()
-        .map(log_entry)
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok(Value::Array(entries).to_string())
+    let entries: Vec<LogEntry<E>> = events.iter().map(LogEntry::of).collect();
+    to_text(&entries)
 }
 
 /// The acknowledgement of an order: it is durably stored when this is sent.
