@@ -37,7 +37,12 @@ pub async fn run(args: BotArgs) -> Result<(), ClientError> {
     let mut failures = 0u32;
     loop {
         let mut events = match api
-            .player_events(&args.lobby, &args.token, last_event.as_deref())
+            .player_events(
+                &args.lobby,
+                &args.token,
+                last_event.as_deref(),
+                Some("prompt,finished"),
+            )
             .await
         {
             Ok(events) => events,
@@ -53,9 +58,9 @@ pub async fn run(args: BotArgs) -> Result<(), ClientError> {
         while let Some(event) = events.next().await {
             last_event = Some(event.id.clone());
             match event.kind.as_str() {
-                "prompt" => answer(&api, &args, &event.data, &mut rng).await?,
+                "prompt" => answer(&api, &args, &event.data(), &mut rng).await?,
                 "finished" => {
-                    println!("game over: {}", event.data["result"]);
+                    println!("game over: {}", event.data()["result"]);
                     return Ok(());
                 }
                 _ => {}

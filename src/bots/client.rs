@@ -175,18 +175,50 @@ impl Api {
         .await
     }
 
-    /// Opens the player's event stream (`me/events`), resuming after `last_event_id`.
+    /// Opens the player's event stream (`me/events`), resuming after `last_event_id`, with
+    /// only the event kinds in `only` (comma-separated) if given.
     pub async fn player_events(
         &self,
         lobby: &str,
         token: &str,
         last_event_id: Option<&str>,
+        only: Option<&str>,
     ) -> Result<EventStream, ClientError> {
-        let mut request = self
-            .http
-            .get(format!("{}/api/v1/lobbies/{lobby}/me/events", self.base))
-            .bearer_auth(token)
-            .timeout(Duration::from_secs(24 * 3600));
+        let path = format!("/api/v1/lobbies/{lobby}/me/events");
+        self.stream(&path, Some(token), last_event_id, only).await
+    }
+
+    /// Opens the lobby's public event stream, resuming after `last_event_id`.
+    pub async fn lobby_events(
+        &self,
+        lobby: &str,
+        last_event_id: Option<&str>,
+        only: Option<&str>,
+    ) -> Result<EventStream, ClientError> {
+        let path = format!("/api/v1/lobbies/{lobby}/events");
+        self.stream(&path, None, last_event_id, only).await
+    }
+
+    async fn stream(
+        &self,
+        path: &str,
+        token: Option<&str>,
+        last_event_id: Option<&str>,
+        only: Option<&str>,
+    ) -> Result<EventStream, ClientError> {
+        let mut url = format!("{}{path}", self.base);
+        if let Some(only) = only {
+            url.push('?');
+            url.push_str(
+                &form_urlencoded::Serializer::new(String::new())
+                    .append_pair("events", only)
+                    .finish(),
+            );
+        }
+        let mut request = self.http.get(url).timeout(Duration::from_secs(24 * 3600));
+        if let Some(token) = token {
+            request = request.bearer_auth(token);
+        }
         if let Some(id) = last_event_id {
             request = request.header("Last-Event-ID", id);
         }
@@ -219,7 +251,15 @@ fn text(value: &Value) -> String {
 pub struct ServerEvent {
     pub id: String,
     pub kind: String,
-    pub data: Value,
+    /// The data as sent: JSON text.
+    pub text: String,
+}
+
+impl ServerEvent {
+    /// The data, parsed (null if it is not JSON).
+    pub fn data(&self) -> Value {
+        serde_json::from_str(&self.text).unwrap_or(Value::Null)
+    }
 }
 
 type ByteStream =
@@ -253,7 +293,7 @@ pub fn parse_block(block: &str) -> Option<ServerEvent> {
     let mut event = ServerEvent {
         id: String::new(),
         kind: String::new(),
-        data: Value::Null,
+        text: String::new(),
     };
     let mut data = String::new();
     for line in block.lines() {
@@ -268,6 +308,6 @@ pub fn parse_block(block: &str) -> Option<ServerEvent> {
     if event.kind.is_empty() {
         return None;
     }
-    event.data = serde_json::from_str(&data).unwrap_or(Value::Null);
+    event.text = data;
     Some(event)
 }

@@ -5,7 +5,6 @@ pub mod auth;
 pub mod engine;
 pub mod games;
 mod lobby;
-pub mod notify;
 pub mod pages;
 mod play;
 mod rounds;
@@ -17,39 +16,25 @@ use crate::error::AppError;
 use crate::store::{Committed, Snapshot, Store, TransactError};
 pub use games::GameKind;
 pub(crate) use games::with_game;
-use notify::Notifier;
 pub use rounds::{RoundSummary, RoundView};
 
 /// Longest lobby or player name, in characters.
 pub const MAX_NAME_CHARS: usize = 40;
 
-/// The host: a store and the listeners to wake.
+/// The host: the rules of each game over a store. (Listeners hear of commits from the
+/// store's feed, which the writers fill in commit order.)
 #[derive(Clone, Debug)]
 pub struct Host {
     store: Store,
-    notifier: Notifier,
-}
-
-impl std::fmt::Debug for Notifier {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Notifier")
-    }
 }
 
 impl Host {
     pub fn new(store: Store) -> Host {
-        Host {
-            store,
-            notifier: Notifier::default(),
-        }
+        Host { store }
     }
 
     pub fn store(&self) -> &Store {
         &self.store
-    }
-
-    pub fn notifier(&self) -> &Notifier {
-        &self.notifier
     }
 
     /// The lobby's snapshot, or 404.
@@ -67,10 +52,7 @@ impl Host {
         decide: impl FnOnce(&Snapshot) -> Result<(crate::store::Change, T), AppError> + Send + 'static,
     ) -> Result<T, AppError> {
         match self.store.transact(id, decide).await {
-            Ok(Committed { value, event_seq }) => {
-                self.notifier.publish(id, event_seq);
-                Ok(value)
-            }
+            Ok(Committed { value, .. }) => Ok(value),
             Err(TransactError::NotFound) => Err(lobby_not_found(id)),
             Err(TransactError::Refused(error)) => Err(error),
             Err(TransactError::Conflict) => Err(AppError::conflict(

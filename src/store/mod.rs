@@ -10,6 +10,7 @@
 //! (compare-and-swap). That is what makes a step resolve exactly once.
 
 mod cache;
+pub mod feed;
 mod rows;
 mod sql;
 mod sqlite_writer;
@@ -45,6 +46,8 @@ pub struct Store {
     backend: Backend,
     writers: writer::Writers,
     cache: Arc<cache::Cache>,
+    /// Committed events, for this process's event streams.
+    feed: Arc<feed::Feed>,
     /// SQLite's inline version readers (see `sqlite_writer.rs`); None on PostgreSQL.
     readers: Option<Arc<sqlite_writer::Readers>>,
 }
@@ -108,26 +111,37 @@ impl Store {
             Backend::Postgres => POSTGRES_MIGRATOR.run(&pool).await?,
         }
         let cache = Arc::new(cache::Cache::default());
+        let feed = Arc::new(feed::Feed::default());
         let (writers, readers) = match backend {
             Backend::Sqlite => {
                 let options = sqlx::sqlite::SqliteConnectOptions::from_str(url)?;
                 let path = options.get_filename();
                 let stats = Arc::default();
-                let queue = sqlite_writer::spawn(path, cache.clone(), Arc::clone(&stats))?;
+                let queue =
+                    sqlite_writer::spawn(path, cache.clone(), feed.clone(), Arc::clone(&stats))?;
                 let readers = Arc::new(sqlite_writer::Readers::new(path));
                 (writer::Writers::new(vec![queue], stats), Some(readers))
             }
             // Several writers, each with its own connection: PostgreSQL runs their
             // transactions side by side.
-            Backend::Postgres => (writer::spawn(pool.clone(), cache.clone(), 4), None),
+            Backend::Postgres => (
+                writer::spawn(pool.clone(), cache.clone(), feed.clone(), 4),
+                None,
+            ),
         };
         Ok(Store {
             pool,
             backend,
             writers,
             cache,
+            feed,
             readers,
         })
+    }
+
+    /// Committed events as this process's writers commit them (see `feed.rs`).
+    pub fn feed(&self) -> &feed::Feed {
+        &self.feed
     }
 
     /// The group commits so far, as (commits, changes).

@@ -20,6 +20,7 @@ use tokio::sync::mpsc;
 use uuid::Uuid;
 
 use super::cache::Cache;
+use super::feed::Feed;
 use super::rows::{
     Change, LOBBY_BY_ID, LOBBY_VERSION, LobbyRow, NewLobby, OrderRow, ParsedState, PlayerRow,
     RoundSteps, Snapshot, Status, uuid,
@@ -45,6 +46,7 @@ pub(super) fn open(path: &Path) -> rusqlite::Result<Connection> {
 pub(super) fn spawn(
     path: &Path,
     cache: Arc<Cache>,
+    feed: Arc<Feed>,
     stats: Arc<GroupCommits>,
 ) -> std::io::Result<mpsc::Sender<Job>> {
     let mut conn = open(path).map_err(std::io::Error::other)?;
@@ -62,7 +64,7 @@ pub(super) fn spawn(
                         Err(_) => break,
                     }
                 }
-                run_batch(&mut conn, &cache, &stats, &mut own, &mut batch);
+                run_batch(&mut conn, &cache, &feed, &stats, &mut own, &mut batch);
             }
         })?;
     Ok(sender)
@@ -113,6 +115,7 @@ impl OwnWrites {
 fn run_batch(
     conn: &mut Connection,
     cache: &Cache,
+    feed: &Feed,
     stats: &GroupCommits,
     own: &mut OwnWrites,
     batch: &mut Vec<Job>,
@@ -138,7 +141,7 @@ fn run_batch(
         Err(_) => own.versions.clear(),
     }
     let failed = outcome.err().map(|e| e.to_string());
-    finish(progress, failed, cache, stats, changes);
+    finish(progress, failed, cache, feed, stats, changes);
 }
 
 fn database(error: rusqlite::Error) -> sqlx::Error {

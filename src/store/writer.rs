@@ -22,7 +22,8 @@ use tokio::sync::{mpsc, oneshot};
 use uuid::Uuid;
 
 use super::cache::Cache;
-use super::rows::{self, Change, LOBBY_BY_ID, NewLobby, Snapshot};
+use super::feed::{Feed, Published};
+use super::rows::{self, Change, EventRow, LOBBY_BY_ID, NewLobby, Snapshot};
 use super::transact::{WriteError, apply, insert_lobby};
 
 /// The most changes one transaction takes.
@@ -115,15 +116,17 @@ impl Writers {
 struct Shared {
     pool: AnyPool,
     cache: Arc<Cache>,
+    feed: Arc<Feed>,
     stats: Arc<GroupCommits>,
 }
 
 /// Starts `count` writer tasks on the (PostgreSQL) pool.
-pub(super) fn spawn(pool: AnyPool, cache: Arc<Cache>, count: usize) -> Writers {
+pub(super) fn spawn(pool: AnyPool, cache: Arc<Cache>, feed: Arc<Feed>, count: usize) -> Writers {
     let stats = Arc::new(GroupCommits::default());
     let shared = Shared {
         pool,
         cache,
+        feed,
         stats: stats.clone(),
     };
     let queues = (0..count)
@@ -167,6 +170,8 @@ pub(super) enum Ending {
 pub(super) struct Progress {
     pub endings: Vec<Ending>,
     pub changed: HashMap<Uuid, Arc<Snapshot>>,
+    /// Each written change's events, numbered, in the order written (for the `Feed`).
+    pub published: Vec<(Uuid, Published)>,
 }
 
 /// The steps of a `Job::Transact` that both writers (this one and `sqlite_writer.rs`) share;
@@ -228,6 +233,16 @@ impl Progress {
         let lobby = snapshot.lobby.id;
         match &result {
             Ok(_) => {
+                let first = snapshot.lobby.event_seq + 1;
+                let events: Published = (first..)
+                    .zip(&change.events)
+                    .map(|(seq, event)| EventRow {
+                        seq,
+                        kind: event.kind.to_string(),
+                        data: event.data.clone(),
+                    })
+                    .collect();
+                self.published.push((lobby, events));
                 self.changed.insert(lobby, Arc::new(snapshot.after(change)));
             }
             Err(WriteError::Conflict) => {
@@ -261,7 +276,14 @@ async fn run_batch(shared: &Shared, batch: &mut Vec<Job>) {
     // and answer with an error; nothing of theirs was written.
     batch.clear();
     let failed = outcome.err().map(|e| e.to_string());
-    finish(progress, failed, &shared.cache, &shared.stats, changes);
+    finish(
+        progress,
+        failed,
+        &shared.cache,
+        &shared.feed,
+        &shared.stats,
+        changes,
+    );
 }
 
 /// Once the batch's fate is known: publishes what it changed (if it committed) and answers
@@ -270,6 +292,7 @@ pub(super) fn finish(
     progress: Progress,
     failed: Option<String>,
     cache: &Cache,
+    feed: &Feed,
     stats: &GroupCommits,
     changes: u64,
 ) {
@@ -279,6 +302,9 @@ pub(super) fn finish(
             stats.count(changes);
             for snapshot in progress.changed.into_values() {
                 cache.offer(snapshot);
+            }
+            for (lobby, events) in progress.published {
+                feed.publish(lobby, events);
             }
         }
         Some(error) => {

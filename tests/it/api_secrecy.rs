@@ -70,10 +70,11 @@ impl EventReader {
                 let block: String = self.buffer.drain(..end + 2).collect();
                 // Keep-alive comments parse to nothing and are skipped.
                 if let Some(event) = herald::bots::client::parse_block(&block) {
+                    let data = event.data();
                     return Some(SseEvent {
                         id: event.id,
                         kind: event.kind,
-                        data: event.data,
+                        data,
                     });
                 }
                 continue;

@@ -170,13 +170,12 @@ async fn wait_for(client: &Client, css: &str) -> fantoccini::elements::Element {
 async fn wait_for_text(client: &Client, text: &str) {
     let deadline = Instant::now() + Duration::from_secs(60);
     loop {
-        let body = client
-            .find(Locator::Css("body"))
-            .await
-            .expect("body")
-            .text()
-            .await
-            .unwrap_or_default();
+        // The page reloads itself on live updates: mid-reload it has no body yet, which is
+        // no failure (the deadline below is).
+        let body = match client.find(Locator::Css("body")).await {
+            Ok(body) => body.text().await.unwrap_or_default(),
+            Err(_) => String::new(),
+        };
         if body.contains(text) {
             return;
         }

@@ -1,38 +1,89 @@
 //! Server-Sent Events. The lobby stream is public: who joined, who submitted, which step or
 //! round resolved, never what anyone ordered. The player stream (for bots) carries the same
 //! public events plus a `prompt` event, with the player's own private view, whenever a new step
-//! begins and on (re)connection. Events are read from the database, so a client that reconnects
-//! with `Last-Event-ID` resumes where it left off; the in-process notifier only says when to
-//! look again.
+//! begins and on (re)connection. Either takes `?events=kind,kind` to receive only those kinds.
+//!
+//! A stream reads the database to catch up (on connection, after `Last-Event-ID`, after a gap)
+//! and otherwise takes each commit's events from the store's in-memory feed, in order, so that
+//! a lobby's listeners do not each query the database whenever one of its players submits.
 
 use std::collections::VecDeque;
 use std::convert::Infallible;
 use std::time::Duration;
 
-use axum::extract::{Path, State};
+use axum::extract::{Path, Query, State};
 use axum::http::HeaderMap;
 use axum::response::IntoResponse;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use futures_util::Stream;
-use tokio::sync::watch;
+use serde::Deserialize;
+use tokio::sync::{broadcast, watch};
 use uuid::Uuid;
 
 use crate::error::AppError;
 use crate::http::AppState;
 use crate::http::extract::{Token, lobby_id};
 use crate::store::EventRow;
+use crate::store::feed::{Published, TURNS};
 
-struct Feed {
+/// The public events' kinds.
+const PUBLIC_KINDS: [&str; 7] = [
+    "player-joined",
+    "signups-closed",
+    "started",
+    "submitted",
+    "step-resolved",
+    "round-resolved",
+    "finished",
+];
+
+/// The player stream's own kind.
+const PROMPT: &str = "prompt";
+
+struct Listener {
     app: AppState,
     lobby: Uuid,
     last: i64,
     buffer: VecDeque<EventRow>,
-    wake: watch::Receiver<i64>,
+    /// Whether the database may hold events after `last` that the feed will not bring: on
+    /// connection, and after a gap or a lag.
+    catch_up: bool,
+    commits: broadcast::Receiver<Published>,
+    /// Whether `commits` brings only the commits that turn the game (see `feed.rs`): then
+    /// consecutive publications skip event numbers by design.
+    turns_only: bool,
     shutdown: watch::Receiver<bool>,
     /// The player's token, for the player stream.
     player: Option<String>,
     /// The player's prompt is due: on connection and after a step begins.
     prompt_due: bool,
+    /// The kinds to send; None for all.
+    only: Option<Vec<String>>,
+}
+
+impl Listener {
+    fn wants(&self, kind: &str) -> bool {
+        self.only
+            .as_ref()
+            .is_none_or(|only| only.iter().any(|k| k == kind))
+    }
+
+    /// Takes one commit's events from the in-memory feed, unless they do not follow on.
+    fn take(&mut self, events: &[EventRow]) {
+        let newest_held = self.buffer.back().map_or(self.last, |row| row.seq);
+        match events.first() {
+            Some(first) if first.seq > newest_held + 1 && !self.turns_only => self.catch_up = true,
+            _ => self
+                .buffer
+                .extend(events.iter().filter(|e| e.seq > newest_held).cloned()),
+        }
+    }
+}
+
+#[derive(Deserialize)]
+pub struct StreamQuery {
+    /// Comma-separated event kinds to receive; all if absent.
+    events: Option<String>,
 }
 
 fn last_event_id(headers: &HeaderMap) -> i64 {
@@ -43,20 +94,64 @@ fn last_event_id(headers: &HeaderMap) -> i64 {
         .unwrap_or(0)
 }
 
-fn open(app: AppState, lobby: Uuid, last: i64, player: Option<String>) -> impl IntoResponse {
-    // Subscribe before the first read, so that nothing published in between is missed.
-    let wake = app.host.notifier().subscribe(lobby);
+/// The kinds asked for, each one this stream can carry; None for all.
+fn kinds(query: &StreamQuery, player: bool) -> Result<Option<Vec<String>>, AppError> {
+    let Some(list) = &query.events else {
+        return Ok(None);
+    };
+    let kinds: Vec<String> = list
+        .split(',')
+        .map(str::trim)
+        .filter(|k| !k.is_empty())
+        .map(str::to_string)
+        .collect();
+    for kind in &kinds {
+        let known = PUBLIC_KINDS.contains(&kind.as_str()) || (player && kind == PROMPT);
+        if !known {
+            let mut all = PUBLIC_KINDS.to_vec();
+            if player {
+                all.push(PROMPT);
+            }
+            return Err(AppError::malformed(
+                "invalid-query",
+                format!(
+                    "Unknown event kind {kind:?}: this stream carries {}.",
+                    all.join(", ")
+                ),
+            ));
+        }
+    }
+    Ok(Some(kinds))
+}
+
+fn open(
+    app: AppState,
+    lobby: Uuid,
+    last: i64,
+    player: Option<String>,
+    only: Option<Vec<String>>,
+) -> impl IntoResponse {
+    // A stream that wants nothing but turns and prompts need not wake for every submission.
+    let turns_only = only.as_ref().is_some_and(|only| {
+        only.iter()
+            .all(|kind| kind == PROMPT || TURNS.contains(&kind.as_str()))
+    });
+    // Subscribe before the first read, so that nothing committed in between is missed.
+    let commits = app.host.store().feed().subscribe(lobby, turns_only);
     let shutdown = app.shutdown.clone();
     let prompt_due = player.is_some();
-    let feed = Feed {
+    let feed = Listener {
         app,
         lobby,
         last,
         buffer: VecDeque::new(),
-        wake,
+        catch_up: true,
+        commits,
+        turns_only,
         shutdown,
         player,
         prompt_due,
+        only,
     };
     Sse::new(events(feed)).keep_alive(KeepAlive::new().interval(Duration::from_secs(15)))
 }
@@ -64,12 +159,15 @@ fn open(app: AppState, lobby: Uuid, last: i64, player: Option<String>) -> impl I
 pub async fn stream_events(
     State(app): State<AppState>,
     Path(id): Path<String>,
+    query: Result<Query<StreamQuery>, axum::extract::rejection::QueryRejection>,
     headers: HeaderMap,
 ) -> Result<impl IntoResponse, AppError> {
     let lobby = lobby_id(&id)?;
+    let Query(query) = query.map_err(|e| AppError::malformed("invalid-query", e.body_text()))?;
+    let only = kinds(&query, false)?;
     // 404 for a lobby that does not exist, before the stream starts.
     app.host.lobby(lobby).await?;
-    Ok(open(app, lobby, last_event_id(&headers), None))
+    Ok(open(app, lobby, last_event_id(&headers), None, only))
 }
 
 /// The player's own stream: public events plus `prompt` events (the player's private view,
@@ -77,53 +175,71 @@ pub async fn stream_events(
 pub async fn stream_player_events(
     State(app): State<AppState>,
     Path(id): Path<String>,
+    query: Result<Query<StreamQuery>, axum::extract::rejection::QueryRejection>,
     token: Token,
     headers: HeaderMap,
 ) -> Result<impl IntoResponse, AppError> {
     let lobby = lobby_id(&id)?;
+    let Query(query) = query.map_err(|e| AppError::malformed("invalid-query", e.body_text()))?;
+    let only = kinds(&query, true)?;
     // Authenticate before the stream starts: 401/403/404 as for `me`.
     app.host.me(lobby, token.as_deref()).await?;
-    Ok(open(app, lobby, last_event_id(&headers), token.0))
+    Ok(open(app, lobby, last_event_id(&headers), token.0, only))
 }
 
-fn events(feed: Feed) -> impl Stream<Item = Result<Event, Infallible>> {
+fn events(feed: Listener) -> impl Stream<Item = Result<Event, Infallible>> {
     futures_util::stream::unfold(feed, |mut feed| async move {
         loop {
             if let Some(row) = feed.buffer.pop_front() {
+                if row.seq <= feed.last {
+                    continue;
+                }
                 feed.last = row.seq;
                 feed.prompt_due |= matches!(row.kind.as_str(), "started" | "step-resolved");
+                if !feed.wants(&row.kind) {
+                    continue;
+                }
                 let event = Event::default()
                     .id(row.seq.to_string())
                     .event(row.kind)
                     .data(row.data);
                 return Some((Ok(event), feed));
             }
-            match feed
-                .app
-                .host
-                .store()
-                .events_after(feed.lobby, feed.last)
-                .await
-            {
-                Ok(rows) if !rows.is_empty() => {
-                    feed.buffer.extend(rows);
-                    continue;
-                }
-                // Caught up: the prompt (if one is due) reflects the latest state.
-                Ok(_) if feed.prompt_due => {
-                    feed.prompt_due = false;
-                    if let Some(event) = prompt_event(&feed).await {
-                        return Some((Ok(event), feed));
+            if feed.catch_up {
+                match feed
+                    .app
+                    .host
+                    .store()
+                    .events_after(feed.lobby, feed.last)
+                    .await
+                {
+                    Ok(rows) if !rows.is_empty() => {
+                        feed.buffer.extend(rows);
+                        continue;
+                    }
+                    Ok(_) => feed.catch_up = false,
+                    Err(error) => {
+                        tracing::warn!(%error, lobby = %feed.lobby, "event stream ended by a database error");
+                        return None;
                     }
                 }
-                Ok(_) => {}
-                Err(error) => {
-                    tracing::warn!(%error, lobby = %feed.lobby, "event stream ended by a database error");
-                    return None;
+            }
+            // Caught up: the prompt (if one is due) reflects the latest state.
+            if feed.prompt_due {
+                feed.prompt_due = false;
+                if feed.wants(PROMPT)
+                    && let Some(event) = prompt_event(&feed).await
+                {
+                    return Some((Ok(event), feed));
                 }
             }
             tokio::select! {
-                changed = feed.wake.changed() => if changed.is_err() { return None },
+                received = feed.commits.recv() => match received {
+                    Ok(events) => feed.take(&events),
+                    // Fell behind the feed: the database has every event.
+                    Err(broadcast::error::RecvError::Lagged(_)) => feed.catch_up = true,
+                    Err(broadcast::error::RecvError::Closed) => return None,
+                },
                 _ = feed.shutdown.changed() => return None,
             }
         }
@@ -131,7 +247,7 @@ fn events(feed: Feed) -> impl Stream<Item = Result<Event, Infallible>> {
 }
 
 /// The player's private view as a `prompt` event, if they owe an answer now.
-async fn prompt_event(feed: &Feed) -> Option<Event> {
+async fn prompt_event(feed: &Listener) -> Option<Event> {
     let me = feed
         .app
         .host
@@ -146,4 +262,26 @@ async fn prompt_event(feed: &Feed) -> Option<Event> {
             .event("prompt")
             .data(data),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_stream_takes_only_the_kinds_it_carries() {
+        let ask = |events: &str| StreamQuery {
+            events: Some(events.into()),
+        };
+        assert_eq!(
+            kinds(&ask("prompt, finished"), true).unwrap(),
+            Some(vec!["prompt".to_string(), "finished".to_string()])
+        );
+        assert!(
+            kinds(&ask("prompt"), false).is_err(),
+            "no prompts in public"
+        );
+        assert!(kinds(&ask("orders"), true).is_err());
+        assert_eq!(kinds(&StreamQuery { events: None }, true).unwrap(), None);
+    }
 }
