@@ -1,19 +1,17 @@
 //! The load generator: many lobbies filled with bots, played to the end against a running
 //! server, with throughput, latency and the server's memory reported.
 
-use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use futures_util::future::join_all;
-use rand::SeedableRng;
-use serde::Deserialize;
 use serde_json::json;
 use tokio::sync::Semaphore;
 
 use super::client::{Api, ClientError};
-use super::policy::{self, Strategy};
+use super::drive::{Bots, Drive};
+use super::policy::Strategy;
 
 /// What to load the server with.
 #[derive(Clone, Debug, clap::Args)]
@@ -39,6 +37,9 @@ pub struct LoadArgs {
     /// How the bots choose.
     #[arg(long, value_enum, default_value = "random")]
     pub strategy: Strategy,
+    /// How the bots learn what they owe.
+    #[arg(long, value_enum, default_value = "streams")]
+    pub drive: Drive,
     /// The server's process id, to report its memory (Linux /proc).
     #[arg(long)]
     pub server_pid: Option<u32>,
@@ -47,19 +48,21 @@ pub struct LoadArgs {
     pub seed: u64,
 }
 
+/// What the bots saw, added up.
 #[derive(Default)]
-struct Tally {
-    latencies_us: Vec<u32>,
-    orders: u64,
-    steps: u64,
-    rounds: u64,
-    games: u64,
-    errors: BTreeMap<String, u64>,
+pub(super) struct Tally {
+    pub latencies_us: Vec<u32>,
+    pub orders: u64,
+    pub steps: u64,
+    pub rounds: u64,
+    pub games: u64,
+    pub errors: BTreeMap<String, u64>,
 }
 
-struct Table {
-    id: String,
-    players: Vec<(String, String)>,
+/// A seated lobby: its id and each player's (id, token).
+pub(super) struct Table {
+    pub id: String,
+    pub players: Vec<(String, String)>,
 }
 
 /// What a load run measured.
@@ -95,11 +98,17 @@ pub async fn run(args: LoadArgs) -> Result<Report, ClientError> {
 
     let cpu_before = args.server_pid.and_then(cpu_seconds);
     let started = Instant::now();
+    let bots = Bots {
+        api: &api,
+        args: &args,
+        gate: &gate,
+        tally: &tally,
+    };
     join_all(
         tables
             .iter()
             .enumerate()
-            .map(|(i, table)| play(&api, &args, &gate, &tally, table, i)),
+            .map(|(i, table)| bots.play(table, i)),
     )
     .await;
     let elapsed = started.elapsed();
@@ -108,11 +117,12 @@ pub async fn run(args: LoadArgs) -> Result<Report, ClientError> {
     tally.latencies_us.sort_unstable();
     let secs = elapsed.as_secs_f64();
     println!(
-        "game {} · {} lobbies × {} players · {} in flight",
+        "game {} · {} lobbies × {} players · {} in flight · bots driven by {:?}",
         args.game,
         args.lobbies,
         seated / args.lobbies.max(1),
-        args.connections
+        args.connections,
+        args.drive,
     );
     println!("played {} games in {secs:.1} s", tally.games);
     println!(
@@ -203,131 +213,6 @@ async fn seat(
     })
 }
 
-/// Plays one lobby to the end: each step, every player who owes an answer reads their prompt
-/// and answers it.
-async fn play(
-    api: &Api,
-    args: &LoadArgs,
-    gate: &Semaphore,
-    tally: &Mutex<Tally>,
-    table: &Table,
-    i: usize,
-) {
-    let rng = Mutex::new(rand_chacha::ChaCha8Rng::seed_from_u64(
-        args.seed ^ (i as u64) << 20,
-    ));
-    loop {
-        let view = {
-            let _permit = gate.acquire().await.expect("the gate is never closed");
-            api.lobby_json(&table.id).await
-        };
-        let bytes = view.unwrap_or_default();
-        let Ok(view) = serde_json::from_slice::<LobbyGlance>(&bytes) else {
-            record_error(tally, "lobby-view");
-            return;
-        };
-        if view.status == "finished" {
-            // The round number stays at the last round played once a game is over.
-            let mut t = tally.lock().unwrap_or_else(|e| e.into_inner());
-            t.games += 1;
-            t.rounds += view.round.unwrap_or(0);
-            return;
-        }
-        let owed: Vec<&(String, String)> = table
-            .players
-            .iter()
-            .filter(|(id, _)| view.owes(id))
-            .collect();
-        join_all(
-            owed.into_iter()
-                .map(|(_, token)| answer(api, args, gate, tally, &table.id, token, &rng)),
-        )
-        .await;
-    }
-}
-
-/// The parts of the public lobby view the load generator reads.
-#[derive(Deserialize)]
-struct LobbyGlance<'a> {
-    #[serde(borrow)]
-    status: Cow<'a, str>,
-    round: Option<u64>,
-    #[serde(borrow)]
-    players: Vec<PlayerGlance<'a>>,
-}
-
-#[derive(Deserialize)]
-struct PlayerGlance<'a> {
-    #[serde(borrow)]
-    id: Cow<'a, str>,
-    #[serde(default)]
-    owes: bool,
-    #[serde(default)]
-    submitted: bool,
-}
-
-impl LobbyGlance<'_> {
-    /// Whether `player` owes an answer they have not sent yet.
-    fn owes(&self, player: &str) -> bool {
-        self.players
-            .iter()
-            .any(|p| p.id == player && p.owes && !p.submitted)
-    }
-}
-
-async fn answer(
-    api: &Api,
-    args: &LoadArgs,
-    gate: &Semaphore,
-    tally: &Mutex<Tally>,
-    lobby: &str,
-    token: &str,
-    rng: &Mutex<rand_chacha::ChaCha8Rng>,
-) {
-    let me = {
-        let _permit = gate.acquire().await.expect("the gate is never closed");
-        api.me_json(lobby, token).await
-    };
-    let Some(me) = me
-        .ok()
-        .and_then(|bytes| String::from_utf8(bytes.into()).ok())
-    else {
-        record_error(tally, "me");
-        return;
-    };
-    let order = {
-        let mut rng = rng.lock().unwrap_or_else(|e| e.into_inner());
-        policy::answer_json(&me, args.strategy, &mut *rng)
-    };
-    let Some(order) = order else { return };
-    let _permit = gate.acquire().await.expect("the gate is never closed");
-    let sent = Instant::now();
-    let result = api.submit(lobby, token, &order).await;
-    let took = u32::try_from(sent.elapsed().as_micros()).unwrap_or(u32::MAX);
-    let mut t = tally.lock().unwrap_or_else(|e| e.into_inner());
-    match result {
-        Ok(receipt) => {
-            t.latencies_us.push(took);
-            t.orders += 1;
-            t.steps += u64::from(receipt["resolved"] == true);
-        }
-        Err(error) => {
-            *t.errors
-                .entry(format!("{} {}", error.status, error.code))
-                .or_default() += 1
-        }
-    }
-}
-
-fn record_error(tally: &Mutex<Tally>, what: &str) {
-    *tally
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .errors
-        .entry(what.to_string())
-        .or_default() += 1;
-}
-
 fn percentile(sorted: &[u32], q: f64) -> u32 {
     if sorted.is_empty() {
         return 0;
@@ -379,17 +264,5 @@ mod tests {
     fn memory_and_cpu_of_this_process_are_readable() {
         assert!(memory_kb(std::process::id(), "VmRSS").is_some_and(|kb| kb > 0));
         assert!(cpu_seconds(std::process::id()).is_some_and(|s| s > 0.0));
-    }
-
-    #[test]
-    fn a_player_owes_only_while_unanswered() {
-        let text = json!({"status": "running", "round": 1, "players": [
-            {"id": "a", "name": "Ann", "owes": true, "submitted": false},
-            {"id": "b", "name": "Bob", "owes": true, "submitted": true}]})
-        .to_string();
-        let view: LobbyGlance = serde_json::from_str(&text).unwrap();
-        assert!(view.owes("a"));
-        assert!(!view.owes("b"));
-        assert!(!view.owes("c"));
     }
 }

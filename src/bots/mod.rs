@@ -4,5 +4,6 @@
 pub mod bot;
 mod bst_policy;
 pub mod client;
+pub mod drive;
 pub mod load;
 pub mod policy;

@@ -1,0 +1,255 @@
+//! How the load generator's bots learn what they owe, two ways: each bot on its own event
+//! stream (as the reference bot plays), or each lobby polled.
+
+use std::borrow::Cow;
+use std::sync::Mutex;
+use std::time::Instant;
+
+use futures_util::future::join_all;
+use rand::SeedableRng;
+use serde::Deserialize;
+use serde_json::Value;
+use serde_json::value::RawValue;
+use tokio::sync::Semaphore;
+
+use super::client::Api;
+use super::load::{LoadArgs, Table, Tally};
+use super::policy;
+
+/// How the bots learn that they owe an answer.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Drive {
+    /// Each bot listens to its own stream, `me/events?events=prompt,finished`, and answers
+    /// each prompt it is sent: one request per order.
+    Streams,
+    /// Each lobby is polled: its public view once per step, then, for each player who owes
+    /// an answer, a `GET me` and the order: two requests per order.
+    Poll,
+}
+
+/// What every bot of a run shares.
+pub(super) struct Bots<'a> {
+    pub api: &'a Api,
+    pub args: &'a LoadArgs,
+    /// Requests in flight (not open streams).
+    pub gate: &'a Semaphore,
+    pub tally: &'a Mutex<Tally>,
+}
+
+impl Bots<'_> {
+    /// Plays one lobby to the end, the chosen way, and counts its game and rounds.
+    pub async fn play(&self, table: &Table, i: usize) {
+        let rng = Mutex::new(rand_chacha::ChaCha8Rng::seed_from_u64(
+            self.args.seed ^ (i as u64) << 20,
+        ));
+        let played = match self.args.drive {
+            Drive::Streams => {
+                join_all(
+                    table
+                        .players
+                        .iter()
+                        .map(|(_, token)| self.listen(table, token, &rng)),
+                )
+                .await;
+                true
+            }
+            Drive::Poll => self.poll(table, &rng).await,
+        };
+        if !played {
+            return;
+        }
+        match self.glance(&table.id).await {
+            Some(view) if view.status == "finished" => {
+                // The round number stays at the last round played once a game is over.
+                let mut t = self.tally.lock().unwrap_or_else(|e| e.into_inner());
+                t.games += 1;
+                t.rounds += view.round.unwrap_or(0);
+            }
+            Some(_) => self.error("unfinished"),
+            None => self.error("lobby-view"),
+        }
+    }
+
+    /// One bot on its own stream: answers each prompt until the game is over.
+    async fn listen(&self, table: &Table, token: &str, rng: &Mutex<rand_chacha::ChaCha8Rng>) {
+        let opened = {
+            // Connecting is a request; the open stream that follows is not one in flight.
+            let _permit = self.gate.acquire().await.expect("the gate is never closed");
+            self.api
+                .player_events(&table.id, token, None, Some("prompt,finished"))
+                .await
+        };
+        let Ok(mut events) = opened else {
+            return self.error("stream");
+        };
+        while let Some(event) = events.next().await {
+            match event.kind.as_str() {
+                "prompt" if !answered(&event.text) => {
+                    self.answer(&table.id, token, &event.text, rng).await
+                }
+                "finished" => return,
+                _ => {}
+            }
+        }
+        self.error("stream-ended");
+    }
+
+    /// Polls one lobby: returns false if it could not be read.
+    async fn poll(&self, table: &Table, rng: &Mutex<rand_chacha::ChaCha8Rng>) -> bool {
+        loop {
+            let Some(view) = self.glance(&table.id).await else {
+                self.error("lobby-view");
+                return false;
+            };
+            if view.status == "finished" {
+                return true;
+            }
+            let owed = table.players.iter().filter(|(id, _)| view.owes(id));
+            join_all(owed.map(|(_, token)| async move {
+                let me = {
+                    let _permit = self.gate.acquire().await.expect("the gate is never closed");
+                    self.api.me_json(&table.id, token).await
+                };
+                match me.ok().map(|bytes| String::from_utf8(bytes.into())) {
+                    Some(Ok(me)) => self.answer(&table.id, token, &me, rng).await,
+                    _ => self.error("me"),
+                }
+            }))
+            .await;
+        }
+    }
+
+    /// Chooses an answer to the prompt in `me` (the view's JSON text) and sends it.
+    async fn answer(
+        &self,
+        lobby: &str,
+        token: &str,
+        me: &str,
+        rng: &Mutex<rand_chacha::ChaCha8Rng>,
+    ) {
+        let order = {
+            let mut rng = rng.lock().unwrap_or_else(|e| e.into_inner());
+            policy::answer_json(me, self.args.strategy, &mut *rng)
+        };
+        let Some(order) = order else { return };
+        let _permit = self.gate.acquire().await.expect("the gate is never closed");
+        let sent = Instant::now();
+        let result = self.api.submit(lobby, token, &order).await;
+        let took = u32::try_from(sent.elapsed().as_micros()).unwrap_or(u32::MAX);
+        let mut t = self.tally.lock().unwrap_or_else(|e| e.into_inner());
+        match result {
+            Ok(receipt) => {
+                t.latencies_us.push(took);
+                t.orders += 1;
+                t.steps += u64::from(receipt["resolved"] == Value::Bool(true));
+            }
+            Err(error) => {
+                *t.errors
+                    .entry(format!("{} {}", error.status, error.code))
+                    .or_default() += 1
+            }
+        }
+    }
+
+    async fn glance(&self, lobby: &str) -> Option<LobbyGlance<'static>> {
+        let bytes = {
+            let _permit = self.gate.acquire().await.expect("the gate is never closed");
+            self.api.lobby_json(lobby).await.ok()?
+        };
+        serde_json::from_slice::<LobbyGlance>(&bytes)
+            .ok()
+            .map(LobbyGlance::into_owned)
+    }
+
+    fn error(&self, what: &str) {
+        *self
+            .tally
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .errors
+            .entry(what.to_string())
+            .or_default() += 1;
+    }
+}
+
+/// Whether the `me` view (JSON text) already holds an answer to its prompt (a prompt sent
+/// again, as after a reconnection).
+fn answered(me: &str) -> bool {
+    #[derive(Deserialize)]
+    struct Pending<'a> {
+        #[serde(borrow)]
+        pending: Option<&'a RawValue>,
+    }
+    serde_json::from_str::<Pending>(me).is_ok_and(|me| me.pending.is_some())
+}
+
+/// The parts of the public lobby view the load generator reads.
+#[derive(Deserialize)]
+struct LobbyGlance<'a> {
+    #[serde(borrow)]
+    status: Cow<'a, str>,
+    round: Option<u64>,
+    #[serde(borrow)]
+    players: Vec<PlayerGlance<'a>>,
+}
+
+#[derive(Deserialize)]
+struct PlayerGlance<'a> {
+    #[serde(borrow)]
+    id: Cow<'a, str>,
+    #[serde(default)]
+    owes: bool,
+    #[serde(default)]
+    submitted: bool,
+}
+
+impl LobbyGlance<'_> {
+    /// Whether `player` owes an answer they have not sent yet.
+    fn owes(&self, player: &str) -> bool {
+        self.players
+            .iter()
+            .any(|p| p.id == player && p.owes && !p.submitted)
+    }
+
+    fn into_owned(self) -> LobbyGlance<'static> {
+        LobbyGlance {
+            status: Cow::Owned(self.status.into_owned()),
+            round: self.round,
+            players: self
+                .players
+                .into_iter()
+                .map(|p| PlayerGlance {
+                    id: Cow::Owned(p.id.into_owned()),
+                    owes: p.owes,
+                    submitted: p.submitted,
+                })
+                .collect(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_player_owes_only_while_unanswered() {
+        let text = json!({"status": "running", "round": 1, "players": [
+            {"id": "a", "name": "Ann", "owes": true, "submitted": false},
+            {"id": "b", "name": "Bob", "owes": true, "submitted": true}]})
+        .to_string();
+        let view: LobbyGlance = serde_json::from_str(&text).unwrap();
+        assert!(view.owes("a"));
+        assert!(!view.owes("b"));
+        assert!(!view.owes("c"));
+    }
+
+    #[test]
+    fn a_prompt_already_answered_is_not_answered_again() {
+        assert!(answered(
+            r#"{"prompt": {"round": 1}, "pending": {"move": "block"}}"#
+        ));
+        assert!(!answered(r#"{"prompt": {"round": 1}, "pending": null}"#));
+    }
+}
