@@ -5,12 +5,15 @@
 #   scripts/load-figures.sh sqlite crossing-swords 100 16 20
 #   scripts/load-figures.sh postgres bst 1000 2 10
 #
-# Arguments: backend (sqlite|postgres) game lobbies players max-rounds [connections].
+# Arguments: backend (sqlite|postgres) game lobbies players max-rounds [connections [drive]],
+# drive being poll (the default) or streams (a bot per player on its own event stream).
 # PostgreSQL: HERALD_LOAD_POSTGRES (default postgres://postgres@127.0.0.1:5432) gets a fresh
 # database named herald_load.
 set -euo pipefail
-backend=$1 game=$2 lobbies=$3 players=$4 rounds=$5 connections=${6:-256}
+backend=$1 game=$2 lobbies=$3 players=$4 rounds=$5 connections=${6:-256} drive=${7:-poll}
 cd "$(dirname "$0")/.."
+# A bot per player on its own stream holds a connection each (16,000 at 1,000 x 16).
+ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
 cargo build --release --quiet
 work=$(mktemp -d)
 port=3217
@@ -31,4 +34,4 @@ echo "== $backend · $game · $lobbies lobbies × $players players · max $round
 timed=()
 [ -x /usr/bin/time ] && timed=(/usr/bin/time -f "load generator CPU: %U s user + %S s system in %e s")
 "${timed[@]}" target/release/herald load --url "http://127.0.0.1:$port" --game "$game" --lobbies "$lobbies" \
-    --players "$players" --max-rounds "$rounds" --connections "$connections" --server-pid "$server"
+    --players "$players" --max-rounds "$rounds" --connections "$connections" --drive "$drive" --server-pid "$server"

@@ -1,5 +1,5 @@
 //! How the load generator's bots learn what they owe, two ways: each bot on its own event
-//! stream (as the reference bot plays), or each lobby polled.
+//! stream (as the reference bot plays), or each lobby polled (the default).
 
 use std::borrow::Cow;
 use std::sync::Mutex;
