@@ -15,6 +15,7 @@ mod rows;
 mod sql;
 mod sqlite_writer;
 mod transact;
+mod versions;
 mod writer;
 
 use std::str::FromStr;
@@ -22,7 +23,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
-use sqlx::{AnyPool, Executor, Row};
+use sqlx::{AnyPool, Executor};
 use uuid::Uuid;
 
 pub use rows::{
@@ -48,8 +49,16 @@ pub struct Store {
     cache: Arc<cache::Cache>,
     /// Committed events, for this process's event streams.
     feed: Arc<feed::Feed>,
-    /// SQLite's inline version readers (see `sqlite_writer.rs`); None on PostgreSQL.
-    readers: Option<Arc<sqlite_writer::Readers>>,
+    /// How a read checks a lobby's version: inline on SQLite (see `sqlite_writer.rs`),
+    /// coalesced on PostgreSQL (see `versions.rs`).
+    readers: Readers,
+}
+
+/// How a read checks a lobby's version.
+#[derive(Clone)]
+enum Readers {
+    Sqlite(Arc<sqlite_writer::Readers>),
+    Postgres(Arc<versions::Versions>),
 }
 
 impl std::fmt::Debug for Store {
@@ -119,14 +128,15 @@ impl Store {
                 let stats = Arc::default();
                 let queue =
                     sqlite_writer::spawn(path, cache.clone(), feed.clone(), Arc::clone(&stats))?;
-                let readers = Arc::new(sqlite_writer::Readers::new(path));
-                (writer::Writers::new(vec![queue], stats), Some(readers))
+                let readers = Readers::Sqlite(Arc::new(sqlite_writer::Readers::new(path)));
+                (writer::Writers::new(vec![queue], stats), readers)
             }
             // Several writers, each with its own connection: PostgreSQL runs their
             // transactions side by side.
+            // Two version readers: one can gather the next checks while the other's runs.
             Backend::Postgres => (
                 writer::spawn(pool.clone(), cache.clone(), feed.clone(), 4),
-                None,
+                Readers::Postgres(Arc::new(versions::Versions::spawn(pool.clone(), 2))),
             ),
         };
         Ok(Store {
@@ -172,13 +182,8 @@ impl Store {
     /// current, else read afresh (without a lock) and cached.
     pub async fn snapshot(&self, id: Uuid) -> Result<Option<Arc<Snapshot>>, sqlx::Error> {
         let version = match &self.readers {
-            Some(readers) => readers.version(id)?,
-            None => sqlx::query(rows::LOBBY_VERSION)
-                .bind(id.to_string())
-                .fetch_optional(&self.pool)
-                .await?
-                .map(|row| row.try_get(0))
-                .transpose()?,
+            Readers::Sqlite(readers) => readers.version(id)?,
+            Readers::Postgres(versions) => versions.version(id).await?,
         };
         let Some(version) = version else {
             return Ok(None);

@@ -6,7 +6,8 @@ use sqlx::AnyConnection;
 use tokio::sync::oneshot;
 use uuid::Uuid;
 
-use super::rows::{Change, NewLobby, Snapshot, Status};
+use super::feed::Published;
+use super::rows::{Change, EventRow, NewLobby, Snapshot, Status};
 use super::writer::{Decision, Job, Read};
 use super::{Store, sql};
 
@@ -173,7 +174,9 @@ impl Store {
     }
 }
 
-/// Writes a decided change, guarded by the lobby's version. Returns the lobby's last event number.
+/// Writes a decided change, guarded by the lobby's version, all but its events: the writer
+/// inserts a whole batch's events at once (`insert_events`). Returns the lobby's last event
+/// number.
 pub(super) async fn apply(
     conn: &mut AnyConnection,
     snapshot: &Snapshot,
@@ -247,15 +250,56 @@ pub(super) async fn apply(
             .await?;
     }
 
-    for (offset, event) in change.events.iter().enumerate() {
-        sqlx::query(sql::INSERT_EVENT)
-            .bind(&id)
-            .bind(lobby.event_seq + 1 + offset as i64)
-            .bind(event.kind)
-            .bind(&event.data)
-            .bind(crate::clock::now_millis())
-            .execute(&mut *conn)
-            .await?;
-    }
     Ok(event_seq)
+}
+
+/// Inserts the events of a batch's written changes, several rows per statement: on PostgreSQL
+/// a statement costs the database more than the row. The rows go in chunks of a few fixed
+/// sizes, so that only a few statement shapes are prepared and kept.
+pub(super) async fn insert_events(
+    conn: &mut AnyConnection,
+    published: &[(Uuid, Published)],
+) -> Result<(), sqlx::Error> {
+    let now = crate::clock::now_millis();
+    let rows: Vec<(String, &EventRow)> = published
+        .iter()
+        .flat_map(|(lobby, events)| events.iter().map(move |e| (lobby.to_string(), e)))
+        .collect();
+    let mut rest = &rows[..];
+    while !rest.is_empty() {
+        let size = [64, 16, 4, 1]
+            .into_iter()
+            .find(|&size| size <= rest.len())
+            .unwrap_or(1);
+        let (chunk, after) = rest.split_at(size);
+        let values: Vec<String> = (0..size)
+            .map(|row| {
+                let n = row * 5;
+                format!(
+                    "(${}, ${}, ${}, ${}, ${})",
+                    n + 1,
+                    n + 2,
+                    n + 3,
+                    n + 4,
+                    n + 5
+                )
+            })
+            .collect();
+        let sql = format!(
+            "INSERT INTO events (lobby_id, seq, kind, data, created_at) VALUES {}",
+            values.join(", ")
+        );
+        let mut query = sqlx::query(sqlx::AssertSqlSafe(sql));
+        for (lobby, event) in chunk {
+            query = query
+                .bind(lobby.as_str())
+                .bind(event.seq)
+                .bind(event.kind.as_str())
+                .bind(event.data.as_str())
+                .bind(now);
+        }
+        query.execute(&mut *conn).await?;
+        rest = after;
+    }
+    Ok(())
 }

@@ -24,7 +24,8 @@ use uuid::Uuid;
 use super::cache::Cache;
 use super::feed::{Feed, Published};
 use super::rows::{self, Change, EventRow, LOBBY_BY_ID, NewLobby, Snapshot};
-use super::transact::{WriteError, apply, insert_lobby};
+use super::transact::{WriteError, apply, insert_events, insert_lobby};
+use super::versions;
 
 /// The most changes one transaction takes.
 pub(super) const MAX_BATCH: usize = 512;
@@ -263,12 +264,21 @@ async fn run_batch(shared: &Shared, batch: &mut Vec<Job>) {
     batch.sort_by_key(Job::lobby);
     let changes = batch.len() as u64;
     let mut progress = Progress::default();
+    let changed: Vec<String> = batch
+        .iter()
+        .filter(|job| matches!(job, Job::Transact { .. }))
+        .map(|job| job.lobby().to_string())
+        .collect();
     let outcome = async {
         let mut conn = shared.pool.acquire().await?;
         let mut tx = conn.begin().await?;
+        // Every lobby the batch will change, locked in one statement, in id order (the order
+        // the batch runs in), so that two batches or two processes never wait in a cycle.
+        let locked = versions::fetch(&mut tx, changed, true).await?;
         for job in batch.drain(..) {
-            run_job(shared, &mut tx, job, &mut progress).await?;
+            run_job(shared, &mut tx, &locked, job, &mut progress).await?;
         }
+        insert_events(&mut tx, &progress.published).await?;
         tx.commit().await
     }
     .await;
@@ -333,6 +343,7 @@ fn batch_failed(error: &str) -> WriteError {
 async fn run_job(
     shared: &Shared,
     conn: &mut AnyConnection,
+    locked: &HashMap<Uuid, i64>,
     job: Job,
     progress: &mut Progress,
 ) -> Result<(), sqlx::Error> {
@@ -346,7 +357,7 @@ async fn run_job(
         Job::Transact { lobby, decide } => {
             let current = match progress.changed(lobby) {
                 Some(changed) => Ok(Some(changed)),
-                None => current(shared, conn, lobby).await,
+                None => current(shared, conn, locked, lobby).await,
             };
             let snapshot = match current {
                 Ok(snapshot) => snapshot,
@@ -391,20 +402,27 @@ async fn write(
 }
 
 /// The lobby as committed, from the cache when the database says the cached copy is current.
-/// The version is read `FOR UPDATE`, which locks the row until the batch commits.
+/// Its row is locked until the batch commits: by the batch's first statement, or else here (a lobby the
+/// batch did not find when it began, such as one another process has just created).
 async fn current(
     shared: &Shared,
     conn: &mut AnyConnection,
+    locked: &HashMap<Uuid, i64>,
     lobby: Uuid,
 ) -> Result<Option<Arc<Snapshot>>, sqlx::Error> {
-    let Some(row) = sqlx::query(rows::LOBBY_VERSION_FOR_UPDATE)
-        .bind(lobby.to_string())
-        .fetch_optional(&mut *conn)
-        .await?
-    else {
-        return Ok(None);
+    let version: i64 = match locked.get(&lobby) {
+        Some(version) => *version,
+        None => {
+            let Some(row) = sqlx::query(rows::LOBBY_VERSION_FOR_UPDATE)
+                .bind(lobby.to_string())
+                .fetch_optional(&mut *conn)
+                .await?
+            else {
+                return Ok(None);
+            };
+            row.try_get(0)?
+        }
     };
-    let version: i64 = row.try_get(0)?;
     if let Some(cached) = shared.cache.get(lobby, version) {
         return Ok(Some(cached));
     }

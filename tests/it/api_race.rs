@@ -138,3 +138,83 @@ async fn racing_last_orders_resolve_each_round_exactly_once_and_lose_nothing() {
         assert_eq!(submitted, PLAYERS * ROUNDS as usize);
     }
 }
+
+/// Many lobbies changed at the same moment share batches: each batch locks and reads all of
+/// its lobbies in one statement and writes their events in a few. Every lobby must still get
+/// every change once, and its events numbered 1, 2, 3… with none lost or doubled.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn changes_to_many_lobbies_at_once_each_land_once() {
+    const LOBBIES: usize = 24;
+    const SEATS: usize = 3;
+    for app in apps().await {
+        let app = &app;
+        let mut lobbies = Vec::new();
+        for _ in 0..LOBBIES {
+            lobbies.push(app.create_lobby("crossing-swords", json!({})).await);
+        }
+        let joins = futures_util::future::join_all(lobbies.iter().flat_map(|(lobby, _)| {
+            (0..SEATS).map(move |seat| {
+                let path = format!("/api/v1/lobbies/{lobby}/players");
+                async move {
+                    let reply = app
+                        .post(&path, None, json!({"name": format!("P{seat}")}))
+                        .await;
+                    assert_eq!(reply.status, StatusCode::CREATED, "{}", reply.text);
+                    (
+                        reply.body["player_id"].as_str().unwrap().to_string(),
+                        reply.body["player_token"].as_str().unwrap().to_string(),
+                    )
+                }
+            })
+        }))
+        .await;
+        for (lobby, host) in &lobbies {
+            app.start(lobby, host).await;
+        }
+        let orders = futures_util::future::join_all(lobbies.iter().enumerate().flat_map(
+            |(l, (lobby, _))| {
+                let seated = &joins[l * SEATS..(l + 1) * SEATS];
+                seated.iter().enumerate().map(move |(seat, (_, token))| {
+                    let target = &seated[(seat + 1) % SEATS].0;
+                    let order =
+                        json!({"round": 1, "step": "orders", "move": "block", "target": target});
+                    let path = format!("/api/v1/lobbies/{lobby}/orders");
+                    async move { app.post(&path, Some(token), order).await }
+                })
+            },
+        ))
+        .await;
+        assert!(
+            orders.iter().all(|r| r.status == StatusCode::ACCEPTED),
+            "{}",
+            app.backend
+        );
+        let resolved = orders.iter().filter(|r| r.body["resolved"] == true).count();
+        assert_eq!(
+            resolved, LOBBIES,
+            "{}: one resolution per lobby",
+            app.backend
+        );
+        for (lobby, _) in &lobbies {
+            let id = lobby.parse().unwrap();
+            let seqs: Vec<i64> = app
+                .store
+                .events_after(id, 0)
+                .await
+                .unwrap()
+                .iter()
+                .map(|e| e.seq)
+                .collect();
+            // Three joins, sign-ups closing, the start, three submissions, the step and the
+            // round resolving.
+            assert_eq!(
+                seqs,
+                (1..=10).collect::<Vec<i64>>(),
+                "{}: {lobby}",
+                app.backend
+            );
+            let view = app.get(&format!("/api/v1/lobbies/{lobby}"), None).await;
+            assert_eq!(view.body["round"], 2, "{}: {}", app.backend, view.text);
+        }
+    }
+}
