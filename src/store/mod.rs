@@ -11,6 +11,7 @@
 
 mod cache;
 pub mod feed;
+mod pg_writes;
 mod rows;
 mod sql;
 mod sqlite_writer;

@@ -23,8 +23,9 @@ use uuid::Uuid;
 
 use super::cache::Cache;
 use super::feed::{Feed, Published};
+use super::pg_writes::{Deferred, apply};
 use super::rows::{self, Change, EventRow, LOBBY_BY_ID, NewLobby, Snapshot};
-use super::transact::{WriteError, apply, insert_events, insert_lobby};
+use super::transact::{WriteError, insert_lobby};
 use super::versions;
 
 /// The most changes one transaction takes.
@@ -275,10 +276,13 @@ async fn run_batch(shared: &Shared, batch: &mut Vec<Job>) {
         // Every lobby the batch will change, locked in one statement, in id order (the order
         // the batch runs in), so that two batches or two processes never wait in a cycle.
         let locked = versions::fetch(&mut tx, changed, true).await?;
+        let mut deferred = Deferred::default();
         for job in batch.drain(..) {
-            run_job(shared, &mut tx, &locked, job, &mut progress).await?;
+            run_job(shared, &mut tx, &locked, &mut deferred, job, &mut progress).await?;
         }
-        insert_events(&mut tx, &progress.published).await?;
+        deferred
+            .write(&mut tx, &progress.changed, &progress.published)
+            .await?;
         tx.commit().await
     }
     .await;
@@ -344,6 +348,7 @@ async fn run_job(
     shared: &Shared,
     conn: &mut AnyConnection,
     locked: &HashMap<Uuid, i64>,
+    deferred: &mut Deferred,
     job: Job,
     progress: &mut Progress,
 ) -> Result<(), sqlx::Error> {
@@ -369,7 +374,7 @@ async fn run_job(
             let Some((snapshot, change, deliver)) = progress.decide(decide, snapshot) else {
                 return Ok(());
             };
-            match write(conn, &snapshot, &change).await {
+            match write(conn, &snapshot, &change, deferred).await {
                 Ok(result) => progress.written(&shared.cache, &snapshot, change, deliver, result),
                 Err(error) => {
                     progress.broke(deliver);
@@ -388,15 +393,16 @@ async fn write(
     conn: &mut AnyConnection,
     snapshot: &Snapshot,
     change: &Change,
+    deferred: &mut Deferred,
 ) -> Result<Result<i64, WriteError>, sqlx::Error> {
     if change.player.is_none() {
-        return match apply(&mut *conn, snapshot, change).await {
+        return match apply(&mut *conn, snapshot, change, deferred).await {
             Err(WriteError::Database(error)) => Err(error),
             other => Ok(other),
         };
     }
     conn.execute("SAVEPOINT job").await?;
-    let result = apply(&mut *conn, snapshot, change).await;
+    let result = apply(&mut *conn, snapshot, change, deferred).await;
     close_savepoint(conn, result.is_err()).await?;
     Ok(result)
 }

@@ -1,0 +1,251 @@
+//! How a PostgreSQL batch writes its changes. On PostgreSQL every statement costs the database
+//! more CPU than the rows it writes, and the database shares the machine, so a batch writes as
+//! few statements as it can: the rows a change must write at once (a joining player, which
+//! a UNIQUE constraint may refuse, and a resolved step) go as it is applied; the rest wait for
+//! the end of the batch and go several rows per statement:
+//! - each changed lobby's row, once, at the state the batch leaves it in;
+//! - the pending orders;
+//! - the events.
+//!
+//! The batch holds every lobby's row lock from its first statement (`versions::fetch`), so
+//! nothing can change a lobby between the decision and these writes; the final UPDATE still
+//! checks each lobby's version as the batch found it, and fails the batch if one moved.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use sqlx::AnyConnection;
+use uuid::Uuid;
+
+use super::feed::Published;
+use super::rows::{Change, EventRow, Snapshot};
+use super::sql;
+use super::transact::WriteError;
+
+/// What a batch writes at its end.
+#[derive(Default)]
+pub(super) struct Deferred {
+    /// Each changed lobby's version when the batch first read it.
+    versions_before: HashMap<Uuid, i64>,
+    /// Pending orders, keyed as the table is (lobby, step, player): a later order of the same
+    /// player for the same step replaces the earlier, as the upsert would have.
+    orders: HashMap<(String, i64, String), (String, i64)>,
+}
+
+/// Applies what of a decided change cannot wait, and defers the rest. Returns the lobby's last
+/// event number.
+pub(super) async fn apply(
+    conn: &mut AnyConnection,
+    snapshot: &Snapshot,
+    change: &Change,
+    deferred: &mut Deferred,
+) -> Result<i64, WriteError> {
+    let lobby = &snapshot.lobby;
+    let id = lobby.id.to_string();
+    let now_seq = lobby.step_seq;
+    if let Some(player) = &change.player {
+        sqlx::query(sql::INSERT_PLAYER)
+            .bind(player.id.to_string())
+            .bind(&id)
+            .bind(player.seat as i64)
+            .bind(&player.name)
+            .bind(&player.name_key)
+            .bind(&player.join_data)
+            .bind(&player.token_hash)
+            .execute(&mut *conn)
+            .await?;
+    }
+    if let Some(order) = &change.order {
+        deferred.orders.insert(
+            (id.clone(), now_seq, order.player_id.to_string()),
+            (order.body.clone(), order.submitted_at),
+        );
+    }
+    for (offset, step) in change.resolved.iter().enumerate() {
+        sqlx::query(sql::INSERT_STEP)
+            .bind(&id)
+            .bind(now_seq + offset as i64)
+            .bind(i64::from(step.round))
+            .bind(&step.step)
+            .bind(&step.revealed)
+            .bind(&step.log)
+            .bind(&step.pools)
+            .bind(step.resolved_at)
+            .execute(&mut *conn)
+            .await?;
+    }
+    if !change.resolved.is_empty() {
+        // The resolved step's orders live on, revealed, in its `steps` row: those this batch
+        // has not written yet never will be, and those written before go.
+        deferred
+            .orders
+            .retain(|(lobby, seq, _), _| !(lobby == &id && *seq == now_seq));
+        sqlx::query(sql::DELETE_ORDERS)
+            .bind(&id)
+            .bind(now_seq)
+            .execute(&mut *conn)
+            .await?;
+    }
+    // Recorded only once the change's own statements succeeded (a refused join leaves no
+    // trace of itself here).
+    deferred
+        .versions_before
+        .entry(lobby.id)
+        .or_insert(lobby.version);
+    Ok(lobby.event_seq + change.events.len() as i64)
+}
+
+impl Deferred {
+    /// Writes what the batch deferred: `changed` holds each lobby as the batch leaves it, and
+    /// `published` every written change's events.
+    pub async fn write(
+        self,
+        conn: &mut AnyConnection,
+        changed: &HashMap<Uuid, Arc<Snapshot>>,
+        published: &[(Uuid, Published)],
+    ) -> Result<(), sqlx::Error> {
+        let lobbies: Vec<(&Snapshot, i64)> = changed
+            .iter()
+            .filter_map(|(id, after)| Some((&**after, *self.versions_before.get(id)?)))
+            .collect();
+        for chunk in chunks(&lobbies) {
+            update_lobbies(conn, chunk).await?;
+        }
+        let orders: Vec<_> = self.orders.into_iter().collect();
+        for chunk in chunks(&orders) {
+            let tail = " ON CONFLICT (lobby_id, step_seq, player_id) \
+                DO UPDATE SET body = excluded.body, submitted_at = excluded.submitted_at";
+            let sql = values_of(
+                "INSERT INTO orders (lobby_id, step_seq, player_id, body, submitted_at) VALUES",
+                5,
+                chunk.len(),
+                tail,
+            );
+            let mut query = sqlx::query(sqlx::AssertSqlSafe(sql));
+            for ((lobby, step_seq, player), (body, submitted_at)) in chunk {
+                query = query
+                    .bind(lobby.as_str())
+                    .bind(*step_seq)
+                    .bind(player.as_str())
+                    .bind(body.as_str())
+                    .bind(*submitted_at);
+            }
+            query.execute(&mut *conn).await?;
+        }
+        let now = crate::clock::now_millis();
+        let events: Vec<(String, &EventRow)> = published
+            .iter()
+            .flat_map(|(lobby, events)| events.iter().map(move |e| (lobby.to_string(), e)))
+            .collect();
+        for chunk in chunks(&events) {
+            let sql = values_of(
+                "INSERT INTO events (lobby_id, seq, kind, data, created_at) VALUES",
+                5,
+                chunk.len(),
+                "",
+            );
+            let mut query = sqlx::query(sqlx::AssertSqlSafe(sql));
+            for (lobby, event) in chunk {
+                query = query
+                    .bind(lobby.as_str())
+                    .bind(event.seq)
+                    .bind(event.kind.as_str())
+                    .bind(event.data.as_str())
+                    .bind(now);
+            }
+            query.execute(&mut *conn).await?;
+        }
+        Ok(())
+    }
+}
+
+/// Sets each lobby's row to the snapshot the batch leaves, if its version is still the one
+/// the batch found (it is: the batch holds the row lock; anything else fails the batch).
+async fn update_lobbies(
+    conn: &mut AnyConnection,
+    lobbies: &[(&Snapshot, i64)],
+) -> Result<(), sqlx::Error> {
+    let sql = values_of(
+        "UPDATE lobbies AS l SET status = v.status, state = v.state, round = v.round, \
+         step = v.step, step_seq = v.step_seq, event_seq = v.event_seq, version = v.version \
+         FROM (VALUES",
+        9,
+        lobbies.len(),
+        ") AS v (id, status, state, round, step, step_seq, event_seq, version, before) \
+         WHERE l.id = v.id AND l.version = v.before",
+    );
+    let mut query = sqlx::query(sqlx::AssertSqlSafe(sql));
+    for (after, before) in lobbies {
+        let lobby = &after.lobby;
+        query = query
+            .bind(lobby.id.to_string())
+            .bind(lobby.status.as_str())
+            .bind(lobby.state.as_deref())
+            .bind(i64::from(lobby.round))
+            .bind(lobby.step.as_deref())
+            .bind(lobby.step_seq)
+            .bind(lobby.event_seq)
+            .bind(lobby.version)
+            .bind(*before);
+    }
+    let updated = query.execute(&mut *conn).await?.rows_affected();
+    if updated != lobbies.len() as u64 {
+        return Err(sqlx::Error::Protocol(format!(
+            "{} of {} lobbies had moved under the batch's lock",
+            lobbies.len() as u64 - updated,
+            lobbies.len()
+        )));
+    }
+    Ok(())
+}
+
+/// Rows in chunks of a few fixed sizes, so that only a few statement shapes are prepared and
+/// kept.
+fn chunks<T>(rows: &[T]) -> impl Iterator<Item = &[T]> {
+    let mut rest = rows;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let size = [64, 16, 4, 1]
+            .into_iter()
+            .find(|&size| size <= rest.len())
+            .unwrap_or(1);
+        let (chunk, after) = rest.split_at(size);
+        rest = after;
+        Some(chunk)
+    })
+}
+
+/// `{head} ($1, $2, …), (…)…{tail}` for `rows` rows of `columns` parameters.
+fn values_of(head: &str, columns: usize, rows: usize, tail: &str) -> String {
+    let values: Vec<String> = (0..rows)
+        .map(|row| {
+            let first = row * columns + 1;
+            let params: Vec<String> = (first..first + columns).map(|n| format!("${n}")).collect();
+            format!("({})", params.join(", "))
+        })
+        .collect();
+    format!("{head} {}{tail}", values.join(", "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_go_in_chunks_of_a_few_sizes_and_none_is_lost() {
+        let rows: Vec<usize> = (0..87).collect();
+        let sizes: Vec<usize> = chunks(&rows).map(<[usize]>::len).collect();
+        assert_eq!(sizes, [64, 16, 4, 1, 1, 1]);
+        assert_eq!(chunks(&rows).flatten().copied().collect::<Vec<_>>(), rows);
+    }
+
+    #[test]
+    fn values_number_the_parameters_row_by_row() {
+        assert_eq!(
+            values_of("INSERT INTO t (a, b) VALUES", 2, 2, " RETURNING a"),
+            "INSERT INTO t (a, b) VALUES ($1, $2), ($3, $4) RETURNING a"
+        );
+    }
+}
