@@ -7,7 +7,11 @@
 //! [`Store::transact`]: the writer takes the lobby's [`Snapshot`] under its write lock (from the
 //! cache when the row's version says it is current, `cache.rs`), lets the caller decide a
 //! [`Change`], and applies that change in the same transaction, guarded by the lobby's version
-//! (compare-and-swap). That is what makes a step resolve exactly once.
+//! (compare-and-swap). That is what makes a step resolve exactly once. On PostgreSQL, where each
+//! statement costs the database more than its rows, a batch locks its lobbies in one statement
+//! and writes its rows once at its end (`pg_writes.rs`), and concurrent reads' version checks
+//! share statements (`versions.rs`). Each commit's events go to this process's event streams
+//! through the feed (`feed.rs`).
 
 mod cache;
 pub mod feed;

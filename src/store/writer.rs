@@ -9,9 +9,10 @@
 //!
 //! SQLite has one writer at a time, so it gets one writer task. PostgreSQL gets several, each
 //! owning a fixed share of the lobbies (by id), so that one lobby's changes are always applied
-//! in the order they were queued. Inside a batch the changes are applied in lobby-id order,
-//! so two transactions (or two processes) always take their row locks in the same order and
-//! cannot deadlock.
+//! in the order they were queued. Inside a batch the changes are applied in lobby-id order; on
+//! PostgreSQL the batch locks all its lobbies' rows in one statement, in id order, before it
+//! decides anything, so two transactions (or two processes) always take their row locks in the
+//! same order and cannot deadlock.
 
 use std::collections::HashMap;
 use std::sync::Arc;
