@@ -1,7 +1,6 @@
 //! How the load generator's bots learn what they owe, two ways: each bot on its own event
 //! stream (as the reference bot plays), or each lobby polled (the default).
 
-use std::borrow::Cow;
 use std::sync::Mutex;
 use std::time::Instant;
 
@@ -151,14 +150,12 @@ impl Bots<'_> {
         }
     }
 
-    async fn glance(&self, lobby: &str) -> Option<LobbyGlance<'static>> {
+    async fn glance(&self, lobby: &str) -> Option<LobbyGlance> {
         let bytes = {
             let _permit = self.gate.acquire().await.expect("the gate is never closed");
             self.api.lobby_json(lobby).await.ok()?
         };
-        serde_json::from_slice::<LobbyGlance>(&bytes)
-            .ok()
-            .map(LobbyGlance::into_owned)
+        serde_json::from_slice(&bytes).ok()
     }
 
     fn error(&self, what: &str) {
@@ -183,48 +180,29 @@ fn answered(me: &str) -> bool {
     serde_json::from_str::<Pending>(me).is_ok_and(|me| me.pending.is_some())
 }
 
-/// The parts of the public lobby view the load generator reads.
+/// The parts of the public lobby view the load generator reads (the rest is skipped unparsed).
 #[derive(Deserialize)]
-struct LobbyGlance<'a> {
-    #[serde(borrow)]
-    status: Cow<'a, str>,
+struct LobbyGlance {
+    status: String,
     round: Option<u64>,
-    #[serde(borrow)]
-    players: Vec<PlayerGlance<'a>>,
+    players: Vec<PlayerGlance>,
 }
 
 #[derive(Deserialize)]
-struct PlayerGlance<'a> {
-    #[serde(borrow)]
-    id: Cow<'a, str>,
+struct PlayerGlance {
+    id: String,
     #[serde(default)]
     owes: bool,
     #[serde(default)]
     submitted: bool,
 }
 
-impl LobbyGlance<'_> {
+impl LobbyGlance {
     /// Whether `player` owes an answer they have not sent yet.
     fn owes(&self, player: &str) -> bool {
         self.players
             .iter()
             .any(|p| p.id == player && p.owes && !p.submitted)
-    }
-
-    fn into_owned(self) -> LobbyGlance<'static> {
-        LobbyGlance {
-            status: Cow::Owned(self.status.into_owned()),
-            round: self.round,
-            players: self
-                .players
-                .into_iter()
-                .map(|p| PlayerGlance {
-                    id: Cow::Owned(p.id.into_owned()),
-                    owes: p.owes,
-                    submitted: p.submitted,
-                })
-                .collect(),
-        }
     }
 }
 

@@ -27,7 +27,7 @@ pub enum TransactError<E> {
 }
 
 /// What a committed transaction published: the caller's value and the lobby's last event number
-/// (so that listeners can be woken).
+/// (the writer has already handed the events to this process's streams, `feed.rs`).
 #[derive(Debug)]
 pub struct Committed<T> {
     pub value: T,
