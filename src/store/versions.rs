@@ -15,6 +15,7 @@ use tokio::sync::{mpsc, oneshot};
 use uuid::Uuid;
 
 use super::rows;
+use super::writer::next_batch;
 
 /// The versions of `ids` (lobby ids as stored), locking their rows for the transaction if
 /// `lock`, in id order (see `writer.rs`). Lobbies that do not exist are absent.
@@ -98,14 +99,7 @@ impl Versions {
 
 async fn serve(pool: AnyPool, mut asks: mpsc::Receiver<Ask>) {
     let mut batch = Vec::with_capacity(MAX_ASKS);
-    while let Some(first) = asks.recv().await {
-        batch.push(first);
-        while batch.len() < MAX_ASKS {
-            match asks.try_recv() {
-                Ok(ask) => batch.push(ask),
-                Err(_) => break,
-            }
-        }
+    while next_batch(&mut asks, &mut batch, MAX_ASKS).await {
         let ids = batch.iter().map(|ask| ask.lobby.to_string()).collect();
         let found = match pool.acquire().await {
             Ok(mut conn) => fetch(&mut conn, ids, false).await,

@@ -142,16 +142,30 @@ pub(super) fn spawn(pool: AnyPool, cache: Arc<Cache>, feed: Arc<Feed>, count: us
     Writers { queues, stats }
 }
 
+/// Waits for the next item, then takes every item already queued behind it, up to `max`:
+/// what a task that shares one statement or commit among queued requests runs on. False once
+/// the queue is closed and empty.
+pub(super) async fn next_batch<T>(
+    queue: &mut mpsc::Receiver<T>,
+    batch: &mut Vec<T>,
+    max: usize,
+) -> bool {
+    let Some(first) = queue.recv().await else {
+        return false;
+    };
+    batch.push(first);
+    while batch.len() < max {
+        match queue.try_recv() {
+            Ok(item) => batch.push(item),
+            Err(_) => break,
+        }
+    }
+    true
+}
+
 async fn write_loop(shared: Shared, mut jobs: mpsc::Receiver<Job>) {
     let mut batch = Vec::with_capacity(MAX_BATCH);
-    while let Some(first) = jobs.recv().await {
-        batch.push(first);
-        while batch.len() < MAX_BATCH {
-            match jobs.try_recv() {
-                Ok(job) => batch.push(job),
-                Err(_) => break,
-            }
-        }
+    while next_batch(&mut jobs, &mut batch, MAX_BATCH).await {
         run_batch(&shared, &mut batch).await;
     }
 }
