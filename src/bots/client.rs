@@ -53,8 +53,7 @@ impl Api {
         token: Option<&str>,
         body: Option<&Value>,
     ) -> Result<Value, ClientError> {
-        let bytes = self.call_bytes(method, path, token, body).await?;
-        Ok(serde_json::from_slice(&bytes).unwrap_or(Value::Null))
+        Ok(parsed(&self.call_bytes(method, path, token, body).await?))
     }
 
     /// The response body of a successful call as it came, for a caller that reads only part
@@ -80,7 +79,7 @@ impl Api {
         if status.is_success() {
             return Ok(bytes);
         }
-        let value: Value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+        let value = parsed(&bytes);
         Err(ClientError {
             status: status.as_u16(),
             code: value["error"]["code"].as_str().unwrap_or("").to_string(),
@@ -128,19 +127,14 @@ impl Api {
         .await
     }
 
+    /// The public lobby view.
     pub async fn lobby(&self, lobby: &str) -> Result<Value, ClientError> {
-        self.call(Method::GET, &format!("/api/v1/lobbies/{lobby}"), None, None)
-            .await
+        Ok(parsed(&self.lobby_json(lobby).await?))
     }
 
+    /// The player's private `me` view.
     pub async fn me(&self, lobby: &str, token: &str) -> Result<Value, ClientError> {
-        self.call(
-            Method::GET,
-            &format!("/api/v1/lobbies/{lobby}/me"),
-            Some(token),
-            None,
-        )
-        .await
+        Ok(parsed(&self.me_json(lobby, token).await?))
     }
 
     /// The public lobby view's JSON text.
@@ -240,6 +234,11 @@ impl Api {
             buffer: String::new(),
         })
     }
+}
+
+/// A response body as JSON (null if it is not JSON).
+fn parsed(body: &[u8]) -> Value {
+    serde_json::from_slice(body).unwrap_or(Value::Null)
 }
 
 fn text(value: &Value) -> String {
