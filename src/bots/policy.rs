@@ -79,25 +79,27 @@ fn with_round_and_step(head: &Head, body: Value) -> Value {
     Value::Object(order)
 }
 
-/// The parts of a Crossing Swords prompt a bot reads: each move and its targets' ids.
+/// The parts of a Crossing Swords prompt a bot reads: the players' ids, and each move with
+/// the seats it may target.
 #[derive(Deserialize)]
 struct CsPrompt<'a> {
     #[serde(borrow)]
+    players: Vec<CsPlayer<'a>>,
+    #[serde(borrow)]
     moves: Vec<CsMove<'a>>,
+}
+
+#[derive(Deserialize)]
+struct CsPlayer<'a> {
+    #[serde(borrow)]
+    id: Cow<'a, str>,
 }
 
 #[derive(Deserialize)]
 struct CsMove<'a> {
     #[serde(rename = "move", borrow)]
     mv: Cow<'a, str>,
-    #[serde(borrow)]
-    targets: Vec<CsTarget<'a>>,
-}
-
-#[derive(Deserialize)]
-struct CsTarget<'a> {
-    #[serde(borrow)]
-    id: Cow<'a, str>,
+    targets: Vec<usize>,
 }
 
 /// Crossing Swords: a random move among those with a legal target, and a random legal target.
@@ -108,8 +110,9 @@ fn crossing_swords(prompt: CsPrompt, rng: &mut impl rand::Rng) -> Option<Value> 
         .filter(|m| !m.targets.is_empty())
         .collect();
     let chosen = moves.choose(rng)?;
-    let target = &chosen.targets[rng.random_range(0..chosen.targets.len())];
-    Some(json!({"move": chosen.mv, "target": target.id}))
+    let seat = chosen.targets[rng.random_range(0..chosen.targets.len())];
+    let target = &prompt.players.get(seat)?.id;
+    Some(json!({"move": chosen.mv, "target": target}))
 }
 
 #[cfg(test)]
@@ -119,10 +122,12 @@ mod tests {
 
     #[test]
     fn a_crossing_swords_answer_is_a_listed_move_with_one_of_its_listed_targets() {
-        let me = json!({"prompt": {"round": 3, "step": "orders", "moves": [
-            {"move": "strike", "category": "attack", "targets": [{"id": "b", "name": "Bob"}]},
+        let me = json!({"prompt": {"round": 3, "step": "orders",
+        "players": [{"id": "a", "name": "Ann"}, {"id": "b", "name": "Bob"}],
+        "moves": [
+            {"move": "strike", "category": "attack", "targets": [1]},
             {"move": "halt", "category": "action", "targets": []},
-            {"move": "mend", "category": "action", "targets": [{"id": "a", "name": "Ann"}, {"id": "b", "name": "Bob"}]}
+            {"move": "mend", "category": "action", "targets": [0, 1]}
         ]}});
         let text = me.to_string();
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);

@@ -150,7 +150,10 @@ async fn every_documented_request_example_is_accepted_by_the_server() {
         for (field, value) in example.as_object().unwrap() {
             if value.as_str().is_some_and(|v| v.starts_with('<')) {
                 let filled = match field.as_str() {
-                    "target" => me["prompt"]["moves"][0]["targets"][0]["id"].clone(),
+                    "target" => {
+                        let seat = &me["prompt"]["moves"][0]["targets"][0];
+                        me["prompt"]["players"][seat.as_u64().unwrap() as usize]["id"].clone()
+                    }
                     "token" => me["hand"][0].clone(),
                     other => panic!("no way to fill placeholder {other}"),
                 };

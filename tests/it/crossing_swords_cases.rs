@@ -249,11 +249,15 @@ fn run_case(path: &Path) -> Vec<String> {
             for (mv, targets) in moves {
                 let got: Option<Vec<String>> = prompt["moves"].as_array().and_then(|ms| {
                     ms.iter().find(|m| m["move"] == mv.as_str()).map(|m| {
+                        // Targets are seats: indexes into the prompt's players.
                         m["targets"]
                             .as_array()
                             .unwrap()
                             .iter()
-                            .map(|t| t["name"].as_str().unwrap().to_owned())
+                            .map(|seat| {
+                                let player = &prompt["players"][seat.as_u64().unwrap() as usize];
+                                player["name"].as_str().unwrap().to_owned()
+                            })
                             .collect()
                     })
                 });

@@ -123,7 +123,8 @@ fn play(sc: &Scenario) -> Result<(), TestCaseError> {
                 !choice.targets.is_empty(),
                 "Ruling 3: every move has a target"
             );
-            let target = &choice.targets[usize::from(t) % choice.targets.len()];
+            let target_seat = choice.targets[usize::from(t) % choice.targets.len()];
+            let target = &prompt.players[target_seat.0];
             let body = OrderBody {
                 mv: choice.mv.to_string(),
                 target: target.id.to_string(),

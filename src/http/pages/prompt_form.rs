@@ -90,6 +90,7 @@ fn crossing_swords(
     pending: Option<&Value>,
 ) -> PromptForm {
     let moves = prompt["moves"].as_array().cloned().unwrap_or_default();
+    let players = prompt["players"].as_array().cloned().unwrap_or_default();
     let mut groups: Vec<Group> = Vec::new();
     let mut targets: Vec<Choice> = Vec::new();
     let chosen_move = pending_str(pending, "move");
@@ -110,7 +111,10 @@ fn crossing_swords(
                 choices: vec![choice],
             }),
         }
-        for target in entry["targets"].as_array().into_iter().flatten() {
+        // Targets are seats, indexes into the prompt's `players`.
+        let seats = entry["targets"].as_array().into_iter().flatten();
+        let listed = seats.filter_map(|seat| players.get(usize::try_from(seat.as_u64()?).ok()?));
+        for target in listed {
             let id = target["id"].as_str().unwrap_or_default();
             match targets.iter_mut().find(|t| t.value == id) {
                 Some(t) => {
@@ -218,9 +222,11 @@ mod tests {
     use super::*;
 
     fn prompt() -> Value {
-        json!({"round": 3, "step": "orders", "moves": [
-            {"move": "strike", "category": "attack", "targets": [{"id": "b", "name": "Bob"}]},
-            {"move": "mend", "category": "action", "targets": [{"id": "a", "name": "Ann"}, {"id": "b", "name": "Bob"}]}
+        json!({"round": 3, "step": "orders",
+            "players": [{"id": "a", "name": "Ann"}, {"id": "b", "name": "Bob"}],
+            "moves": [
+            {"move": "strike", "category": "attack", "targets": [1]},
+            {"move": "mend", "category": "action", "targets": [0, 1]}
         ]})
     }
 
@@ -234,7 +240,10 @@ mod tests {
         assert_eq!(labels, vec!["Attack", "Action"]);
         assert!(moves.groups[1].choices[0].selected);
         let targets = &form.fields[1].groups[0].choices;
-        assert_eq!(targets[0].value, "b");
+        assert_eq!(
+            (targets[0].value.as_str(), targets[0].label.as_str()),
+            ("b", "Bob")
+        );
         assert_eq!(targets[0].allowed_with, "strike mend");
         assert_eq!(targets[1].allowed_with, "mend");
         assert!(targets[1].selected);

@@ -116,11 +116,13 @@ impl Game for CrossingSwords {
                 targets: state
                     .living()
                     .filter(|&t| state.target_problem(seat, mv, t).is_none())
-                    .map(|t| state.player_ref(t))
                     .collect(),
             })
             .collect();
-        Some(Prompt { moves })
+        let players = (0..state.players.len())
+            .map(|s| state.player_ref(Seat(s)))
+            .collect();
+        Some(Prompt { players, moves })
     }
 
     fn check_order(state: &State, seat: Seat, body: OrderBody) -> Result<Order, Refusal> {

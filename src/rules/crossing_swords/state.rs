@@ -149,10 +149,23 @@ pub struct Table {}
 pub struct Private {}
 
 /// What a living player owes: one move and a target for it (G3), with every legal pair.
+///
+/// The players are listed once, by seat, and each move names its targets by seat: a
+/// sixteen-player prompt that spelled out every target of all ten moves as `{"id", "name"}`
+/// was 10 KB, most of it the same fifteen players ten times over.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Prompt {
+    /// Every player of the game, dead or alive, in seat order: `players[seat]`.
+    pub players: Vec<PlayerRef>,
     /// The ten moves, each with its legal targets (Ruling 3).
     pub moves: Vec<MoveChoice>,
+}
+
+impl Prompt {
+    /// The players `choice` may name, in seat order.
+    pub fn targets<'a>(&'a self, choice: &'a MoveChoice) -> impl Iterator<Item = &'a PlayerRef> {
+        choice.targets.iter().map(|seat| &self.players[seat.0])
+    }
 }
 
 /// One move and the players it may target now (Rulings 3, 30).
@@ -163,8 +176,9 @@ pub struct MoveChoice {
     pub mv: Move,
     /// Its category (§1).
     pub category: Category,
-    /// The living players it may name, in seat order.
-    pub targets: Vec<PlayerRef>,
+    /// The seats of the living players it may name, in seat order (indexes into the
+    /// prompt's `players`).
+    pub targets: Vec<Seat>,
 }
 
 /// The final result: `{"winners", "reason", "standings"}` (G7, Rulings 31-32).

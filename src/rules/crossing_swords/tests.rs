@@ -101,6 +101,31 @@ fn pools_table_and_private_have_their_wire_shapes() {
 }
 
 #[test]
+fn ruling_3_the_prompt_lists_each_player_once_and_targets_by_seat() {
+    let settings: Settings =
+        serde_json::from_value(json!({"setup": {"players": [{}, {}, {"hp": 0, "alive": false}]}}))
+            .unwrap();
+    let state = started(&["Ann", "Bob", "Cy"], &settings);
+    let prompt = serde_json::to_value(CrossingSwords::prompt(&state, Seat(0))).unwrap();
+    let ids: Vec<String> = state.players.iter().map(|p| p.id.to_string()).collect();
+    // Everyone once, the dead included, so that `players[seat]` is the seat's player.
+    assert_eq!(
+        prompt["players"],
+        json!([{"id": ids[0], "name": "Ann"}, {"id": ids[1], "name": "Bob"},
+               {"id": ids[2], "name": "Cy"}])
+    );
+    let targets = |mv: &str| {
+        let moves = prompt["moves"].as_array().unwrap();
+        moves.iter().find(|m| m["move"] == mv).unwrap()["targets"].clone()
+    };
+    // Strike names another living player; Mend may name oneself; the dead are never targets.
+    assert_eq!(targets("strike"), json!([1]));
+    assert_eq!(targets("mend"), json!([0, 1]));
+    let text = prompt.to_string();
+    assert!(ids.iter().all(|id| text.matches(id.as_str()).count() == 1));
+}
+
+#[test]
 fn ruling_2_conflicting_or_illegal_orders_given_directly_become_passes() {
     let settings = Settings {
         setup: Some(Setup {
