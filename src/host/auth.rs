@@ -20,7 +20,24 @@ pub fn hash_token(token: &str) -> String {
 }
 
 fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut out = String::with_capacity(bytes.len() * 2);
+    for &b in bytes {
+        out.push(char::from(DIGITS[usize::from(b >> 4)]));
+        out.push(char::from(DIGITS[usize::from(b & 15)]));
+    }
+    out
+}
+
+/// The token a request presented (if any), already hashed. Hashing it before a change is
+/// queued keeps that work off the one writer every change of a lobby passes through.
+#[derive(Clone, Debug)]
+pub struct Presented(Option<String>);
+
+impl Presented {
+    pub fn new(token: Option<&str>) -> Presented {
+        Presented(token.map(hash_token))
+    }
 }
 
 /// Who a request's token says it is, in one lobby.
@@ -31,14 +48,13 @@ pub enum Caller<'a> {
 }
 
 /// Identifies the caller in this lobby: 401 if there is no token or the lobby does not know it.
-pub fn identify<'a>(snapshot: &'a Snapshot, token: Option<&str>) -> Result<Caller<'a>, AppError> {
-    let token = token.ok_or_else(|| {
+pub fn identify<'a>(snapshot: &'a Snapshot, presented: &Presented) -> Result<Caller<'a>, AppError> {
+    let hash = presented.0.as_deref().ok_or_else(|| {
         AppError::unauthenticated(
             "missing-token",
             "This request needs a token: send it as \"Authorization: Bearer <token>\".",
         )
     })?;
-    let hash = hash_token(token);
     if snapshot.lobby.host_token_hash == hash {
         return Ok(Caller::Host);
     }
@@ -53,8 +69,8 @@ pub fn identify<'a>(snapshot: &'a Snapshot, token: Option<&str>) -> Result<Calle
 }
 
 /// The host, or 403 for a player's token.
-pub fn require_host(snapshot: &Snapshot, token: Option<&str>) -> Result<(), AppError> {
-    match identify(snapshot, token)? {
+pub fn require_host(snapshot: &Snapshot, presented: &Presented) -> Result<(), AppError> {
+    match identify(snapshot, presented)? {
         Caller::Host => Ok(()),
         Caller::Player(_) => Err(AppError::forbidden(
             "host-only",
@@ -66,13 +82,27 @@ pub fn require_host(snapshot: &Snapshot, token: Option<&str>) -> Result<(), AppE
 /// A player, or 403 for the host's token.
 pub fn require_player<'a>(
     snapshot: &'a Snapshot,
-    token: Option<&str>,
+    presented: &Presented,
 ) -> Result<&'a PlayerRow, AppError> {
-    match identify(snapshot, token)? {
+    match identify(snapshot, presented)? {
         Caller::Player(player) => Ok(player),
         Caller::Host => Err(AppError::forbidden(
             "players-only",
             "Only a seated player can do this; that is the host's token.",
         )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_token_is_stored_as_the_hex_of_its_sha256() {
+        // SHA-256 of "abc", the FIPS 180-2 example.
+        assert_eq!(
+            hash_token("abc"),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
     }
 }

@@ -4,7 +4,7 @@ use serde::Serialize;
 use serde_json::{Map, Value, json};
 use uuid::Uuid;
 
-use super::auth::{hash_token, new_token, require_host};
+use super::auth::{Presented, hash_token, new_token, require_host};
 use super::engine::{self, rng_for, to_text};
 use super::views::{LobbySummary, LobbyView, lobby_view};
 use super::{GameKind, Host, clean_name, with_game};
@@ -144,9 +144,9 @@ impl Host {
         id: Uuid,
         token: Option<&str>,
     ) -> Result<LobbyView, AppError> {
-        let token = token.map(str::to_owned);
+        let presented = Presented::new(token);
         self.change(id, move |snapshot| {
-            require_host(snapshot, token.as_deref())?;
+            require_host(snapshot, &presented)?;
             match snapshot.lobby.status {
                 Status::Signups => {}
                 Status::Closed => {
@@ -181,9 +181,9 @@ impl Host {
 
     /// Starts the game (host only): closes sign-ups if open and deals round 1.
     pub async fn start(&self, id: Uuid, token: Option<&str>) -> Result<LobbyView, AppError> {
-        let token = token.map(str::to_owned);
+        let presented = Presented::new(token);
         self.change(id, move |snapshot| {
-            require_host(snapshot, token.as_deref())?;
+            require_host(snapshot, &presented)?;
             let kind: GameKind = snapshot.lobby.game.parse()?;
             let change = with_game!(kind, G => start_game::<G>(snapshot)?);
             Ok((change, ()))

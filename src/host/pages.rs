@@ -5,7 +5,7 @@
 use uuid::Uuid;
 
 use super::Host;
-use super::auth::{Caller, identify};
+use super::auth::{Caller, Presented, identify};
 use super::engine::from_stored;
 use super::rounds::{RoundView, is_resolved, revealed_orders, visible_log};
 use crate::error::AppError;
@@ -39,10 +39,13 @@ impl Host {
         let snapshot = self.snapshot(id).await?;
         let mut viewer = Viewer::default();
         if let Some(token) = host_token {
-            viewer.is_host = matches!(identify(&snapshot, Some(token)), Ok(Caller::Host));
+            viewer.is_host = matches!(
+                identify(&snapshot, &Presented::new(Some(token))),
+                Ok(Caller::Host)
+            );
         }
         if let Some(token) = player_token
-            && let Ok(Caller::Player(p)) = identify(&snapshot, Some(token))
+            && let Ok(Caller::Player(p)) = identify(&snapshot, &Presented::new(Some(token)))
         {
             viewer.player = Some(SeatedPlayer {
                 id: p.id,
@@ -61,9 +64,11 @@ impl Host {
         player_token: Option<&str>,
     ) -> Result<Vec<RoundView>, AppError> {
         let snapshot = self.snapshot(id).await?;
-        let viewer_seat = player_token.and_then(|token| match identify(&snapshot, Some(token)) {
-            Ok(Caller::Player(p)) => Some(p.seat),
-            Ok(Caller::Host) | Err(_) => None,
+        let viewer_seat = player_token.and_then(|token| {
+            match identify(&snapshot, &Presented::new(Some(token))) {
+                Ok(Caller::Player(p)) => Some(p.seat),
+                Ok(Caller::Host) | Err(_) => None,
+            }
         });
         let mut rounds: Vec<Vec<StepRow>> = Vec::new();
         for step in self.store.steps(id, None).await? {

@@ -6,7 +6,7 @@ use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 use uuid::Uuid;
 
-use super::auth::require_player;
+use super::auth::{Presented, require_player};
 use super::engine::{self, LogEntry, from_stored, public_pools, rng_for, to_json, to_text};
 use super::{GameKind, Host, with_game};
 use crate::clock::now_millis;
@@ -77,7 +77,7 @@ impl Host {
     /// The player's private view.
     pub async fn me(&self, id: Uuid, token: Option<&str>) -> Result<MeView, AppError> {
         let snapshot = self.snapshot(id).await?;
-        let player = require_player(&snapshot, token)?;
+        let player = require_player(&snapshot, &Presented::new(token))?;
         let kind: GameKind = snapshot.lobby.game.parse()?;
         with_game!(kind, G => me_view::<G>(&snapshot, player))
     }
@@ -91,9 +91,9 @@ impl Host {
         body: Map<String, Value>,
     ) -> Result<Receipt, AppError> {
         let now = now_millis();
-        let token = token.map(str::to_owned);
+        let presented = Presented::new(token);
         self.change(id, move |snapshot| {
-            let player = require_player(snapshot, token.as_deref())?;
+            let player = require_player(snapshot, &presented)?;
             let kind: GameKind = snapshot.lobby.game.parse()?;
             with_game!(kind, G => submit_order::<G>(snapshot, player, body, now))
         })
@@ -154,6 +154,31 @@ struct Prompted<'a, P> {
 fn to_raw<T: Serialize>(value: &T) -> Result<Box<RawValue>, AppError> {
     serde_json::value::to_raw_value(value)
         .map_err(|e| AppError::Internal(format!("serialize: {e}")))
+}
+
+/// The `submitted` event's data (who, never what), written straight to text: it is made for
+/// every order, inside the writer every change of a lobby passes through.
+fn submitted_event(round: u32, step: &str, player: &PlayerRow) -> Result<String, AppError> {
+    #[derive(Serialize)]
+    struct Submitted<'a> {
+        player: Named<'a>,
+        round: u32,
+        step: &'a str,
+    }
+    #[derive(Serialize)]
+    struct Named<'a> {
+        id: Uuid,
+        name: &'a str,
+    }
+    let event = Submitted {
+        player: Named {
+            id: player.id,
+            name: &player.name,
+        },
+        round,
+        step,
+    };
+    serde_json::to_string(&event).map_err(|e| AppError::Internal(format!("serialize: {e}")))
 }
 
 /// Checks the order against the state and either stores it or, if it completes the step,
@@ -221,9 +246,7 @@ fn submit_order<G: Game>(
 
     let mut events = vec![NewEvent {
         kind: "submitted",
-        data:
-            json!({"round": round, "step": step, "player": {"id": player.id, "name": player.name}})
-                .to_string(),
+        data: submitted_event(round, step, player)?,
     }];
     // Everyone owed has answered once this order is counted (orders are stored only for owed
     // seats of this step, so counting distinct players is enough).
