@@ -16,13 +16,33 @@ pub struct ClientError {
     pub message: String,
 }
 
-impl From<reqwest::Error> for ClientError {
-    fn from(error: reqwest::Error) -> ClientError {
+impl ClientError {
+    /// A failure below HTTP: no status.
+    pub fn transport(error: impl std::fmt::Display) -> ClientError {
         ClientError {
             status: 0,
             code: "transport".into(),
             message: error.to_string(),
         }
+    }
+
+    /// An error response: its status and the `{"error": {"code", "message"}}` body.
+    pub fn from_response(status: u16, body: &[u8]) -> ClientError {
+        let value = parsed(body);
+        ClientError {
+            status,
+            code: value["error"]["code"].as_str().unwrap_or("").to_string(),
+            message: value["error"]["message"]
+                .as_str()
+                .unwrap_or("no message")
+                .to_string(),
+        }
+    }
+}
+
+impl From<reqwest::Error> for ClientError {
+    fn from(error: reqwest::Error) -> ClientError {
+        ClientError::transport(error)
     }
 }
 
@@ -79,15 +99,7 @@ impl Api {
         if status.is_success() {
             return Ok(bytes);
         }
-        let value = parsed(&bytes);
-        Err(ClientError {
-            status: status.as_u16(),
-            code: value["error"]["code"].as_str().unwrap_or("").to_string(),
-            message: value["error"]["message"]
-                .as_str()
-                .unwrap_or("no message")
-                .to_string(),
-        })
+        Err(ClientError::from_response(status.as_u16(), &bytes))
     }
 
     /// Creates a lobby: (id, host token).

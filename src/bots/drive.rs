@@ -7,13 +7,13 @@ use std::time::Instant;
 use futures_util::future::join_all;
 use rand::SeedableRng;
 use serde::Deserialize;
-use serde_json::Value;
 use serde_json::value::RawValue;
 use tokio::sync::Semaphore;
 
 use super::client::Api;
 use super::load::{LoadArgs, Table, Tally};
 use super::policy;
+use super::wire::Wire;
 
 /// How the bots learn that they owe an answer.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -28,7 +28,10 @@ pub enum Drive {
 
 /// What every bot of a run shares.
 pub(super) struct Bots<'a> {
+    /// For the event streams.
     pub api: &'a Api,
+    /// For every other call of a game.
+    pub wire: &'a Wire,
     pub args: &'a LoadArgs,
     /// Requests in flight (not open streams).
     pub gate: &'a Semaphore,
@@ -107,7 +110,8 @@ impl Bots<'_> {
             join_all(owed.map(|(_, token)| async move {
                 let me = {
                     let _permit = self.gate.acquire().await.expect("the gate is never closed");
-                    self.api.me_json(&table.id, token).await
+                    let path = format!("/api/v1/lobbies/{}/me", table.id);
+                    self.wire.get(&path, Some(token)).await
                 };
                 match me.ok().map(|bytes| String::from_utf8(bytes.into())) {
                     Some(Ok(me)) => self.answer(&table.id, token, &me, rng).await,
@@ -131,16 +135,18 @@ impl Bots<'_> {
             policy::answer_json(me, self.args.strategy, &mut *rng)
         };
         let Some(order) = order else { return };
+        let path = format!("/api/v1/lobbies/{lobby}/orders");
+        let body = serde_json::to_vec(&order).expect("a JSON value always serializes");
         let _permit = self.gate.acquire().await.expect("the gate is never closed");
         let sent = Instant::now();
-        let result = self.api.submit(lobby, token, &order).await;
+        let result = self.wire.post(&path, token, body).await;
         let took = u32::try_from(sent.elapsed().as_micros()).unwrap_or(u32::MAX);
         let mut t = self.tally.lock().unwrap_or_else(|e| e.into_inner());
         match result {
             Ok(receipt) => {
                 t.latencies_us.push(took);
                 t.orders += 1;
-                t.steps += u64::from(receipt["resolved"] == Value::Bool(true));
+                t.steps += u64::from(resolved(&receipt));
             }
             Err(error) => {
                 *t.errors
@@ -151,9 +157,10 @@ impl Bots<'_> {
     }
 
     async fn glance(&self, lobby: &str) -> Option<LobbyGlance> {
+        let path = format!("/api/v1/lobbies/{lobby}");
         let bytes = {
             let _permit = self.gate.acquire().await.expect("the gate is never closed");
-            self.api.lobby_json(lobby).await.ok()?
+            self.wire.get(&path, None).await.ok()?
         };
         serde_json::from_slice(&bytes).ok()
     }
@@ -178,6 +185,15 @@ fn answered(me: &str) -> bool {
         pending: Option<&'a RawValue>,
     }
     serde_json::from_str::<Pending>(me).is_ok_and(|me| me.pending.is_some())
+}
+
+/// Whether an order receipt (JSON text) says the order completed its step.
+fn resolved(receipt: &[u8]) -> bool {
+    #[derive(Deserialize)]
+    struct Receipt {
+        resolved: bool,
+    }
+    serde_json::from_slice::<Receipt>(receipt).is_ok_and(|r| r.resolved)
 }
 
 /// The parts of the public lobby view the load generator reads (the rest is skipped unparsed).
@@ -221,6 +237,15 @@ mod tests {
         assert!(view.owes("a"));
         assert!(!view.owes("b"));
         assert!(!view.owes("c"));
+    }
+
+    #[test]
+    fn a_receipt_counts_a_step_only_when_it_resolved_it() {
+        assert!(resolved(
+            br#"{"round": 1, "order": {"move": "block"}, "resolved": true}"#
+        ));
+        assert!(!resolved(br#"{"round": 1, "resolved": false}"#));
+        assert!(!resolved(b"not json"));
     }
 
     #[test]

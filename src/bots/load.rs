@@ -12,6 +12,7 @@ use tokio::sync::Semaphore;
 use super::client::{Api, ClientError};
 use super::drive::{Bots, Drive};
 use super::policy::Strategy;
+use super::wire::Wire;
 
 /// What to load the server with.
 #[derive(Clone, Debug, clap::Args)]
@@ -82,6 +83,7 @@ pub struct Report {
 /// Runs the load, prints the report and returns it.
 pub async fn run(args: LoadArgs) -> Result<Report, ClientError> {
     let api = Api::new(&args.url);
+    let wire = Wire::new(&args.url)?;
     let gate = Arc::new(Semaphore::new(args.connections.max(1)));
     let tally = Arc::new(Mutex::new(Tally::default()));
     let idle = args.server_pid.and_then(|pid| memory_kb(pid, "VmRSS"));
@@ -101,6 +103,7 @@ pub async fn run(args: LoadArgs) -> Result<Report, ClientError> {
     let started = Instant::now();
     let bots = Bots {
         api: &api,
+        wire: &wire,
         args: &args,
         gate: &gate,
         tally: &tally,

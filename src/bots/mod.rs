@@ -7,3 +7,4 @@ pub mod client;
 pub mod drive;
 pub mod load;
 pub mod policy;
+mod wire;

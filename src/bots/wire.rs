@@ -1,0 +1,133 @@
+//! The load generator's own HTTP/1.1 connections, for the calls it makes on every order.
+//!
+//! The reference bot talks through reqwest, as most bot authors would. The load generator
+//! shares its machine with the server it measures, and reqwest's per-request work (parsing
+//! the URL, a header map, its pool's bookkeeping, a timer for the timeout) was a large part of
+//! the generator's CPU: CPU the server then did not have. Here each request is written on a
+//! kept-alive connection taken from a plain stack of idle ones, and nothing else.
+
+use std::sync::Mutex;
+
+use axum::body::Bytes;
+use http_body_util::{BodyExt, Full};
+use hyper::client::conn::http1::{self, SendRequest};
+use hyper::header::{AUTHORIZATION, CONTENT_TYPE, HOST, HeaderValue};
+use hyper::{Method, Request};
+use hyper_util::rt::TokioIo;
+use tokio::net::TcpStream;
+
+use super::client::ClientError;
+
+/// Kept-alive connections to one server. The caller bounds how many requests run at once;
+/// there are never more connections than that.
+pub struct Wire {
+    address: String,
+    host: HeaderValue,
+    idle: Mutex<Vec<SendRequest<Full<Bytes>>>>,
+}
+
+impl Wire {
+    /// Connections to the server at `base` (`http://host:port`; no TLS, no path).
+    pub fn new(base: &str) -> Result<Wire, ClientError> {
+        let address = base
+            .trim_end_matches('/')
+            .strip_prefix("http://")
+            .filter(|a| !a.is_empty() && !a.contains('/'))
+            .ok_or_else(|| {
+                ClientError::transport(format!("not an http://host:port URL: {base}"))
+            })?;
+        let host = HeaderValue::from_str(address).map_err(ClientError::transport)?;
+        Ok(Wire {
+            address: address.to_string(),
+            host,
+            idle: Mutex::new(Vec::new()),
+        })
+    }
+
+    /// GET `path`: the body of a successful response.
+    pub async fn get(&self, path: &str, token: Option<&str>) -> Result<Bytes, ClientError> {
+        self.call(Method::GET, path, token, None).await
+    }
+
+    /// POST `body` (JSON text) to `path`: the body of a successful response.
+    pub async fn post(&self, path: &str, token: &str, body: Vec<u8>) -> Result<Bytes, ClientError> {
+        self.call(Method::POST, path, Some(token), Some(body)).await
+    }
+
+    async fn call(
+        &self,
+        method: Method,
+        path: &str,
+        token: Option<&str>,
+        body: Option<Vec<u8>>,
+    ) -> Result<Bytes, ClientError> {
+        let idle = self.idle.lock().unwrap_or_else(|e| e.into_inner()).pop();
+        let mut sender = match idle {
+            Some(sender) => sender,
+            None => self.connect().await?,
+        };
+        let mut request = Request::builder()
+            .method(method)
+            .uri(path)
+            .header(HOST, self.host.clone());
+        if let Some(token) = token {
+            request = request.header(AUTHORIZATION, format!("Bearer {token}"));
+        }
+        if body.is_some() {
+            request = request.header(CONTENT_TYPE, "application/json");
+        }
+        let request = request
+            .body(Full::new(Bytes::from(body.unwrap_or_default())))
+            .map_err(ClientError::transport)?;
+        // A connection the server closed fails here; it is dropped, and the next call opens
+        // another. The request is not retried: the caller counts it as an error.
+        sender.ready().await.map_err(ClientError::transport)?;
+        let response = sender
+            .send_request(request)
+            .await
+            .map_err(ClientError::transport)?;
+        let status = response.status();
+        let bytes = response
+            .into_body()
+            .collect()
+            .await
+            .map_err(ClientError::transport)?
+            .to_bytes();
+        self.idle
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(sender);
+        if status.is_success() {
+            Ok(bytes)
+        } else {
+            Err(ClientError::from_response(status.as_u16(), &bytes))
+        }
+    }
+
+    async fn connect(&self) -> Result<SendRequest<Full<Bytes>>, ClientError> {
+        let stream = TcpStream::connect(&self.address)
+            .await
+            .map_err(ClientError::transport)?;
+        stream.set_nodelay(true).map_err(ClientError::transport)?;
+        let (sender, connection) = http1::handshake(TokioIo::new(stream))
+            .await
+            .map_err(ClientError::transport)?;
+        // The connection runs until the server closes it or its last sender is dropped.
+        tokio::spawn(connection);
+        Ok(sender)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_a_plain_http_host_and_port_is_a_base() {
+        assert!(Wire::new("http://127.0.0.1:3000").is_ok());
+        assert!(Wire::new("http://127.0.0.1:3000/").is_ok());
+        assert!(Wire::new("https://example.org").is_err());
+        assert!(Wire::new("http://example.org/herald").is_err());
+        assert!(Wire::new("http://").is_err());
+    }
+}
