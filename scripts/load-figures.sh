@@ -16,13 +16,15 @@ cd "$(dirname "$0")/.."
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
 cargo build --release --quiet
 work=$(mktemp -d)
+count_db=()
 port=3217
 case $backend in
     sqlite) url="sqlite://$work/herald.db?mode=rwc" ;;
     postgres)
         base=${HERALD_LOAD_POSTGRES:-postgres://postgres@127.0.0.1:5432}
         psql "$base/postgres" -qc "DROP DATABASE IF EXISTS herald_load WITH (FORCE)" -c "CREATE DATABASE herald_load" >/dev/null
-        url="$base/herald_load" ;;
+        url="$base/herald_load"
+        count_db=(--database-processes postgres) ;;
     *) echo "backend: sqlite or postgres" >&2; exit 2 ;;
 esac
 RUST_LOG=warn target/release/herald --bind 127.0.0.1:$port --database-url "$url" > "$work/server.log" 2>&1 &
@@ -34,4 +36,4 @@ echo "== $backend · $game · $lobbies lobbies × $players players · max $round
 timed=()
 [ -x /usr/bin/time ] && timed=(/usr/bin/time -f "load generator CPU: %U s user + %S s system in %e s")
 "${timed[@]}" target/release/herald load --url "http://127.0.0.1:$port" --game "$game" --lobbies "$lobbies" \
-    --players "$players" --max-rounds "$rounds" --connections "$connections" --drive "$drive" --server-pid "$server"
+    --players "$players" --max-rounds "$rounds" --connections "$connections" --drive "$drive" --server-pid "$server" "${count_db[@]}"

@@ -45,6 +45,10 @@ pub struct LoadArgs {
     /// The server's process id, to report its memory (Linux /proc).
     #[arg(long)]
     pub server_pid: Option<u32>,
+    /// Also count the CPU time of every process of this name (Linux /proc), such as
+    /// `postgres`: the database works for the server on the same machine.
+    #[arg(long)]
+    pub database_processes: Option<String>,
     /// Seed for the bots' choices.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -100,6 +104,8 @@ pub async fn run(args: LoadArgs) -> Result<Report, ClientError> {
     );
 
     let cpu_before = args.server_pid.and_then(cpu_seconds);
+    let database = args.database_processes.as_deref();
+    let database_before = database.map(cpu_seconds_of_named);
     let started = Instant::now();
     let bots = Bots {
         api: &api,
@@ -158,6 +164,13 @@ pub async fn run(args: LoadArgs) -> Result<Report, ClientError> {
             "server CPU while playing: {cpu:.1} s ({:.0} orders per CPU-second)",
             tally.orders as f64 / cpu.max(1e-9)
         );
+        if let (Some(name), Some(before)) = (database, database_before) {
+            let db = cpu_seconds_of_named(name) - before;
+            println!(
+                "{name} CPU while playing: {db:.1} s ({:.0} orders per CPU-second of server and {name} together)",
+                tally.orders as f64 / (cpu + db).max(1e-9)
+            );
+        }
     }
     if let Some(pid) = args.server_pid {
         let peak = memory_kb(pid, "VmHWM");
@@ -245,6 +258,23 @@ fn cpu_seconds(pid: u32) -> Option<f64> {
     Some(nanos / 1e9)
 }
 
+/// The CPU time used so far by the live processes called `name`, in seconds (each one's
+/// /proc/PID/schedstat; a process that ends while we read is skipped, and one that ended
+/// before is not counted: PostgreSQL's backends live as long as the server's connections).
+fn cpu_seconds_of_named(name: &str) -> f64 {
+    let Ok(processes) = std::fs::read_dir("/proc") else {
+        return 0.0;
+    };
+    processes
+        .filter_map(Result::ok)
+        .filter(|p| p.file_name().to_str().is_some_and(|n| n.bytes().all(|b| b.is_ascii_digit())))
+        .filter(|p| std::fs::read_to_string(p.path().join("comm")).is_ok_and(|c| c.trim() == name))
+        .filter_map(|p| std::fs::read_to_string(p.path().join("schedstat")).ok())
+        .filter_map(|stat| stat.split_whitespace().next()?.parse::<f64>().ok())
+        .sum::<f64>()
+        / 1e9
+}
+
 /// A memory figure (kB) from /proc/PID/status: VmRSS now, VmHWM the peak.
 fn memory_kb(pid: u32, field: &str) -> Option<u64> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
@@ -268,5 +298,8 @@ mod tests {
     fn memory_and_cpu_of_this_process_are_readable() {
         assert!(memory_kb(std::process::id(), "VmRSS").is_some_and(|kb| kb > 0));
         assert!(cpu_seconds(std::process::id()).is_some_and(|s| s > 0.0));
+        let me = std::fs::read_to_string("/proc/self/comm").unwrap();
+        assert!(cpu_seconds_of_named(me.trim()) > 0.0);
+        assert_eq!(cpu_seconds_of_named("no-such-process-name"), 0.0);
     }
 }
