@@ -267,7 +267,11 @@ fn cpu_seconds_of_named(name: &str) -> f64 {
     };
     processes
         .filter_map(Result::ok)
-        .filter(|p| p.file_name().to_str().is_some_and(|n| n.bytes().all(|b| b.is_ascii_digit())))
+        .filter(|p| {
+            p.file_name()
+                .to_str()
+                .is_some_and(|n| n.bytes().all(|b| b.is_ascii_digit()))
+        })
         .filter(|p| std::fs::read_to_string(p.path().join("comm")).is_ok_and(|c| c.trim() == name))
         .filter_map(|p| std::fs::read_to_string(p.path().join("schedstat")).ok())
         .filter_map(|stat| stat.split_whitespace().next()?.parse::<f64>().ok())

@@ -85,6 +85,7 @@ async fn the_load_generator_plays_every_lobby_to_the_end_and_counts_what_it_saw(
             strategy: Strategy::Random,
             drive,
             server_pid: None,
+            database_processes: None,
             seed: 1,
         };
         let report = load::run(args).await.expect("load runs");

@@ -160,3 +160,42 @@ async fn a_database_dump_reveals_no_token() {
         pool.close().await;
     }
 }
+
+/// PostgreSQL compresses the large JSON documents with lz4, not pglz (migration 0002): pglz
+/// was a tenth of the database's CPU under load.
+#[tokio::test]
+async fn postgres_compresses_the_large_documents_with_lz4() {
+    use sqlx::Row;
+    let Ok(admin) = std::env::var(crate::support::POSTGRES_ENV) else {
+        crate::support::announce_postgres_skip();
+        return;
+    };
+    let app = crate::support::postgres_app(&admin).await;
+    let pool = sqlx::AnyPool::connect(&app.url).await.unwrap();
+    let rows = sqlx::query(
+        "SELECT attrelid::regclass::text || '.' || attname AS col, attcompression::text AS method \
+         FROM pg_attribute WHERE attrelid IN ('lobbies'::regclass, 'steps'::regclass, \
+         'events'::regclass) AND attname IN ('state', 'settings', 'revealed', 'log', 'pools', 'data') \
+         ORDER BY 1",
+    )
+    .fetch_all(&pool)
+    .await
+    .unwrap();
+    let methods: Vec<(String, String)> = rows
+        .iter()
+        .map(|r| (r.get("col"), r.get("method")))
+        .collect();
+    let expected: Vec<(String, String)> = [
+        "events.data",
+        "lobbies.settings",
+        "lobbies.state",
+        "steps.log",
+        "steps.pools",
+        "steps.revealed",
+    ]
+    .iter()
+    .map(|c| (c.to_string(), "l".to_string()))
+    .collect();
+    assert_eq!(methods, expected, "l is lz4 in pg_attribute");
+    pool.close().await;
+}
