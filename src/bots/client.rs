@@ -231,15 +231,8 @@ impl Api {
         let response = request.send().await?;
         if response.status() != StatusCode::OK {
             let status = response.status().as_u16();
-            let value: Value = response.json().await.unwrap_or(Value::Null);
-            return Err(ClientError {
-                status,
-                code: value["error"]["code"].as_str().unwrap_or("").to_string(),
-                message: value["error"]["message"]
-                    .as_str()
-                    .unwrap_or("no message")
-                    .to_string(),
-            });
+            let body = response.bytes().await.unwrap_or_default();
+            return Err(ClientError::from_response(status, &body));
         }
         Ok(EventStream {
             body: Box::pin(response.bytes_stream()),
