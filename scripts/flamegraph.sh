@@ -10,21 +10,9 @@
 set -euo pipefail
 backend=${1:-sqlite} lobbies=${2:-1000} rounds=${3:-8} in_flight=${4:-256}
 cd "$(dirname "$0")/.."
-cargo build --release --quiet
-work=$(mktemp -d)
 port=3218
-case $backend in
-    sqlite) url="sqlite://$work/herald.db?mode=rwc" ;;
-    postgres)
-        base=${HERALD_LOAD_POSTGRES:-postgres://postgres@127.0.0.1:5432}
-        psql "$base/postgres" -qc "DROP DATABASE IF EXISTS herald_load WITH (FORCE)" -c "CREATE DATABASE herald_load" >/dev/null
-        url="$base/herald_load" ;;
-    *) echo "backend: sqlite or postgres" >&2; exit 2 ;;
-esac
-RUST_LOG=warn target/release/herald --bind 127.0.0.1:$port --database-url "$url" > "$work/server.log" 2>&1 &
-server=$!
-trap 'kill $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$work"' EXIT
-for _ in $(seq 1 50); do curl -sf "http://127.0.0.1:$port/api/v1/lobbies?limit=1" >/dev/null && break; sleep 0.1; done
+. scripts/lib/fresh-server.sh
+start_fresh_server "$backend" "$port"
 target/release/herald load --url "http://127.0.0.1:$port" --lobbies "$lobbies" --players 16 \
     --max-rounds "$rounds" --connections "$in_flight" --server-pid "$server" > "$work/load.txt" &
 load=$!

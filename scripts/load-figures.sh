@@ -14,23 +14,12 @@ backend=$1 game=$2 lobbies=$3 players=$4 rounds=$5 connections=${6:-256} drive=$
 cd "$(dirname "$0")/.."
 # A bot per player on its own stream holds a connection each (16,000 at 1,000 x 16).
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
-cargo build --release --quiet
-work=$(mktemp -d)
-count_db=()
 port=3217
-case $backend in
-    sqlite) url="sqlite://$work/herald.db?mode=rwc" ;;
-    postgres)
-        base=${HERALD_LOAD_POSTGRES:-postgres://postgres@127.0.0.1:5432}
-        psql "$base/postgres" -qc "DROP DATABASE IF EXISTS herald_load WITH (FORCE)" -c "CREATE DATABASE herald_load" >/dev/null
-        url="$base/herald_load"
-        count_db=(--database-processes postgres) ;;
-    *) echo "backend: sqlite or postgres" >&2; exit 2 ;;
-esac
-RUST_LOG=warn target/release/herald --bind 127.0.0.1:$port --database-url "$url" > "$work/server.log" 2>&1 &
-server=$!
-trap 'kill $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$work"' EXIT
-for _ in $(seq 1 50); do curl -sf "http://127.0.0.1:$port/api/v1/lobbies?limit=1" >/dev/null && break; sleep 0.1; done
+. scripts/lib/fresh-server.sh
+start_fresh_server "$backend" "$port"
+# On PostgreSQL the database works for the server on the same cores: its CPU is counted too.
+count_db=()
+[ "$backend" = postgres ] && count_db=(--database-processes postgres)
 echo "== $backend · $game · $lobbies lobbies × $players players · max $rounds rounds · $connections in flight"
 # The load generator shares the machine: its own CPU time is printed last (with GNU time).
 timed=()

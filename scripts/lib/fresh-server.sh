@@ -1,0 +1,29 @@
+# Sourced by load-figures.sh and flamegraph.sh (from the repository root): builds the release
+# binary and starts it on a fresh database, SQLite (a file in a temporary directory) or
+# PostgreSQL (the database herald_load, recreated on HERALD_LOAD_POSTGRES, default
+# postgres://postgres@127.0.0.1:5432). Sets `work` (that directory) and `server` (the pid);
+# both are cleaned up on exit. Returns once the server answers.
+#
+#   start_fresh_server BACKEND PORT
+start_fresh_server() {
+    local backend=$1 port=$2 url base
+    cargo build --release --quiet
+    work=$(mktemp -d)
+    case $backend in
+        sqlite) url="sqlite://$work/herald.db?mode=rwc" ;;
+        postgres)
+            base=${HERALD_LOAD_POSTGRES:-postgres://postgres@127.0.0.1:5432}
+            psql "$base/postgres" -qc "DROP DATABASE IF EXISTS herald_load WITH (FORCE)" \
+                -c "CREATE DATABASE herald_load" >/dev/null
+            url="$base/herald_load" ;;
+        *) echo "backend: sqlite or postgres" >&2; exit 2 ;;
+    esac
+    RUST_LOG=warn target/release/herald --bind 127.0.0.1:"$port" --database-url "$url" \
+        > "$work/server.log" 2>&1 &
+    server=$!
+    trap 'kill $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$work"' EXIT
+    for _ in $(seq 1 50); do
+        curl -sf "http://127.0.0.1:$port/api/v1/lobbies?limit=1" >/dev/null && break
+        sleep 0.1
+    done
+}
