@@ -3,66 +3,105 @@
   "use strict";
   var main = document.getElementById("main");
 
-  // Copy buttons: shown only when this script runs.
-  document.querySelectorAll("button.copy").forEach(function (button) {
-    button.hidden = false;
-    button.addEventListener("click", function () {
-      var field = document.getElementById(button.dataset.copy);
-      if (!field) return;
-      field.select();
-      var done = function () { button.textContent = "Copied"; };
-      if (navigator.clipboard && window.isSecureContext) {
-        navigator.clipboard.writeText(field.value).then(done, function () { document.execCommand("copy"); done(); });
-      } else { document.execCommand("copy"); done(); }
-    });
-  });
-
-  // A target list that depends on the chosen move: offer only the legal pairs.
-  document.querySelectorAll("select[data-depends]").forEach(function (select) {
-    var master = document.getElementById(select.dataset.depends);
-    if (!master) return;
-    var filter = function () {
-      var chosen = master.value;
-      Array.prototype.forEach.call(select.options, function (option) {
-        if (!option.dataset.with) return;
-        var ok = !chosen || option.dataset.with.split(" ").indexOf(chosen) >= 0;
-        option.disabled = !ok;
-        option.hidden = !ok;
-        if (!ok && option.selected) select.value = "";
+  // The behaviours of a stretch of page: bound on load, and again on content swapped in.
+  var bind = function (root) {
+    // Copy buttons: shown only when this script runs.
+    root.querySelectorAll("button.copy").forEach(function (button) {
+      button.hidden = false;
+      button.addEventListener("click", function () {
+        var field = document.getElementById(button.dataset.copy);
+        if (!field) return;
+        field.select();
+        var done = function () { button.textContent = "Copied"; };
+        if (navigator.clipboard && window.isSecureContext) {
+          navigator.clipboard.writeText(field.value).then(done, function () { document.execCommand("copy"); done(); });
+        } else { document.execCommand("copy"); done(); }
       });
-    };
-    master.addEventListener("change", filter);
-    filter();
-  });
+    });
+
+    // A target list that depends on the chosen move: offer only the legal pairs.
+    root.querySelectorAll("select[data-depends]").forEach(function (select) {
+      var master = document.getElementById(select.dataset.depends);
+      if (!master) return;
+      var filter = function () {
+        var chosen = master.value;
+        Array.prototype.forEach.call(select.options, function (option) {
+          if (!option.dataset.with) return;
+          var ok = !chosen || option.dataset.with.split(" ").indexOf(chosen) >= 0;
+          option.disabled = !ok;
+          option.hidden = !ok;
+          if (!ok && option.selected) select.value = "";
+        });
+      };
+      master.addEventListener("change", filter);
+      filter();
+    });
+  };
+  bind(document);
 
   // Live updates from the lobby's event stream. Someone joining or submitting refreshes the
-  // marked regions in place (a half-filled form is kept); anything else reloads the page.
+  // marked regions in place (a half-filled form is kept); anything else replaces the whole of
+  // the page's main content. Either way the page fetches itself and swaps content in: it never
+  // navigates, so it can never cancel or override a navigation the person has started (a
+  // reload fired by a timer would replace the page they asked for with this one).
   if (!main || !main.dataset.lobby || !window.EventSource) return;
   var after = parseInt(main.dataset.after || "0", 10);
   var note = document.getElementById("live-note");
-  var source = new EventSource("/api/v1/lobbies/" + main.dataset.lobby + "/events");
-  var pending = null, reload = false;
-  var refresh = function () {
-    pending = null;
-    if (reload) { window.location.reload(); return; }
-    fetch(window.location.href, { credentials: "same-origin" }).then(function (r) { return r.text(); }).then(function (html) {
-      var fresh = new DOMParser().parseFromString(html, "text/html");
-      document.querySelectorAll("[data-live-region]").forEach(function (region) {
-        var next = fresh.querySelector('[data-live-region="' + region.dataset.liveRegion + '"]');
-        if (next) region.innerHTML = next.innerHTML;
-      });
+  // The stream starts after the event this page was rendered at: no history is replayed.
+  var source = new EventSource("/api/v1/lobbies/" + main.dataset.lobby + "/events?after=" + after);
+  var timer = null, inflight = false, again = false, whole = false, leaving = false;
+
+  var swap = function (html, all) {
+    var fresh = new DOMParser().parseFromString(html, "text/html");
+    var next = fresh.getElementById("main");
+    if (!next) return;
+    if (all) {
+      main.innerHTML = next.innerHTML;
+      document.title = fresh.title;
+      bind(main);
+      return;
+    }
+    document.querySelectorAll("[data-live-region]").forEach(function (region) {
+      var part = next.querySelector('[data-live-region="' + region.dataset.liveRegion + '"]');
+      if (part) {
+        region.innerHTML = part.innerHTML;
+        bind(region);
+      }
     });
   };
+
+  // One fetch at a time, so that an older answer never overwrites a newer one.
+  var refresh = function () {
+    timer = null;
+    if (leaving) return;
+    if (inflight) { again = true; return; }
+    inflight = true;
+    var all = whole;
+    whole = false;
+    fetch(window.location.href, { credentials: "same-origin", headers: { "Accept": "text/html" } })
+      .then(function (r) { return r.ok ? r.text() : null; })
+      .then(function (html) { if (html !== null && !leaving) swap(html, all); })
+      .catch(function () {})
+      .then(function () {
+        inflight = false;
+        if (again) { again = false; schedule(); }
+      });
+  };
+  var schedule = function () { if (!timer) timer = setTimeout(refresh, 250); };
+
   var onEvent = function (event) {
     var seq = parseInt(event.lastEventId || "0", 10);
     if (seq && seq <= after) return;
     if (seq) after = seq;
-    if (event.type !== "submitted" && event.type !== "player-joined") reload = true;
-    if (!pending) pending = setTimeout(refresh, 250);
+    if (event.type !== "submitted" && event.type !== "player-joined") whole = true;
+    schedule();
   };
   ["player-joined", "signups-closed", "started", "submitted", "step-resolved", "round-resolved", "finished"].forEach(function (kind) {
     source.addEventListener(kind, onEvent);
   });
   source.onopen = function () { if (note) note.classList.add("connected"); };
-  window.addEventListener("pagehide", function () { source.close(); });
+  // Once the person leaves (a link, a form, the address bar), nothing more is swapped in.
+  var leave = function () { leaving = true; source.close(); if (timer) clearTimeout(timer); };
+  window.addEventListener("beforeunload", leave);
+  window.addEventListener("pagehide", leave);
 })();

@@ -206,6 +206,40 @@ async fn wait_for_submitted(client: &Client, name: &str) {
     }
 }
 
+/// Navigates and checks that the browser landed where it was sent: a page's live update must
+/// never replace a navigation the person started.
+async fn goto(client: &Client, url: &str) {
+    client.goto(url).await.unwrap();
+    let landed = client.current_url().await.unwrap();
+    let wanted = landed.join(url).unwrap();
+    assert_eq!(
+        (landed.path(), landed.query()),
+        (wanted.path(), wanted.query()),
+        "sent to {url}, the browser shows {landed}"
+    );
+}
+
+/// Leaves a mark in the open page's script state, which any load of a document erases.
+async fn mark_page(client: &Client, mark: u32) {
+    client
+        .execute("window.heraldTestMark = arguments[0];", vec![json!(mark)])
+        .await
+        .unwrap();
+}
+
+/// The page still holds its mark: it updated in place, and never navigated by itself.
+async fn assert_page_marked(client: &Client, mark: u32) {
+    let held = client
+        .execute("return window.heraldTestMark === undefined ? null : window.heraldTestMark;", vec![])
+        .await
+        .unwrap();
+    assert_eq!(
+        held,
+        json!(mark),
+        "the page loaded itself again instead of updating in place"
+    );
+}
+
 fn screenshot_dir() -> PathBuf {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/screenshots");
     std::fs::create_dir_all(&dir).expect("screenshot dir");
@@ -432,38 +466,43 @@ async fn play(base: &str, clients: &[Client]) -> Result<(), String> {
         .unwrap();
     wait_for_text(host, "Round 1: collecting orders").await;
 
-    // Ann's page was open before the start: it reloads itself into the order form.
+    // Ann's page was open before the start: the order form appears on it by itself.
     wait_for(ann, "#order-form").await;
-    ann.goto(&format!("{share}/play")).await.unwrap();
+    goto(ann, &format!("{share}/play")).await;
     screenshots(ann, "orders-form").await;
 
     // Ann and Bob strike Cat, Cat strikes Ann, for four rounds: Cat falls.
     for round in 1..=4 {
         for (client, target) in [(ann, HOSTILE), (bob, HOSTILE)] {
-            client.goto(&format!("{share}/play")).await.unwrap();
+            goto(client, &format!("{share}/play")).await;
             order(client, "Strike", target).await;
         }
         if round == 1 {
             // Bob's submission shows up on Ann's open page without a reload.
             wait_for_submitted(ann, "Bob").await;
-            host.goto(&share).await.unwrap();
+            goto(host, &share).await;
             screenshots(host, "lobby-running").await;
         }
-        cat.goto(&format!("{share}/play")).await.unwrap();
+        mark_page(ann, round).await;
+        goto(cat, &format!("{share}/play")).await;
         order(cat, "Strike", "Ann").await;
-        // Ann's page (left open) reloads itself when the round resolves.
+        // Bob's page (left open) is due a live update from this resolution as he leaves it:
+        // where he goes is where he lands (the race of item 8 of the pages issue).
+        goto(bob, &share).await;
+        // Ann's page (left open) shows the resolution in place, without loading itself again.
         wait_for_text(ann, &format!("Round {round} revealed")).await;
+        assert_page_marked(ann, round).await;
     }
     for _ in 5..=7 {
-        ann.goto(&format!("{share}/play")).await.unwrap();
+        goto(ann, &format!("{share}/play")).await;
         order(ann, "Strike", "Bob").await;
-        bob.goto(&format!("{share}/play")).await.unwrap();
+        goto(bob, &format!("{share}/play")).await;
         order(bob, "Strike", "Ann").await;
     }
 
     // The final standings, on everyone's lobby page.
     for client in [host, ann, bob, cat] {
-        client.goto(&share).await.unwrap();
+        goto(client, &share).await;
         wait_for_text(client, "Winner: Bob").await;
     }
     let rows = host

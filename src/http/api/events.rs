@@ -81,9 +81,21 @@ impl Listener {
 }
 
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct StreamQuery {
     /// Comma-separated event kinds to receive; all if absent.
     events: Option<String>,
+    /// Start after this event number when no `Last-Event-ID` says more: a page rendered at
+    /// event n listens from n on instead of replaying the lobby's whole history.
+    after: Option<u64>,
+}
+
+/// Where a stream starts: after the later of `Last-Event-ID` and `?after=`.
+fn start(query: &StreamQuery, headers: &HeaderMap) -> i64 {
+    let after = query
+        .after
+        .map_or(0, |after| i64::try_from(after).unwrap_or(i64::MAX));
+    last_event_id(headers).max(after)
 }
 
 fn last_event_id(headers: &HeaderMap) -> i64 {
@@ -167,7 +179,7 @@ pub async fn stream_events(
     let only = kinds(&query, false)?;
     // 404 for a lobby that does not exist, before the stream starts.
     app.host.lobby(lobby).await?;
-    Ok(open(app, lobby, last_event_id(&headers), None, only))
+    Ok(open(app, lobby, start(&query, &headers), None, only))
 }
 
 /// The player's own stream: public events plus `prompt` events (the player's private view,
@@ -184,7 +196,7 @@ pub async fn stream_player_events(
     let only = kinds(&query, true)?;
     // Authenticate before the stream starts: 401/403/404 as for `me`.
     app.host.me(lobby, token.as_deref()).await?;
-    Ok(open(app, lobby, last_event_id(&headers), token.0, only))
+    Ok(open(app, lobby, start(&query, &headers), token.0, only))
 }
 
 fn events(feed: Listener) -> impl Stream<Item = Result<Event, Infallible>> {
@@ -272,6 +284,7 @@ mod tests {
     fn a_stream_takes_only_the_kinds_it_carries() {
         let ask = |events: &str| StreamQuery {
             events: Some(events.into()),
+            after: None,
         };
         assert_eq!(
             kinds(&ask("prompt, finished"), true).unwrap(),
@@ -282,6 +295,16 @@ mod tests {
             "no prompts in public"
         );
         assert!(kinds(&ask("orders"), true).is_err());
-        assert_eq!(kinds(&StreamQuery { events: None }, true).unwrap(), None);
+        assert_eq!(
+            kinds(
+                &StreamQuery {
+                    events: None,
+                    after: None
+                },
+                true
+            )
+            .unwrap(),
+            None
+        );
     }
 }
