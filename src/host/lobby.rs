@@ -8,7 +8,6 @@ use super::auth::{Presented, hash_token, new_token, require_host};
 use super::engine::{self, rng_for, to_text};
 use super::views::{LobbySummary, LobbyView, lobby_view};
 use super::{GameKind, Host, clean_name, with_game};
-use crate::clock::now_millis;
 use crate::error::AppError;
 use crate::rules::Game;
 use crate::store::{Change, LobbyPatch, NewEvent, NewLobby, NewPlayer, Snapshot, Status};
@@ -51,7 +50,7 @@ impl Host {
             host_token_hash: hash_token(&host_token),
             // A seed the settings do not fix is drawn here, in the shell, and kept secret.
             seed: seed.unwrap_or_else(rand::random),
-            created_at: now_millis(),
+            created_at: self.store.clock().now_millis(),
         };
         self.store.create_lobby(&lobby).await?;
         let view = self.lobby(lobby.id).await?;

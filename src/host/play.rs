@@ -9,7 +9,6 @@ use uuid::Uuid;
 use super::auth::{Presented, require_player};
 use super::engine::{self, LogEntry, from_stored, public_pools, rng_for, to_json, to_text};
 use super::{GameKind, Host, with_game};
-use crate::clock::now_millis;
 use crate::error::AppError;
 use crate::rules::{Event as _, Game, Seat};
 use crate::store::{Change, LobbyPatch, NewEvent, NewOrder, NewStep, PlayerRow, Snapshot, Status};
@@ -90,7 +89,7 @@ impl Host {
         token: Option<&str>,
         body: Map<String, Value>,
     ) -> Result<Receipt, AppError> {
-        let now = now_millis();
+        let now = self.store.clock().now_millis();
         let presented = Presented::new(token);
         self.change(id, move |snapshot| {
             let player = require_player(snapshot, &presented)?;

@@ -27,6 +27,7 @@ use std::str::FromStr;
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::clock::Clock;
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::{AnyPool, Executor};
 use uuid::Uuid;
@@ -57,6 +58,8 @@ pub struct Store {
     /// How a read checks a lobby's version: inline on SQLite (see `sqlite_writer.rs`),
     /// coalesced on PostgreSQL (see `versions.rs`).
     readers: Readers,
+    /// The time every write is stamped with, and what timed work waits on.
+    clock: Clock,
 }
 
 /// How a read checks a lobby's version.
@@ -78,8 +81,14 @@ static SQLITE_MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("migrations/sql
 static POSTGRES_MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("migrations/postgres");
 
 impl Store {
-    /// Connects to `url` (`sqlite://…` or `postgres://…`) and applies the backend's migrations.
+    /// Connects to `url` (`sqlite://…` or `postgres://…`) and applies the backend's migrations;
+    /// time comes from the system's clock.
     pub async fn connect(url: &str) -> Result<Store, sqlx::Error> {
+        Store::connect_with_clock(url, Clock::system()).await
+    }
+
+    /// [`Store::connect`], with time from `clock` (tests pass a manual one).
+    pub async fn connect_with_clock(url: &str, clock: Clock) -> Result<Store, sqlx::Error> {
         sqlx::any::install_default_drivers();
         let backend = if url.starts_with("sqlite:") {
             Backend::Sqlite
@@ -131,8 +140,13 @@ impl Store {
                 let options = sqlx::sqlite::SqliteConnectOptions::from_str(url)?;
                 let path = options.get_filename();
                 let stats = Arc::default();
-                let queue =
-                    sqlite_writer::spawn(path, cache.clone(), feed.clone(), Arc::clone(&stats))?;
+                let queue = sqlite_writer::spawn(
+                    path,
+                    cache.clone(),
+                    feed.clone(),
+                    Arc::clone(&stats),
+                    clock.clone(),
+                )?;
                 let readers = Readers::Sqlite(Arc::new(sqlite_writer::Readers::new(path)));
                 (writer::Writers::new(vec![queue], stats), readers)
             }
@@ -140,7 +154,7 @@ impl Store {
             // transactions side by side.
             // Two version readers: one can gather the next checks while the other's runs.
             Backend::Postgres => (
-                writer::spawn(pool.clone(), cache.clone(), feed.clone(), 4),
+                writer::spawn(pool.clone(), cache.clone(), feed.clone(), clock.clone(), 4),
                 Readers::Postgres(Arc::new(versions::Versions::spawn(pool.clone(), 2))),
             ),
         };
@@ -151,7 +165,13 @@ impl Store {
             cache,
             feed,
             readers,
+            clock,
         })
+    }
+
+    /// The clock this store stamps its writes with.
+    pub fn clock(&self) -> &Clock {
+        &self.clock
     }
 
     /// Committed events as this process's writers commit them (see `feed.rs`).

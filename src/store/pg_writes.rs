@@ -23,13 +23,25 @@ use super::sql;
 use super::transact::WriteError;
 
 /// What a batch writes at its end.
-#[derive(Default)]
 pub(super) struct Deferred {
+    /// The batch's instant (from the store's clock): its events' time.
+    now: i64,
     /// Each changed lobby's version when the batch first read it.
     versions_before: HashMap<Uuid, i64>,
     /// Pending orders, keyed as the table is (lobby, step, player): a later order of the same
     /// player for the same step replaces the earlier, as the upsert would have.
     orders: HashMap<(String, i64, String), (String, i64)>,
+}
+
+impl Deferred {
+    /// Nothing deferred yet, in a batch that runs at `now`.
+    pub fn at(now: i64) -> Deferred {
+        Deferred {
+            now,
+            versions_before: HashMap::new(),
+            orders: HashMap::new(),
+        }
+    }
 }
 
 /// Applies what of a decided change cannot wait, and defers the rest. Returns the lobby's last
@@ -132,7 +144,7 @@ impl Deferred {
             }
             query.execute(&mut *conn).await?;
         }
-        let now = crate::clock::now_millis();
+        let now = self.now;
         let events: Vec<(String, &EventRow)> = published
             .iter()
             .flat_map(|(lobby, events)| events.iter().map(move |e| (lobby.to_string(), e)))

@@ -28,6 +28,7 @@ use super::rows::{
 use super::sql;
 use super::transact::WriteError;
 use super::writer::{Ending, GroupCommits, Job, MAX_BATCH, Progress, finish};
+use crate::clock::Clock;
 
 /// Opens a connection on the database file with Herald's settings: WAL lets readers run beside
 /// the writer; synchronous=FULL makes every commit durable (an acknowledged order survives a
@@ -48,6 +49,7 @@ pub(super) fn spawn(
     cache: Arc<Cache>,
     feed: Arc<Feed>,
     stats: Arc<GroupCommits>,
+    clock: Clock,
 ) -> std::io::Result<mpsc::Sender<Job>> {
     let mut conn = open(path).map_err(std::io::Error::other)?;
     let (sender, mut jobs) = mpsc::channel::<Job>(4 * MAX_BATCH);
@@ -64,7 +66,8 @@ pub(super) fn spawn(
                         Err(_) => break,
                     }
                 }
-                run_batch(&mut conn, &cache, &feed, &stats, &mut own, &mut batch);
+                let now = clock.now_millis();
+                run_batch(&mut conn, &cache, &feed, &stats, &mut own, &mut batch, now);
             }
         })?;
     Ok(sender)
@@ -119,6 +122,7 @@ fn run_batch(
     stats: &GroupCommits,
     own: &mut OwnWrites,
     batch: &mut Vec<Job>,
+    now: i64,
 ) {
     // Stable: one lobby's jobs keep their queue order.
     batch.sort_by_key(Job::lobby);
@@ -129,7 +133,7 @@ fn run_batch(
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         own.check(&tx)?;
         for job in batch.drain(..) {
-            run_job(&tx, cache, own, job, &mut progress)?;
+            run_job(&tx, cache, own, job, &mut progress, now)?;
         }
         tx.commit()
     })();
@@ -155,6 +159,7 @@ fn run_job(
     own: &OwnWrites,
     job: Job,
     progress: &mut Progress,
+    now: i64,
 ) -> rusqlite::Result<()> {
     match job {
         Job::CreateLobby { lobby, reply } => {
@@ -181,7 +186,7 @@ fn run_job(
             let Some((snapshot, change, deliver)) = progress.decide(decide, snapshot) else {
                 return Ok(());
             };
-            match write(conn, &snapshot, &change) {
+            match write(conn, &snapshot, &change, now) {
                 Ok(result) => progress.written(cache, &snapshot, change, deliver, result),
                 Err(error) => {
                     progress.broke(deliver);
@@ -199,16 +204,17 @@ fn write(
     conn: &Connection,
     snapshot: &Snapshot,
     change: &Change,
+    now: i64,
 ) -> rusqlite::Result<Result<i64, WriteError>> {
     if change.player.is_none() {
-        return match apply(conn, snapshot, change) {
+        return match apply(conn, snapshot, change, now) {
             Ok(None) => Ok(Err(WriteError::Conflict)),
             Ok(Some(event_seq)) => Ok(Ok(event_seq)),
             Err(error) => Err(error),
         };
     }
     conn.execute_batch("SAVEPOINT job")?;
-    let result = apply(conn, snapshot, change);
+    let result = apply(conn, snapshot, change, now);
     close_savepoint(conn, result.is_err())?;
     Ok(match result {
         Ok(None) => Err(WriteError::Conflict),
@@ -238,9 +244,14 @@ fn insert_lobby(conn: &Connection, lobby: &NewLobby) -> rusqlite::Result<()> {
     Ok(())
 }
 
-/// What `transact::apply` does, on this connection. Ok(None): the version moved (nothing
-/// written).
-fn apply(conn: &Connection, snapshot: &Snapshot, change: &Change) -> rusqlite::Result<Option<i64>> {
+/// What `transact::apply` does, on this connection, at `now` (the batch's instant, from the
+/// store's clock). Ok(None): the version moved (nothing written).
+fn apply(
+    conn: &Connection,
+    snapshot: &Snapshot,
+    change: &Change,
+    now: i64,
+) -> rusqlite::Result<Option<i64>> {
     let lobby = &snapshot.lobby;
     let id = lobby.id.to_string();
     let now_seq = lobby.step_seq;
@@ -295,7 +306,6 @@ fn apply(conn: &Connection, snapshot: &Snapshot, change: &Change) -> rusqlite::R
         conn.prepare_cached(sql::DELETE_ORDERS)?
             .execute(params![id, now_seq])?;
     }
-    let now = crate::clock::now_millis();
     for (offset, event) in change.events.iter().enumerate() {
         conn.prepare_cached(sql::INSERT_EVENT)?.execute(params![
             id,

@@ -28,6 +28,7 @@ use super::pg_writes::{Deferred, apply};
 use super::rows::{self, Change, EventRow, LOBBY_BY_ID, NewLobby, Snapshot};
 use super::transact::{WriteError, insert_lobby};
 use super::versions;
+use crate::clock::Clock;
 
 /// The most changes one transaction takes.
 pub(super) const MAX_BATCH: usize = 512;
@@ -121,16 +122,24 @@ struct Shared {
     cache: Arc<Cache>,
     feed: Arc<Feed>,
     stats: Arc<GroupCommits>,
+    clock: Clock,
 }
 
 /// Starts `count` writer tasks on the (PostgreSQL) pool.
-pub(super) fn spawn(pool: AnyPool, cache: Arc<Cache>, feed: Arc<Feed>, count: usize) -> Writers {
+pub(super) fn spawn(
+    pool: AnyPool,
+    cache: Arc<Cache>,
+    feed: Arc<Feed>,
+    clock: Clock,
+    count: usize,
+) -> Writers {
     let stats = Arc::new(GroupCommits::default());
     let shared = Shared {
         pool,
         cache,
         feed,
         stats: stats.clone(),
+        clock,
     };
     let queues = (0..count)
         .map(|_| {
@@ -291,7 +300,7 @@ async fn run_batch(shared: &Shared, batch: &mut Vec<Job>) {
         // Every lobby the batch will change, locked in one statement, in id order (the order
         // the batch runs in), so that two batches or two processes never wait in a cycle.
         let locked = versions::fetch(&mut tx, changed, true).await?;
-        let mut deferred = Deferred::default();
+        let mut deferred = Deferred::at(shared.clock.now_millis());
         for job in batch.drain(..) {
             run_job(shared, &mut tx, &locked, &mut deferred, job, &mut progress).await?;
         }

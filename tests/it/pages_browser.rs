@@ -230,7 +230,10 @@ async fn mark_page(client: &Client, mark: u32) {
 /// The page still holds its mark: it updated in place, and never navigated by itself.
 async fn assert_page_marked(client: &Client, mark: u32) {
     let held = client
-        .execute("return window.heraldTestMark === undefined ? null : window.heraldTestMark;", vec![])
+        .execute(
+            "return window.heraldTestMark === undefined ? null : window.heraldTestMark;",
+            vec![],
+        )
         .await
         .unwrap();
     assert_eq!(
