@@ -7,6 +7,7 @@ pub mod games;
 mod lobby;
 pub mod pages;
 mod play;
+mod resolve;
 mod rounds;
 pub mod views;
 

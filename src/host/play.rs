@@ -7,11 +7,11 @@ use serde_json::{Map, Value, json};
 use uuid::Uuid;
 
 use super::auth::{Presented, require_player};
-use super::engine::{self, LogEntry, from_stored, public_pools, rng_for, to_json, to_text};
+use super::engine::{self, from_stored, to_json};
 use super::{GameKind, Host, with_game};
 use crate::error::AppError;
-use crate::rules::{Event as _, Game, Seat};
-use crate::store::{Change, LobbyPatch, NewEvent, NewOrder, NewStep, PlayerRow, Snapshot, Status};
+use crate::rules::{Game, Seat};
+use crate::store::{Change, NewEvent, NewOrder, PlayerRow, Snapshot, Status};
 
 /// What only this player may see: the prompt they owe, their pending order, their secrets.
 #[derive(Debug, Serialize)]
@@ -51,13 +51,7 @@ impl MeView {
     }
 }
 
-/// The name under which a round's opening (its events before any order falls due) is filed.
-pub const ROUND_OPENING: &str = "opening";
-
-fn log_of<E: crate::rules::Event>(events: &[E]) -> Result<String, AppError> {
-    let entries: Vec<LogEntry<E>> = events.iter().map(LogEntry::of).collect();
-    to_text(&entries)
-}
+use super::resolve::resolve_step;
 
 /// The acknowledgement of an order: it is durably stored when this is sent.
 #[derive(Debug, Serialize)]
@@ -188,8 +182,60 @@ fn submit_order<G: Game>(
     mut body: Map<String, Value>,
     now: i64,
 ) -> Result<(Change, Receipt), AppError> {
-    let lobby = &snapshot.lobby;
-    match lobby.status {
+    let state = running_state::<G>(snapshot)?;
+    let (round, step) = (G::round(&state), G::step(&state));
+    check_addressed(&mut body, round, step)?;
+    let seat = Seat(player.seat);
+    let owed = G::owes(&state);
+    if !owed.contains(&seat) {
+        return Err(AppError::conflict(
+            "nothing-owed",
+            "You owe no answer in this step.",
+        ));
+    }
+    let order_body: G::OrderBody = engine::from_client(Value::Object(body), "order")?;
+    let order = G::check_order(&state, seat, order_body).map_err(engine::refused)?;
+    let order_json = to_json(&order)?;
+    let replaced = snapshot.orders.iter().any(|o| o.player_id == player.id);
+
+    let mut change = Change::default();
+    change.events.push(NewEvent {
+        kind: "submitted",
+        data: submitted_event(round, step, player)?,
+    });
+    // Everyone owed has answered once this order is counted (orders are stored only for owed
+    // seats of this step, so counting distinct players is enough).
+    let answered = snapshot
+        .orders
+        .iter()
+        .filter(|o| o.player_id != player.id)
+        .count()
+        + 1;
+    let resolved = answered >= owed.len();
+    if resolved {
+        let orders = orders_with::<G>(snapshot, player, &order)?;
+        resolve_step::<G>(snapshot, &state, &orders, now, &mut change)?;
+    } else {
+        change.order = Some(NewOrder {
+            player_id: player.id,
+            body: order_json.to_string(),
+            submitted_at: now,
+        });
+    }
+    let receipt = Receipt {
+        round,
+        step: step.to_string(),
+        order: order_json,
+        replaced,
+        resolved,
+        submitted_at: now,
+    };
+    Ok((change, receipt))
+}
+
+/// The game's state while it runs; a 409 before the start and after the end.
+fn running_state<G: Game>(snapshot: &Snapshot) -> Result<std::sync::Arc<G::State>, AppError> {
+    match snapshot.lobby.status {
         Status::Running => {}
         Status::Signups | Status::Closed => {
             return Err(AppError::conflict(
@@ -199,9 +245,13 @@ fn submit_order<G: Game>(
         }
         Status::Finished => return Err(AppError::conflict("game-over", "The game is over.")),
     }
-    let state = engine::state::<G>(snapshot)?
-        .ok_or_else(|| AppError::Internal("running lobby without a state".into()))?;
-    let (round, step) = (G::round(&state), G::step(&state));
+    engine::state::<G>(snapshot)?
+        .ok_or_else(|| AppError::Internal("running lobby without a state".into()))
+}
+
+/// Takes the order's `round` and `step` out of `body` and checks they name the open step: a
+/// 400 when missing, a 409 when stale.
+fn check_addressed(body: &mut Map<String, Value>, round: u32, step: &str) -> Result<(), AppError> {
     let sent_round = body.remove("round");
     let sent_step = body.remove("step");
     let sent_round = sent_round.as_ref().and_then(Value::as_u64).ok_or_else(|| {
@@ -230,122 +280,23 @@ fn submit_order<G: Game>(
             ),
         ));
     }
-    let seat = Seat(player.seat);
-    let owed = G::owes(&state);
-    if !owed.contains(&seat) {
-        return Err(AppError::conflict(
-            "nothing-owed",
-            "You owe no answer in this step.",
-        ));
-    }
-    let order_body: G::OrderBody = engine::from_client(Value::Object(body), "order")?;
-    let order = G::check_order(&state, seat, order_body).map_err(engine::refused)?;
-    let order_json = to_json(&order)?;
-    let replaced = snapshot.orders.iter().any(|o| o.player_id == player.id);
+    Ok(())
+}
 
-    let mut events = vec![NewEvent {
-        kind: "submitted",
-        data: submitted_event(round, step, player)?,
-    }];
-    // Everyone owed has answered once this order is counted (orders are stored only for owed
-    // seats of this step, so counting distinct players is enough).
-    let answered = snapshot
-        .orders
-        .iter()
-        .filter(|o| o.player_id != player.id)
-        .count()
-        + 1;
-    let mut change = Change::default();
-    let resolved = answered >= owed.len();
-    if resolved {
-        let mut orders = Vec::with_capacity(owed.len());
-        for p in &snapshot.players {
-            let seat = Seat(p.seat);
-            if p.id == player.id {
-                orders.push((seat, order.clone()));
-            } else if let Some(o) = snapshot.orders.iter().find(|o| o.player_id == p.id) {
-                orders.push((seat, from_stored::<G::Order>(&o.body)?));
-            }
+/// The step's orders in seat order: those stored, with `player`'s new `order` in its place.
+fn orders_with<G: Game>(
+    snapshot: &Snapshot,
+    player: &PlayerRow,
+    order: &G::Order,
+) -> Result<Vec<(Seat, G::Order)>, AppError> {
+    let mut orders = Vec::with_capacity(snapshot.players.len());
+    for p in &snapshot.players {
+        let seat = Seat(p.seat);
+        if p.id == player.id {
+            orders.push((seat, order.clone()));
+        } else if let Some(o) = snapshot.orders.iter().find(|o| o.player_id == p.id) {
+            orders.push((seat, from_stored::<G::Order>(&o.body)?));
         }
-        let rng_stream = u64::try_from(lobby.step_seq).unwrap_or(0) + 1;
-        let resolution = G::resolve(&state, &orders, &mut rng_for(lobby.seed, rng_stream));
-        let next = resolution.state;
-        let revealed = resolution
-            .revealed
-            .iter()
-            .map(|(seat, order)| {
-                let who = &snapshot.players[seat.0];
-                Ok(json!({"player": {"id": who.id, "name": who.name}, "order": to_json(order)?}))
-            })
-            .collect::<Result<Vec<_>, AppError>>()?;
-        let finished = G::owes(&next).is_empty();
-        let (next_round, next_step) = (G::round(&next), G::step(&next));
-        events.push(NewEvent {
-            kind: "step-resolved",
-            data: json!({"round": round, "step": step, "next_round": next_round, "next_step": next_step})
-                .to_string(),
-        });
-        if finished || next_round > round {
-            events.push(NewEvent {
-                kind: "round-resolved",
-                data: json!({"round": round}).to_string(),
-            });
-        }
-        if finished {
-            let result = G::outcome(&next).map(|o| to_json(&o)).transpose()?;
-            events.push(NewEvent {
-                kind: "finished",
-                data: json!({"result": result}).to_string(),
-            });
-        }
-        let pools = public_pools::<G>(&next, &snapshot.players)?.to_string();
-        // Events from the opening of a new round on (BST: the next turn's draw and poison) are
-        // that round's, filed as its opening step.
-        let split = resolution
-            .events
-            .iter()
-            .position(|e| e.opens_round().is_some_and(|r| r > round))
-            .unwrap_or(resolution.events.len());
-        let (this_step, opening) = resolution.events.split_at(split);
-        change.resolved.push(NewStep {
-            round,
-            step: step.to_string(),
-            revealed: Value::Array(revealed).to_string(),
-            log: log_of(this_step)?,
-            pools: pools.clone(),
-            resolved_at: now,
-        });
-        if let Some(opened) = opening.first().and_then(|e| e.opens_round()) {
-            change.resolved.push(NewStep {
-                round: opened,
-                step: ROUND_OPENING.to_string(),
-                revealed: "[]".into(),
-                log: log_of(opening)?,
-                pools,
-                resolved_at: now,
-            });
-        }
-        change.lobby = LobbyPatch {
-            status: finished.then_some(Status::Finished),
-            state: Some(to_text(&next)?),
-            round: Some(next_round),
-            step: Some(next_step.to_string()),
-        };
-    } else {
-        change.order = Some(NewOrder {
-            player_id: player.id,
-            body: order_json.to_string(),
-            submitted_at: now,
-        });
     }
-    change.events = events;
-    let receipt = Receipt {
-        round,
-        step: step.to_string(),
-        order: order_json,
-        replaced,
-        resolved,
-        submitted_at: now,
-    };
-    Ok((change, receipt))
+    Ok(orders)
 }
