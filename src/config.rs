@@ -8,22 +8,37 @@ use crate::bots::bot::BotArgs;
 use crate::bots::load::LoadArgs;
 
 /// Herald: a host server for play-by-mail games of simultaneous secret orders.
+///
+/// Without a subcommand Herald serves, with the server's flags given directly (`herald --bind
+/// 0.0.0.0:3000`); each subcommand takes only its own flags (`herald bot --help`).
 #[derive(Clone, Debug, Parser)]
-#[command(version, about)]
+#[command(version, about, args_conflicts_with_subcommands = true)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
-    /// The server's settings (also when no subcommand is given).
+    /// The server's settings when no subcommand is given.
     #[command(flatten)]
     pub server: Config,
+}
+
+impl Cli {
+    /// What to run: `serve` (with its settings) when no subcommand was given.
+    pub fn into_command(self) -> Command {
+        self.command.unwrap_or(Command::Serve(self.server))
+    }
 }
 
 /// What to run; without a subcommand Herald serves.
 #[derive(Clone, Debug, Subcommand)]
 pub enum Command {
-    /// Serve the API (the default).
-    Serve,
+    /// Serve the API and the pages (the default).
+    Serve(Config),
     /// Play one seat of a game as a bot, driven by the player's event stream.
+    ///
+    /// The player token is the `player_token` Herald answered when the player joined (POST
+    /// /api/v1/lobbies/{id}/players), or the last part of the player's private link
+    /// (/lobbies/{id}/as/{token}). Pass the private link itself as --lobby and the bot takes
+    /// the server, the lobby and the token from it.
     Bot(BotArgs),
     /// Load a running server with many lobbies of bots and report throughput and latency.
     Load(LoadArgs),
@@ -36,17 +51,11 @@ pub struct Config {
     #[arg(
         long,
         env = "DATABASE_URL",
-        default_value = "sqlite://herald.db?mode=rwc",
-        global = true
+        default_value = "sqlite://herald.db?mode=rwc"
     )]
     pub database_url: String,
     /// Address to listen on.
-    #[arg(
-        long,
-        env = "HERALD_BIND",
-        default_value = "127.0.0.1:3000",
-        global = true
-    )]
+    #[arg(long, env = "HERALD_BIND", default_value = "127.0.0.1:3000")]
     pub bind: SocketAddr,
 }
 
@@ -88,9 +97,30 @@ mod tests {
     #[test]
     fn no_subcommand_means_serve_and_bot_takes_its_flags() {
         let cli = Cli::try_parse_from(["herald", "--bind", "127.0.0.1:4000"]).unwrap();
-        assert!(cli.command.is_none());
-        assert_eq!(cli.server.bind.port(), 4000);
+        assert!(matches!(cli.into_command(), Command::Serve(config) if config.bind.port() == 4000));
+        let cli = Cli::try_parse_from(["herald", "serve", "--bind", "127.0.0.1:4001"]).unwrap();
+        assert!(matches!(cli.into_command(), Command::Serve(config) if config.bind.port() == 4001));
         let cli = Cli::try_parse_from(["herald", "bot", "--lobby", "x", "--token", "t"]).unwrap();
         assert!(matches!(cli.command, Some(Command::Bot(_))));
+    }
+
+    #[test]
+    fn the_bots_help_lists_only_its_own_flags_and_says_where_a_token_comes_from() {
+        use clap::CommandFactory;
+        let mut cli = Cli::command();
+        let bot = cli.find_subcommand_mut("bot").expect("a bot subcommand");
+        let help = bot.render_long_help().to_string();
+        assert!(
+            help.contains("--lobby") && help.contains("--token"),
+            "{help}"
+        );
+        assert!(help.contains("player_token"), "{help}");
+        assert!(
+            !help.contains("--database-url") && !help.contains("--bind"),
+            "the server's flags are not the bot's: {help}"
+        );
+        assert!(
+            Cli::try_parse_from(["herald", "bot", "--lobby", "x", "--bind", "1.2.3.4:5"]).is_err()
+        );
     }
 }

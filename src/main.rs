@@ -21,11 +21,17 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
                 .unwrap_or_else(|_| EnvFilter::new("info,sqlx=warn,tower_http=info")),
         )
         .init();
-    let cli = Cli::parse();
-    match cli.command {
-        None | Some(Command::Serve) => serve(cli.server).await,
-        Some(Command::Bot(args)) => Ok(herald::bots::bot::run(args).await?),
-        Some(Command::Load(args)) => herald::bots::load::run(args)
+    match Cli::parse().into_command() {
+        Command::Serve(config) => serve(config).await,
+        Command::Bot(args) => {
+            if let Err(error) = herald::bots::bot::run(args).await {
+                // A sentence for the bot's operator, not a debug dump.
+                eprintln!("herald bot: {error}");
+                std::process::exit(1);
+            }
+            Ok(())
+        }
+        Command::Load(args) => herald::bots::load::run(args)
             .await
             .map(drop)
             .map_err(Into::into),

@@ -97,40 +97,116 @@ pub fn random(step: &str, prompt: &Map<String, Value>, rng: &mut impl rand::Rng)
     }
 }
 
-/// How many of the ten opposing tiles `mv` beats outright (a win, or both win).
-fn wins(mv: Move) -> usize {
-    Move::ALL
-        .into_iter()
-        .filter(|&opp| match cell(mv, opp) {
-            Cell::Win | Cell::BothWin | Cell::GuardSpecial => true,
-            // Tie-breaks and colour checks turn on the tokens: not counted as sure wins.
-            Cell::Lose
-            | Cell::BothLose
-            | Cell::LoseToGuardSpecial
-            | Cell::TieBreak
-            | Cell::TieBreakStandard
-            | Cell::StandardVsGuard
-            | Cell::GuardVsStandard => false,
-        })
-        .count()
+/// A token's number and whether its colour is Red or Wild (the Strikes' +2) or Blue or Wild
+/// (the Defenses' heal).
+fn colours(token: &str) -> (i32, bool, bool) {
+    let n = i32::try_from(number(token)).unwrap_or(0);
+    let colour = token.chars().next().unwrap_or(' ');
+    (n, matches!(colour, 'R' | 'W'), matches!(colour, 'B' | 'W'))
 }
 
-/// The greedy answer: the legal tile that beats the most tiles, with the lowest token (it wins
-/// tie-breaks); every benefit accepted; the highest tokens taken, the lowest given up.
+/// What winning with `mv` and `token` is worth, in HP of damage or its equal (§3.3): the
+/// damage dealt with its usual extras, or the value of a benefit (Charges, a token back).
+/// `best_two` is the sum of the two highest other tokens (a Finishing Strike's extras).
+fn win_value(mv: Move, token: &str, best_two: i32) -> f64 {
+    let (n, red, blue) = colours(token);
+    let red = if red { 2 } else { 0 };
+    let heal = if blue { 1 } else { 0 };
+    f64::from(match mv {
+        // The draw and a Follow-up of about half a token.
+        Move::StandardStrike => n + red + 3,
+        // Off-Balance on the opponent and a likely Power Surge.
+        Move::PiercingStrike => 5 + red + 3,
+        Move::DashingStrike => n + red + 3,
+        Move::LightningStrike => 7 + red + 1,
+        Move::FinishingStrike => n + red + best_two,
+        // The token comes back and one more is drawn.
+        Move::Guard => 2 + heal,
+        Move::CounterAttack => n / 2 + heal,
+        // Off-Balance and a discard from the opponent's hand.
+        Move::Parry => 6 + 2 + heal,
+        Move::Evasion => 2 + heal,
+        // Two Charges pay for the strongest Strikes and the Surges.
+        Move::PowerUp => 3,
+    })
+}
+
+/// What losing to a random opponent's `opp` costs on average: its win value with an average
+/// token (6.5, a quarter of them Red or Wild).
+fn loss_value(opp: Move) -> f64 {
+    match opp {
+        Move::StandardStrike => 10.0,
+        Move::PiercingStrike => 8.5,
+        Move::DashingStrike => 10.0,
+        Move::LightningStrike => 8.5,
+        Move::FinishingStrike => 13.0,
+        Move::Guard => 2.0,
+        Move::CounterAttack => 3.5,
+        Move::Parry => 8.0,
+        Move::Evasion => 2.0,
+        Move::PowerUp => 3.0,
+    }
+}
+
+/// The expected gain of playing `mv` with `token` against an opponent who picks any tile
+/// uniformly (the random bot), from the matrix (§1.1): a win gains, a loss costs, a tie-break
+/// or a colour check counts as even, both-win and both-lose count both sides or neither.
+fn expected(mv: Move, token: &str, best_two: i32) -> f64 {
+    let win = win_value(mv, token, best_two);
+    let total: f64 = Move::ALL
+        .into_iter()
+        .map(|opp| match cell(mv, opp) {
+            Cell::Win | Cell::GuardSpecial => win,
+            Cell::Lose | Cell::LoseToGuardSpecial => -loss_value(opp),
+            Cell::BothWin => win - loss_value(opp),
+            Cell::BothLose => 0.0,
+            Cell::TieBreak
+            | Cell::TieBreakStandard
+            | Cell::StandardVsGuard
+            | Cell::GuardVsStandard => (win - loss_value(opp)) / 2.0,
+        })
+        .sum();
+    let cost = match mv {
+        Move::DashingStrike | Move::LightningStrike | Move::Parry | Move::Evasion => 1.5,
+        Move::FinishingStrike => 4.5,
+        _ => 0.0,
+    };
+    // A number that does not count is better spent low: keep the high ones.
+    let (n, _, _) = colours(token);
+    total / Move::ALL.len() as f64 - cost - f64::from(n) * 0.05
+}
+
+/// The greedy answer: the legal tile and token with the best expected gain against a random
+/// opponent (see `expected`); every benefit accepted; the highest tokens taken, the lowest
+/// given up.
 pub fn greedy(step: &str, prompt: &Map<String, Value>) -> Option<Value> {
     let mut choices = strings(prompt, "choices");
     choices.sort_by_key(|t| number(t));
     match step {
         "play" => {
-            let best = legal_moves(prompt)
-                .into_iter()
-                .filter_map(|m| m.parse::<Move>().ok().map(|mv| (wins(mv), m)))
-                .max_by_key(|(score, _)| *score)?
-                .1;
-            let token = strings(prompt, "hand")
-                .into_iter()
-                .min_by_key(|t| number(t))?;
-            Some(json!({"move": best, "token": token}))
+            let hand = strings(prompt, "hand");
+            let mut best: Option<(f64, String, String)> = None;
+            for name in legal_moves(prompt) {
+                let Ok(mv) = name.parse::<Move>() else {
+                    continue;
+                };
+                for (i, token) in hand.iter().enumerate() {
+                    let mut others: Vec<i32> = hand
+                        .iter()
+                        .enumerate()
+                        .filter(|(j, _)| *j != i)
+                        .map(|(_, t)| colours(t).0)
+                        .collect();
+                    others.sort_unstable_by(|a, b| b.cmp(a));
+                    let best_two = others.iter().take(2).sum();
+                    let score = expected(mv, token, best_two);
+                    if best.as_ref().is_none_or(|(top, _, _)| score > *top) {
+                        best = Some((score, name.clone(), token.clone()));
+                    }
+                }
+            }
+            let (_, mv, token) = best?;
+            Some(json!({"move": mv, "token": token}))
         }
         "gather-power" => Some(json!({"tokens": prompt.get("pairs")?.as_array()?.first()?})),
         "overflow" => {

@@ -5,6 +5,8 @@ pub mod bot;
 mod bst_policy;
 pub mod client;
 pub mod drive;
+pub mod duel;
 pub mod load;
+pub mod narrate;
 pub mod policy;
 mod wire;

@@ -51,9 +51,9 @@ async fn reference_bots_play_whole_games_from_their_event_streams() {
         for name in ["Ann", "Bob"] {
             let (_, token) = api.join(&lobby, json!({"name": name})).await.unwrap();
             let args = BotArgs {
-                url: url.clone(),
+                url: Some(url.clone()),
                 lobby: lobby.clone(),
-                token,
+                token: Some(token),
                 strategy,
                 seed: Some(7),
             };
