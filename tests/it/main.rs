@@ -17,6 +17,7 @@ mod pages_bst;
 mod pages_client;
 mod pages_forms;
 mod pages_game;
+mod pages_rules;
 mod rules_purity;
 mod store_cache;
 mod store_durability;

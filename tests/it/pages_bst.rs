@@ -77,7 +77,7 @@ pub async fn answer_decision(visitor: &mut Visitor<'_>, lobby: &str) -> Option<S
     Some(step)
 }
 
-async fn seat_two(app: &TestApp) -> (String, Visitor<'_>, Visitor<'_>) {
+pub async fn seat_two(app: &TestApp) -> (String, Visitor<'_>, Visitor<'_>) {
     let (lobby, host_token) = app.create_lobby("bst", opening()).await;
     let mut host = Visitor::new(app);
     let link = host.get(&format!("/lobbies/{lobby}/as/{host_token}")).await;

@@ -3,6 +3,7 @@
 //! and answers with a 303 to the page to look at next, or with the same form again and a
 //! message. Handlers only translate between HTTP and the [`crate::host::Host`].
 
+pub mod cite;
 pub mod error;
 pub mod export;
 mod home;
@@ -12,6 +13,7 @@ mod play;
 pub mod prompt_bst;
 pub mod prompt_form;
 mod round;
+pub mod rules_page;
 pub mod session;
 pub mod table;
 
@@ -62,6 +64,7 @@ pub fn routes() -> Router<AppState> {
             get(play::show_play).post(play::submit_order),
         )
         .route("/lobbies/{id}/rounds/{round}", get(round::show_round))
+        .route("/rules/{game}", get(rules_page::show_rules))
         .layer(middleware::from_fn(session::issue_csrf))
         .layer(middleware::from_fn(page_headers));
     Router::new()

@@ -9,6 +9,7 @@
 
 use serde_json::Value;
 
+use super::cite::cite;
 use super::prompt_form::{Choice, Field, Group, PromptForm, pending_str};
 use super::table::title;
 
@@ -165,7 +166,10 @@ pub fn form(round: u64, step: String, prompt: &Value, pending: Option<&Value>) -
         round,
         heading: format!("Round {round}: {}", title(&step)),
         step,
-        help: for_people(prompt["text"].as_str().unwrap_or_default()),
+        help: cite(
+            &for_people(prompt["text"].as_str().unwrap_or_default()),
+            "bst",
+        ),
         fields,
         decline: prompt["can_decline"].as_bool().unwrap_or(false),
         accept: nothing_to_pick,

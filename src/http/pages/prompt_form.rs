@@ -8,6 +8,7 @@
 
 use serde_json::{Map, Value, json};
 
+use super::cite::{Cited, cite};
 use super::session::CheckedForm;
 use super::table::title;
 use crate::error::AppError;
@@ -19,7 +20,8 @@ pub struct PromptForm {
     pub round: u64,
     pub step: String,
     pub heading: String,
-    pub help: String,
+    /// What to do, its rule citations linked to the rules page.
+    pub help: Cited,
     pub fields: Vec<Field>,
     /// The step is optional: a "decline" button sends `{"decline": true}`.
     pub decline: bool,
@@ -134,9 +136,11 @@ fn crossing_swords(
         round,
         step,
         heading: format!("Your orders for round {round}"),
-        help: "Pick one move and its target. Attacks and most moves must name another player; \
-               you may Mend or Focus yourself."
-            .into(),
+        help: cite(
+            "Pick one move and its target. Strike, Lunge, Assail, Taunt and Halt must name another \
+             player; Dodge, Block, Riposte, Focus and Mend may name you.",
+            "crossing-swords",
+        ),
         fields: vec![
             Field {
                 name: "move".into(),

@@ -6,6 +6,7 @@ use askama_web::WebTemplate;
 use axum::extract::{Path, State};
 use axum::http::HeaderMap;
 
+use super::cite::{Cited, cite};
 use super::export::{self, Report};
 use super::session::Tokens;
 use super::table::{PoolsTable, names, order_line};
@@ -19,12 +20,20 @@ use crate::http::extract::round_number;
 pub struct RoundBlock {
     pub round: u32,
     pub orders: Vec<String>,
-    pub log: Vec<String>,
+    /// The log's lines, their rule citations linked to `game`'s rules page.
+    pub log: Vec<Cited>,
     pub table: PoolsTable,
 }
 
+/// The `text` lines of a log's entries, with their citations.
+fn log_lines(log: &[serde_json::Value], game: &str) -> Vec<Cited> {
+    log.iter()
+        .filter_map(|e| e["text"].as_str().map(|text| cite(text, game)))
+        .collect()
+}
+
 impl RoundBlock {
-    pub fn of(view: &crate::host::RoundView) -> RoundBlock {
+    pub fn of(view: &crate::host::RoundView, game: &str) -> RoundBlock {
         let players = view.pools["players"]
             .as_array()
             .cloned()
@@ -33,11 +42,7 @@ impl RoundBlock {
         RoundBlock {
             round: view.round,
             orders: view.orders.iter().map(|o| order_line(o, &names)).collect(),
-            log: view
-                .log
-                .iter()
-                .filter_map(|e| e["text"].as_str().map(str::to_owned))
-                .collect(),
+            log: log_lines(&view.log, game),
             table: PoolsTable::of(&players, false),
         }
     }
@@ -47,7 +52,7 @@ impl RoundBlock {
         Report {
             heading: format!("{lobby}: round {}", self.round),
             orders: self.orders.clone(),
-            log: self.log.clone(),
+            log: self.log.iter().map(Cited::to_string).collect(),
             headings: self.table.headings(),
             rows: self.table.plain_rows(),
         }
@@ -89,7 +94,11 @@ pub async fn history(
     player_token: Option<&str>,
 ) -> Result<Vec<RoundBlock>, AppError> {
     let views = app.host.history(lobby.id, player_token).await?;
-    Ok(views.iter().map(RoundBlock::of).collect())
+    let game = lobby.game.to_string();
+    Ok(views
+        .iter()
+        .map(|view| RoundBlock::of(view, &game))
+        .collect())
 }
 
 pub async fn show_round(
@@ -104,7 +113,7 @@ pub async fn show_round(
     let viewer = app.host.viewer(id, None, tokens.player.as_deref()).await?;
     let token = viewer.player.as_ref().and(tokens.player.as_deref());
     let view = app.host.round(id, round, token).await?;
-    let block = RoundBlock::of(&view);
+    let block = RoundBlock::of(&view, &lobby.game.to_string());
     let rounds: Vec<u32> = app.host.rounds(id).await?.iter().map(|r| r.round).collect();
     let exports = Exports::of(&block.report(&lobby.name));
     Ok(RoundPage {
@@ -133,11 +142,7 @@ pub fn so_far(lobby: &LobbyView) -> Option<RoundBlock> {
             .iter()
             .map(|o| order_line(o, &names))
             .collect(),
-        log: current["log"]
-            .as_array()?
-            .iter()
-            .filter_map(|e| e["text"].as_str().map(str::to_owned))
-            .collect(),
+        log: log_lines(current["log"].as_array()?, &lobby.game.to_string()),
         table: PoolsTable::default(),
     })
 }
