@@ -9,7 +9,9 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
 
 use crate::error::AppError;
-use crate::rules::{Audience, Entrant, Event, Game, GameRng, PlayerId, Refusal, Seat};
+use crate::rules::{
+    Audience, Entrant, Event, Game, GameRng, PlayerId, Refusal, Seat, SettingsError,
+};
 use crate::store::{PlayerRow, Snapshot};
 
 /// The RNG for the step numbered `step_seq` (the deal uses stream 0): a game replays exactly
@@ -57,7 +59,13 @@ pub fn refused<R: Refusal>(refusal: R) -> AppError {
 
 /// Parses and validates settings at lobby creation; returns them normalized for storage.
 pub fn check_settings<G: Game>(raw: Value) -> Result<(G::Settings, String), AppError> {
-    let settings: G::Settings = from_client(raw, "settings object")?;
+    let settings = G::parse_settings(raw).map_err(|e| match e {
+        SettingsError::Malformed(e) => AppError::malformed(
+            "invalid-body",
+            format!("The settings object is not valid: {e}."),
+        ),
+        SettingsError::Refused(refusal) => refused(refusal),
+    })?;
     G::check_settings(&settings).map_err(refused)?;
     let text = to_text(&settings)?;
     Ok((settings, text))

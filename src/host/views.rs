@@ -26,6 +26,9 @@ pub struct LobbyView {
     pub step: Option<String>,
     pub capacity: usize,
     pub max_rounds: Option<u64>,
+    /// Every setting with its effective value (defaults filled in), minus what stays secret
+    /// while the game runs (api.md v1 additions; [`Game::public_settings`]).
+    pub settings: Value,
     pub created_at: i64,
     /// Each player: id, name, alive, submitted (an order for the current step is in), owes
     /// (an answer is due from them now), and the game's public pools.
@@ -120,6 +123,10 @@ fn lobby_view_of<G: Game>(kind: GameKind, snapshot: &Snapshot) -> Result<LobbyVi
             .flatten(),
         capacity: G::capacity(&settings),
         max_rounds: settings_json.get("max_rounds").and_then(Value::as_u64),
+        settings: to_json(&G::public_settings(
+            &settings,
+            lobby.status == Status::Finished,
+        ))?,
         created_at: lobby.created_at,
         players,
         table,

@@ -85,6 +85,16 @@ pub trait Event: Debug + Display + Serialize + Clone {
     }
 }
 
+/// Why a client's settings object was not accepted.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SettingsError<R> {
+    /// Not the shape the settings have (the host answers 400 with this text).
+    Malformed(String),
+    /// Well-formed but refused by the rules: an unknown key, a value the rules do not list
+    /// (the host answers with the refusal, a 422).
+    Refused(R),
+}
+
 /// The outcome of resolving one step.
 #[derive(Clone, Debug)]
 pub struct Resolution<G: Game> {
@@ -132,6 +142,18 @@ pub trait Game: Sized + 'static {
     /// The final result (winners and standings).
     type Outcome: Serialize + Send;
 
+    /// Reads a client's settings object. By default serde decides alone, so any failure is
+    /// malformed; a game whose settings name rule variants refuses unknown keys and values
+    /// itself, naming them.
+    fn parse_settings(
+        raw: serde_json::Value,
+    ) -> Result<Self::Settings, SettingsError<Self::Refusal>> {
+        serde_json::from_value(raw).map_err(|e| SettingsError::Malformed(e.to_string()))
+    }
+    /// The settings as everyone may see them now: every setting with its effective value,
+    /// without what stays secret while the game runs (a seed, a pool). `finished`: the game
+    /// is over, so nothing is secret any more.
+    fn public_settings(settings: &Self::Settings, finished: bool) -> Self::Settings;
     /// Checks settings at lobby creation (ranges, a `setup` that could not happen).
     fn check_settings(settings: &Self::Settings) -> Result<(), Self::Refusal>;
     /// How many players may sign up.

@@ -262,8 +262,8 @@ async fn bad_lobbies_and_names_are_refused() {
         expect(
             &create(json!({"game": "crossing-swords", "name": "x", "settings": {"colour": "red"}}))
                 .await,
-            StatusCode::BAD_REQUEST,
-            "invalid-body",
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "unknown-setting",
             "unknown setting",
         );
         expect(

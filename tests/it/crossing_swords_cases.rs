@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use herald::rules::crossing_swords::{CrossingSwords, Join, OrderBody, Settings};
-use herald::rules::{Entrant, Game, GameRng, PlayerId, Refusal, Seat};
+use herald::rules::{Entrant, Game, GameRng, PlayerId, Refusal, Seat, SettingsError};
 use rand_chacha::rand_core::SeedableRng;
 use serde::Deserialize;
 use serde_json::Value;
@@ -163,17 +163,23 @@ fn run_case(path: &Path) -> Vec<String> {
     if case.rulings.is_empty() {
         run.fail("names no ruling".into());
     }
-    let settings: Settings = match &case.settings {
-        None => Settings::default(),
-        Some(v) => match serde_json::from_value(v.clone()) {
-            Ok(s) => s,
-            Err(e) => {
-                run.fail(format!("settings do not deserialize: {e}"));
-                return run.errors;
-            }
-        },
+    // Settings are read as the host reads a client's: unknown keys and variant values the
+    // rulings do not list are refusals, like a failed check.
+    let parsed = match &case.settings {
+        None => Ok(Settings::default()),
+        Some(v) => CrossingSwords::parse_settings(v.clone()),
     };
-    let checked = CrossingSwords::check_settings(&settings);
+    let (settings, checked) = match parsed {
+        Ok(s) => {
+            let checked = CrossingSwords::check_settings(&s);
+            (s, checked)
+        }
+        Err(SettingsError::Refused(r)) => (Settings::default(), Err(r)),
+        Err(SettingsError::Malformed(e)) => {
+            run.fail(format!("settings do not deserialize: {e}"));
+            return run.errors;
+        }
+    };
     match (&case.settings_refusal, checked) {
         (Some(code), Err(r)) if r.code() == code => return run.errors,
         (Some(code), Err(r)) => run.fail(format!(

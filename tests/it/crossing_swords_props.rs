@@ -1,8 +1,13 @@
-//! Property tests of the Crossing Swords adjudicator: random legal games of 2-16 players,
-//! driven through the `Game` trait, checked against the rulings' invariants (§2.4).
+//! Property tests of the Crossing Swords adjudicator: random legal games of 2-16 players
+//! under random combinations of the variant keys (§3.1), driven through the `Game` trait,
+//! checked against the rulings' invariants (§2.4, adapted per variant).
 
+use herald::rules::crossing_swords::rulebook::{
+    AssailCap, FocusAssail, HaltCycle, HealCap, MissingMove, Overkill, TauntSnapshot, Tiebreak,
+};
 use herald::rules::crossing_swords::{
-    CrossingSwords, Event, Join, Move, OrderBody, Settings, Setup, SetupPlayer, State,
+    CrossingSwords, Event, Join, Move, OrderBody, Rulebook, Settings, Setup, SetupPlayer, State,
+    default_order,
 };
 use herald::rules::{Entrant, Game, GameRng, PlayerId, Seat};
 use proptest::prelude::*;
@@ -15,6 +20,76 @@ struct Scenario {
     players: usize,
     settings: Settings,
     choices: Vec<(u8, u8)>,
+}
+
+fn rulebook() -> impl Strategy<Value = Rulebook> {
+    let missing = prop_oneof![
+        Just(MissingMove::Pass),
+        Just(MissingMove::Dodge),
+        Just(MissingMove::Block),
+        Just(MissingMove::Riposte),
+        Just(MissingMove::Focus),
+        Just(MissingMove::Mend),
+    ];
+    (
+        (
+            missing,
+            any::<bool>(),
+            any::<bool>(),
+            any::<bool>(),
+            any::<bool>(),
+        ),
+        (any::<bool>(), any::<bool>(), any::<bool>(), any::<bool>()),
+        (
+            any::<bool>(),
+            any::<bool>(),
+            any::<bool>(),
+            any::<bool>(),
+            any::<bool>(),
+        ),
+    )
+        .prop_map(
+            |((missing_move, a, b, c, d), (e, f, g, h), (i, j, k, l, m))| Rulebook {
+                missing_move,
+                self_attacks: a,
+                halt_cycle: if b {
+                    HaltCycle::AllFire
+                } else {
+                    HaltCycle::Void
+                },
+                halt_keeps_taunt_penalty: c,
+                focus_assail: if d {
+                    FocusAssail::Any
+                } else {
+                    FocusAssail::Declared
+                },
+                taunt_before_focus: e,
+                assail_self: f,
+                assail_targets_all: g,
+                assail_cap: if h {
+                    AssailCap::Return
+                } else {
+                    AssailCap::Discard
+                },
+                taunt_snapshot: if i {
+                    TauntSnapshot::PostDamage
+                } else {
+                    TauntSnapshot::Start
+                },
+                heal_cap: if j { HealCap::Twenty } else { HealCap::None },
+                overkill: if k {
+                    Overkill::FullCredit
+                } else {
+                    Overkill::Proportional
+                },
+                convert_at_cap: l,
+                tiebreak: if m {
+                    Tiebreak::SurvivorFirst
+                } else {
+                    Tiebreak::Share
+                },
+            },
+        )
 }
 
 fn scenario() -> impl Strategy<Value = Scenario> {
@@ -36,8 +111,9 @@ fn scenario() -> impl Strategy<Value = Scenario> {
             proptest::option::of(proptest::collection::vec(entry, n)),
             proptest::option::of(1u32..=30),
             proptest::collection::vec(any::<(u8, u8)>(), 16 * 30),
+            prop_oneof![Just(Rulebook::default()), rulebook()],
         )
-            .prop_map(move |(setup, max_rounds, choices)| Scenario {
+            .prop_map(move |(setup, max_rounds, choices, rules)| Scenario {
                 players: n,
                 settings: Settings {
                     max_players: 16,
@@ -46,6 +122,7 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                         round: None,
                         players: Some(players),
                     }),
+                    rules,
                 },
                 choices,
             })
@@ -71,14 +148,57 @@ fn total(state: &State, n: usize) -> u64 {
         .sum()
 }
 
-/// What the turn's log says entered (heals, Mend VP) and left (Assail excess) the game (§2.4).
-fn supply(events: &[Event]) -> (u64, u64) {
+/// What the turn's log says entered the game from the supply and left it (§2.4, adapted per
+/// variant): heals and Mend VP enter (under `heal_cap` only what was healed), the Assail
+/// excess leaves under `assail_cap = discard` (under `return` it goes back to HP, so the sum
+/// keeps it), and under `overkill = full_credit` the credit beyond the victim's HP enters.
+fn supply(rules: &Rulebook, events: &[Event]) -> Result<(u64, u64), TestCaseError> {
     let mut added = 0u64;
     let mut discarded = 0u64;
     for e in events {
         match e {
-            Event::Mended { hp, vp, .. } => added += u64::from(*hp) + u64::from(*vp),
-            Event::AssailCapped { discarded: d, .. } => discarded += u64::from(*d),
+            Event::Mended { hp, vp, capped, .. } => {
+                prop_assert!(!capped || rules.heal_cap == HealCap::Twenty);
+                added += u64::from(*hp) + u64::from(*vp);
+            }
+            Event::AssailCapped {
+                counters,
+                credited,
+                discarded: d,
+                ..
+            } => {
+                prop_assert_eq!(rules.assail_cap, AssailCap::Discard);
+                prop_assert_eq!(*credited, 8);
+                prop_assert_eq!(counters - credited, *d);
+                discarded += u64::from(*d);
+            }
+            Event::AssailReturned {
+                counters,
+                credited,
+                returned,
+                ..
+            } => {
+                prop_assert_eq!(rules.assail_cap, AssailCap::Return);
+                prop_assert_eq!(*credited, 8);
+                let back: u32 = returned.iter().map(|r| r.counters).sum();
+                prop_assert_eq!(counters - credited, back);
+            }
+            Event::CountersMoved {
+                hp, damage, shares, ..
+            } => {
+                let credited: u32 = shares.iter().map(|s| s.counters).sum();
+                let lost = (*hp).min(*damage);
+                match rules.overkill {
+                    Overkill::Proportional => prop_assert_eq!(credited, lost),
+                    Overkill::FullCredit => {
+                        prop_assert_eq!(credited, *damage);
+                        added += u64::from(credited - lost);
+                    }
+                }
+            }
+            Event::Defaulted { .. } => {
+                prop_assert!(rules.missing_move != MissingMove::Pass);
+            }
             Event::Passed { .. }
             | Event::HaltResolved { .. }
             | Event::ActionNegated { .. }
@@ -87,14 +207,14 @@ fn supply(events: &[Event]) -> (u64, u64) {
             | Event::BlockReflection { .. }
             | Event::RiposteCounter { .. }
             | Event::LungeBonus { .. }
-            | Event::CountersMoved { .. }
             | Event::TauntSteal { .. }
             | Event::Died { .. }
             | Event::Converted { .. }
+            | Event::ConvertedAtCap { .. }
             | Event::GameOver { .. } => {}
         }
     }
-    (added, discarded)
+    Ok((added, discarded))
 }
 
 fn fingerprint(res: &herald::rules::Resolution<CrossingSwords>) -> String {
@@ -118,6 +238,10 @@ fn play(sc: &Scenario) -> Result<(), TestCaseError> {
             let Some((m, t)) = choices.next() else {
                 return Ok(());
             };
+            // Now and then a player sends nothing (Ruling 2, `missing_move`).
+            if m % 13 == 12 {
+                continue;
+            }
             let choice = &prompt.moves[usize::from(m) % prompt.moves.len()];
             prop_assert!(
                 !choice.targets.is_empty(),
@@ -152,11 +276,22 @@ fn play(sc: &Scenario) -> Result<(), TestCaseError> {
             prop_assert_eq!(fingerprint(&res), fingerprint(&again));
         }
 
-        // Every order is revealed, in seat order.
-        prop_assert_eq!(&res.revealed, &orders);
+        // Every order is revealed, in seat order, with the default move of each seat that
+        // sent none (Ruling 2, `missing_move`).
+        let mut expected = orders.clone();
+        for &seat in &owed {
+            if !orders.iter().any(|(s, _)| *s == seat)
+                && let Some(order) = default_order(&state, seat)
+            {
+                expected.push((seat, order));
+            }
+        }
+        expected.sort_by_key(|(s, _)| *s);
+        prop_assert_eq!(&res.revealed, &expected);
 
-        // §2.4: counters are conserved but for heals, Mend VP and the Assail excess.
-        let (added, discarded) = supply(&res.events);
+        // §2.4: counters are conserved but for heals, Mend VP and the Assail excess (and the
+        // variants' own supply, see `supply`).
+        let (added, discarded) = supply(&state.rules, &res.events)?;
         let after = total(&res.state, n);
         prop_assert_eq!(after + discarded, before + added, "§2.4 invariant");
 
@@ -169,17 +304,18 @@ fn play(sc: &Scenario) -> Result<(), TestCaseError> {
         let living: Vec<usize> = (0..n)
             .filter(|&s| CrossingSwords::alive(&res.state, Seat(s)))
             .collect();
-        for &s in &living {
-            let hp = CrossingSwords::pools(&res.state, Seat(s)).hp;
-            prop_assert!(
-                hp > 0 || (finished && living.len() == 1),
-                "a living player has HP"
-            );
-        }
-
         // R13: the game ends exactly with 0 or 1 survivors or at max_rounds.
         let round = CrossingSwords::round(&state);
-        let should_end = living.len() <= 1 || settings.max_rounds == Some(round);
+        let at_cap = settings.max_rounds == Some(round);
+        let should_end = living.len() <= 1 || at_cap;
+        // Converting survivors (G6; `convert_at_cap` at the round cap, Ruling 31) leaves them
+        // alive at 0 HP; every other living player has HP.
+        let converted = finished && (living.len() == 1 || (at_cap && state.rules.convert_at_cap));
+        for &s in &living {
+            let hp = CrossingSwords::pools(&res.state, Seat(s)).hp;
+            prop_assert!(hp > 0 || converted, "a living player has HP");
+            prop_assert!(hp == 0 || !converted, "a survivor converted all his HP");
+        }
         prop_assert_eq!(finished, should_end);
         if finished {
             let outcome = CrossingSwords::outcome(&res.state).unwrap();
@@ -187,10 +323,25 @@ fn play(sc: &Scenario) -> Result<(), TestCaseError> {
                 .map(|s| CrossingSwords::pools(&res.state, Seat(s)).vp)
                 .max()
                 .unwrap();
-            for w in &outcome.winners {
-                let seat = (0..n).find(|&s| entrants(n)[s].id == *w).unwrap();
-                prop_assert_eq!(CrossingSwords::pools(&res.state, Seat(seat)).vp, best);
-            }
+            let tied: Vec<usize> = (0..n)
+                .filter(|&s| CrossingSwords::pools(&res.state, Seat(s)).vp == best)
+                .collect();
+            let tied_alive: Vec<usize> = tied
+                .iter()
+                .copied()
+                .filter(|&s| CrossingSwords::alive(&res.state, Seat(s)))
+                .collect();
+            // Ruling 32: the tied share the win; `survivor_first` keeps the living among them.
+            let want = match state.rules.tiebreak {
+                Tiebreak::SurvivorFirst if !tied_alive.is_empty() => tied_alive,
+                Tiebreak::SurvivorFirst | Tiebreak::Share => tied,
+            };
+            let got: Vec<usize> = outcome
+                .winners
+                .iter()
+                .map(|w| (0..n).find(|&s| entrants(n)[s].id == *w).unwrap())
+                .collect();
+            prop_assert_eq!(got, want);
             prop_assert!(CrossingSwords::owes(&res.state).is_empty());
         } else {
             prop_assert_eq!(CrossingSwords::round(&res.state), round + 1);

@@ -17,6 +17,7 @@ use crate::error::AppError;
 use crate::host::GameKind;
 use crate::host::views::LobbyView;
 use crate::http::AppState;
+use crate::rules::crossing_swords;
 use crate::store::Status;
 
 #[derive(Template, WebTemplate)]
@@ -45,6 +46,8 @@ pub struct LobbyPage {
     pub join_error: Option<String>,
     pub exports: Exports,
     pub seed: Option<String>,
+    /// The rule variants that differ from the default game, in words (rulings §3.1).
+    pub variants: Vec<String>,
 }
 
 #[derive(Template, WebTemplate)]
@@ -65,6 +68,19 @@ pub fn join_fields(game: GameKind) -> Vec<Field> {
     match game {
         GameKind::CrossingSwords => Vec::new(),
         GameKind::Bst => super::prompt_bst::join_fields(),
+    }
+}
+
+/// The lobby's non-default rule variants in words, each naming its ruling ("Halt cycles all
+/// fire (Ruling 7)"). BST has no variant keys.
+pub fn variants(lobby: &LobbyView) -> Vec<String> {
+    match lobby.game {
+        GameKind::CrossingSwords => {
+            serde_json::from_value::<crossing_swords::Settings>(lobby.settings.clone())
+                .map(|s| s.rules.in_words())
+                .unwrap_or_default()
+        }
+        GameKind::Bst => Vec::new(),
     }
 }
 
@@ -132,6 +148,7 @@ pub async fn show_lobby(
         join_error: None,
         exports,
         seed: lobby.seed.clone(),
+        variants: variants(&lobby),
     })
 }
 

@@ -136,6 +136,20 @@ impl Game for Bst {
     type Private = Private;
     type Outcome = Outcome;
 
+    /// The seed, the explicit pool and the setup (which holds hands and a pool) would reveal
+    /// hands and draws, so they are shown only once the game is over (api.md v1 additions).
+    fn public_settings(settings: &Settings, finished: bool) -> Settings {
+        match finished {
+            true => settings.clone(),
+            false => Settings {
+                seed: None,
+                pool: None,
+                setup: None,
+                ..settings.clone()
+            },
+        }
+    }
+
     fn check_settings(settings: &Settings) -> Result<(), BstRefusal> {
         setup::check_settings(settings)
     }

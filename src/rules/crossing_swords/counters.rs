@@ -2,8 +2,9 @@
 //! and Taunt steals (Rulings 24-25).
 
 use super::damage::{Hit, Source};
-use super::events::{Event, Share};
+use super::events::{Event, Returned, Share};
 use super::moves::{Attack, Move};
+use super::rulebook::{AssailCap, Overkill, TauntSnapshot};
 use super::turn::Turn;
 use crate::rules::Seat;
 
@@ -59,9 +60,39 @@ pub fn taunt_share(vp0: u32, taunters: usize) -> u32 {
     (vp0 / k).min(3)
 }
 
+/// R9 with `assail_cap = return` (Ruling 20, §3.2): the order in which the Assailer `x`
+/// keeps his Assail counters: the declared target `t` first, then the seats following `x`,
+/// wrapping round, and `x` himself (`assail_self`) last.
+pub fn keep_order(n: usize, x: Seat, t: Seat) -> Vec<Seat> {
+    let mut order = vec![t];
+    order.extend((1..n).map(|k| Seat((x.0 + k) % n)).filter(|&s| s != t));
+    if x != t {
+        order.push(x);
+    }
+    order
+}
+
+/// R9 with `assail_cap = return`: of the Assail counters `won[v]` from each victim, keeps at
+/// most 8 in `order`; returns what goes back to each victim.
+pub fn returned(won: &[u32], order: &[Seat]) -> Vec<u32> {
+    let mut room = ASSAIL_CAP;
+    let mut back = vec![0u32; won.len()];
+    for &v in order {
+        let kept = won[v.0].min(room);
+        room -= kept;
+        back[v.0] = won[v.0] - kept;
+    }
+    back
+}
+
 /// R8-R10 in order: each victim's counters go to his damagers (split on overkill, card damage
 /// before a Lunge bonus), each Assailer keeps at most 8 of his Assail counters, then active
 /// Taunts steal from the start-of-turn VP. `hp` is after R4's heals; `vp` after R4's Mend VP.
+///
+/// Variants (§3.2): `overkill = full_credit` credits every damager his full damage, the excess
+/// from the supply (Ruling 29); `assail_cap = return` gives the excess back to the victims'
+/// HP before the death check (Ruling 20); `taunt_snapshot = post_damage` steals from the VP
+/// after R9 (Ruling 25).
 pub fn settle(
     turn: &Turn<'_>,
     ledger: &[Hit],
@@ -70,11 +101,14 @@ pub fn settle(
     events: &mut Vec<Event>,
 ) {
     let state = turn.state;
+    let rules = &state.rules;
     let who = |s: Seat| state.player_ref(s);
     // R8: move counters, split on overkill (G5, Ruling 29).
     let n = state.players.len();
-    let mut assail_counters = vec![0u32; n];
+    // assail_won[x][v]: counters x's Assail won from v.
+    let mut assail_won = vec![vec![0u32; n]; n];
     let mut other_counters = vec![0u32; n];
+    let full_credit = rules.overkill == Overkill::FullCredit;
     for v in turn.seats() {
         let hits: Vec<&Hit> = ledger.iter().filter(|h| h.to == v).collect();
         let damages: Vec<(Seat, u32)> = turn
@@ -92,7 +126,10 @@ pub fn settle(
             continue;
         }
         let hv = hp[v.0];
-        let shares = split(hv, &damages);
+        let shares = match full_credit {
+            true => damages.iter().map(|(_, d)| *d).collect(),
+            false => split(hv, &damages),
+        };
         let overkill = total > hv;
         hp[v.0] -= total.min(hv);
         let mut log = Vec::new();
@@ -104,7 +141,7 @@ pub fn settle(
                 .map(|h| h.amount)
                 .sum();
             let to_assail = counters.min(assail);
-            assail_counters[j.0] += to_assail;
+            assail_won[j.0][v.0] += to_assail;
             other_counters[j.0] += counters - to_assail;
             log.push(Share {
                 damager: who(j),
@@ -117,25 +154,54 @@ pub fn settle(
             hp: hv,
             damage: total,
             overkill,
+            full_credit: full_credit && overkill,
             shares: log,
         });
     }
 
     // R9: the Assail cap, then VP credit (Ruling 20).
     for x in turn.seats() {
-        let (credited, discarded) = assail_cap(assail_counters[x.0]);
+        let won: u32 = assail_won[x.0].iter().sum();
+        let (credited, excess) = assail_cap(won);
         vp[x.0] += credited + other_counters[x.0];
-        if discarded > 0 {
-            events.push(Event::AssailCapped {
-                assailer: who(x),
-                counters: assail_counters[x.0],
-                credited,
-                discarded,
-            });
+        if excess == 0 {
+            continue;
+        }
+        match (rules.assail_cap, turn.attack(x)) {
+            (AssailCap::Return, Some((_, t))) => {
+                let back = returned(&assail_won[x.0], &keep_order(n, x, t));
+                let mut list = Vec::new();
+                for v in turn.seats().filter(|v| back[v.0] > 0) {
+                    hp[v.0] += back[v.0];
+                    list.push(Returned {
+                        victim: who(v),
+                        counters: back[v.0],
+                    });
+                }
+                events.push(Event::AssailReturned {
+                    assailer: who(x),
+                    counters: won,
+                    credited,
+                    returned: list,
+                });
+            }
+            (AssailCap::Discard, _) | (AssailCap::Return, None) => {
+                events.push(Event::AssailCapped {
+                    assailer: who(x),
+                    counters: won,
+                    credited,
+                    discarded: excess,
+                })
+            }
         }
     }
 
-    // R10: Taunt steals from the start-of-turn snapshot (R1, Rulings 24-25).
+    // R10: Taunt steals from the start-of-turn snapshot (R1, Rulings 24-25), or from the VP
+    // after R9 (`post_damage`); every steal reads the same snapshot, so chains are order-free.
+    let snapshot: Vec<u32> = match rules.taunt_snapshot {
+        TauntSnapshot::Start => state.players.iter().map(|p| p.vp).collect(),
+        TauntSnapshot::PostDamage => vp.to_vec(),
+    };
     for y in turn.seats() {
         let taunters: Vec<Seat> = turn
             .seats()
@@ -144,7 +210,7 @@ pub fn settle(
         if taunters.is_empty() {
             continue;
         }
-        let pool = state.players[y.0].vp;
+        let pool = snapshot[y.0];
         let stolen = taunt_share(pool, taunters.len());
         for &t in &taunters {
             vp[t.0] += stolen;
@@ -203,6 +269,22 @@ mod tests {
     fn ruling_20_assail_keeps_at_most_eight() {
         assert_eq!(assail_cap(5), (5, 0));
         assert_eq!(assail_cap(11), (8, 3));
+    }
+
+    #[test]
+    fn ruling_20_return_keeps_the_declared_target_then_the_following_seats_then_the_assailer() {
+        // Seat 2 Assails, declared at seat 4, among 6 players: 4, 3, 5, 0, 1, then 2 himself.
+        assert_eq!(
+            keep_order(6, Seat(2), Seat(4)),
+            [Seat(4), Seat(3), Seat(5), Seat(0), Seat(1), Seat(2)]
+        );
+        // Won 4 from seat 4 (Focused and Taunting), 1 from every other seat and 1 from himself:
+        // 4 + 1 + 1 + 1 + 1 = 8 kept before his own, which goes back.
+        let won = [1, 1, 1, 1, 4, 1];
+        assert_eq!(
+            returned(&won, &keep_order(6, Seat(2), Seat(4))),
+            [0, 0, 1, 0, 0, 0]
+        );
     }
 
     #[test]

@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::events::Event;
 use super::moves::{Attack, Move};
+use super::rulebook::FocusAssail;
 use super::turn::Turn;
 use crate::rules::Seat;
 
@@ -100,21 +101,41 @@ pub enum Step {
 }
 
 /// Computes one Attack card's damage to one victim, with its arithmetic (R5).
+///
+/// Variants (§3.2): `focus_assail = any` doubles the Focus target's share of any Assail that
+/// hits him (Ruling 10); `taunt_before_focus` adds Taunt's +1 before the ×2+1 (Ruling 11);
+/// `assail_targets_all` lets every Assail victim's Riposte zero his share (Ruling 19), while
+/// the declared target keeps Ruling 18.
 pub fn card_damage(turn: &Turn<'_>, x: Seat, attack: Attack, t: Seat, v: Seat) -> (u32, Vec<Step>) {
+    let rules = &turn.state.rules;
     let mut steps = Vec::new();
     let mut d = i64::from(attack.base());
-    if turn.state.players[x.0].focus == Some(t) && v == t {
+    let focus = turn.state.players[x.0].focus;
+    let focused = match rules.focus_assail {
+        FocusAssail::Declared => focus == Some(t) && v == t,
+        FocusAssail::Any => focus == Some(v),
+    };
+    let taunting = turn.taunting(v);
+    let taunt = |d: &mut i64, steps: &mut Vec<Step>| {
+        if taunting {
+            *d += 1;
+            steps.push(Step::Taunting { result: *d });
+        }
+    };
+    if rules.taunt_before_focus {
+        taunt(&mut d, &mut steps);
+    }
+    if focused {
         d = 2 * d + 1;
         steps.push(Step::Focused { result: d });
     }
-    if turn.taunting(v) {
-        d += 1;
-        steps.push(Step::Taunting { result: d });
+    if !rules.taunt_before_focus {
+        taunt(&mut d, &mut steps);
     }
     let defense = turn.defense(v);
     let zero = match defense {
         Some((Move::Dodge, dt)) if dt == x => Some(ZeroReason::Dodged),
-        Some((Move::Riposte, rt)) if rt == x && t == v => Some(ZeroReason::Riposted),
+        Some((Move::Riposte, rt)) if rt == x && turn.targets(x, v) => Some(ZeroReason::Riposted),
         Some(_) | None => None,
     };
     let mut reductions = Vec::new();
@@ -151,23 +172,19 @@ pub fn card_damage(turn: &Turn<'_>, x: Seat, attack: Attack, t: Seat, v: Seat) -
 }
 
 /// The victims of an Attack card: its declared target, or for Assail every living player
-/// but the Assailer (AS, Ruling 17), in seat order.
+/// but the Assailer (AS, Ruling 17; `assail_self` adds him, §3.2), in seat order.
 pub fn victims(turn: &Turn<'_>, x: Seat, attack: Attack, t: Seat) -> Vec<Seat> {
-    match attack {
-        Attack::Strike | Attack::Lunge => vec![t],
-        Attack::Assail => turn.state.living().filter(|&v| v != x).collect(),
-    }
+    turn.seats()
+        .filter(|&v| turn.state.is_victim(x, attack, t, v))
+        .collect()
 }
 
 /// R6: the fixed counter damage a Block (2) or Riposte (3) deals its target when the target
-/// played an Attack card declared at the defender, even one that dealt 0 (Rulings 22, 23).
+/// played an Attack card declared at the defender, even one that dealt 0 (Rulings 22, 23);
+/// with `assail_targets_all`, an Assail that hits the defender counts too (Ruling 19, §3.2).
 pub fn counter_hit(turn: &Turn<'_>, v: Seat) -> Option<Hit> {
     let (mv, x) = turn.defense(v)?;
-    if x == v {
-        return None;
-    }
-    let (_, declared) = turn.attack(x)?;
-    if declared != v {
+    if x == v || !turn.targets(x, v) {
         return None;
     }
     let (amount, source) = match mv {
@@ -192,7 +209,8 @@ pub fn counter_hit(turn: &Turn<'_>, v: Seat) -> Option<Hit> {
 
 /// R7: if the Lunge's target has dealt the Lunger more than 0 so far this turn (R3, R5, R6),
 /// he deals a fixed 3 more, or 9 if the Lunger had Focused on him (Rulings 13-16). Returns
-/// the damage that triggered it and the bonus.
+/// the damage that triggered it and the bonus. A self-Lunge (`self_attacks`, §3.2) that
+/// damages its own Lunger triggers its own bonus: the test is the same ledger sum.
 pub fn lunge_bonus(turn: &Turn<'_>, ledger: &[Hit], x: Seat) -> Option<(u32, Hit)> {
     let (attack, t) = turn.attack(x)?;
     if attack != Attack::Lunge {

@@ -30,6 +30,15 @@ pub struct Share {
     pub counters: u32,
 }
 
+/// Assail counters beyond the 8 given back to one victim (Ruling 20, `assail_cap = return`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Returned {
+    /// Whose HP they go back to.
+    pub victim: PlayerRef,
+    /// How many.
+    pub counters: u32,
+}
+
 /// One entry of a turn's log. Serialized with a `kind` tag; every audience is Everyone.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
@@ -38,6 +47,13 @@ pub enum Event {
     Passed {
         player: PlayerRef,
         reason: PassReason,
+    },
+    /// R0, Ruling 2 with `missing_move` (§3.2): a living player without an order plays the
+    /// fixed move on himself.
+    Defaulted {
+        player: PlayerRef,
+        #[serde(rename = "move")]
+        mv: Move,
     },
     /// R2: what became of a Halt.
     /// `target_move` is what the target played (null: he passed); an effective Halt acts only
@@ -61,13 +77,15 @@ pub enum Event {
         target: PlayerRef,
         damage: u32,
     },
-    /// R4: a Mend heals its target and gives the Mender 1 VP (Rulings 27-28).
+    /// R4: a Mend heals its target and gives the Mender 1 VP (Rulings 27-28). `hp` is what
+    /// it healed: less than 3 or 7 when `heal_cap` stopped it (`capped`).
     Mended {
         mender: PlayerRef,
         target: PlayerRef,
         amount: MendAmount,
         hp: u32,
         vp: u32,
+        capped: bool,
     },
     /// R5: one Attack card's damage to one victim, with its arithmetic (Ruling 11).
     CardDamage {
@@ -98,12 +116,14 @@ pub enum Event {
         focused: bool,
         damage: u32,
     },
-    /// R8: a victim's counters move to his damagers (G5; split on overkill, Ruling 29).
+    /// R8: a victim's counters move to his damagers (G5; split on overkill, Ruling 29; or,
+    /// with `full_credit`, each gets his full damage, the excess from the supply).
     CountersMoved {
         victim: PlayerRef,
         hp: u32,
         damage: u32,
         overkill: bool,
+        full_credit: bool,
         shares: Vec<Share>,
     },
     /// R9: an Assailer won more than 8 counters; the excess leaves the game (Ruling 20).
@@ -112,6 +132,14 @@ pub enum Event {
         counters: u32,
         credited: u32,
         discarded: u32,
+    },
+    /// R9 with `assail_cap = return` (Ruling 20, §3.2): an Assailer won more than 8 counters;
+    /// the excess goes back to the victims last in the keep order.
+    AssailReturned {
+        assailer: PlayerRef,
+        counters: u32,
+        credited: u32,
+        returned: Vec<Returned>,
     },
     /// R10: an active Taunt steals from the target's start-of-turn VP (Rulings 24-25).
     TauntSteal {
@@ -125,6 +153,9 @@ pub enum Event {
     Died { player: PlayerRef },
     /// R13, G6: the last player standing moves all his HP to VP.
     Converted { player: PlayerRef, hp: u32 },
+    /// R13 with `convert_at_cap` (Ruling 31, §3.2): at the round cap a survivor moves all his
+    /// HP to VP.
+    ConvertedAtCap { player: PlayerRef, hp: u32 },
     /// R13: the game is over; the most VP wins, ties share (G7, Rulings 31-32).
     GameOver {
         reason: EndReason,

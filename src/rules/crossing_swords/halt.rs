@@ -2,6 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::rulebook::HaltCycle;
 use crate::rules::Seat;
 
 /// What became of one Halt (R2).
@@ -17,6 +18,10 @@ pub enum HaltFate {
     Negated,
     /// The Halt works: if its target played an Action, 3 damage and that Action is negated (R2.4).
     Effective,
+    /// On an unbroken Halt cycle under `halt_cycle = all_fire` (Ruling 7, §3.2): it deals its 3
+    /// and negates its target's Halt as an effective one does, and is itself negated by the
+    /// Halt on it.
+    CycleFired,
 }
 
 /// The fate of every Halt, indexed by the Halter's seat (`None`: that seat played no Halt).
@@ -38,9 +43,9 @@ impl HaltGraph {
     /// First, mutual pairs are VOID (Ruling 6). Then, until nothing changes, an undecided Halt
     /// by X becomes NEGATED if an EFFECTIVE Halt targets X, and EFFECTIVE if every non-void Halt
     /// on X is NEGATED. Whatever is still undecided lies on an unbroken cycle and is VOID
-    /// (Ruling 7). Each sweep reads the previous sweep's statuses only, so the result does not
-    /// depend on seat order.
-    pub fn resolve(halts: &[Option<Seat>]) -> HaltGraph {
+    /// (Ruling 7), or, under `halt_cycle = all_fire`, fires (§3.2). Each sweep reads the
+    /// previous sweep's statuses only, so the result does not depend on seat order.
+    pub fn resolve(halts: &[Option<Seat>], cycle: HaltCycle) -> HaltGraph {
         let n = halts.len();
         let target = |x: usize| halts[x].map(|s| s.0).filter(|&t| t < n);
         let mut status: Vec<Option<Status>> = (0..n)
@@ -69,7 +74,8 @@ impl HaltGraph {
                     Status::Decided(
                         HaltFate::Negated | HaltFate::VoidMutual | HaltFate::VoidCycle,
                     ) => true,
-                    Status::Decided(HaltFate::Effective) | Status::Undecided => false,
+                    Status::Decided(HaltFate::Effective | HaltFate::CycleFired)
+                    | Status::Undecided => false,
                 });
                 if hit {
                     status[x] = Some(Status::Decided(HaltFate::Negated));
@@ -86,17 +92,27 @@ impl HaltGraph {
             .map(|s| {
                 s.map(|s| match s {
                     Status::Decided(fate) => fate,
-                    Status::Undecided => HaltFate::VoidCycle,
+                    Status::Undecided => match cycle {
+                        HaltCycle::Void => HaltFate::VoidCycle,
+                        HaltCycle::AllFire => HaltFate::CycleFired,
+                    },
                 })
             })
             .collect();
         HaltGraph { fates }
     }
 
-    /// The seats whose EFFECTIVE Halts target `seat`, in seat order (R2.4, R3).
+    /// The seats whose EFFECTIVE (or, §3.2, cycle-fired) Halts target `seat`, in seat order
+    /// (R2.4, R3).
     pub fn effective_on(&self, halts: &[Option<Seat>], seat: Seat) -> Vec<Seat> {
         (0..halts.len())
-            .filter(|&w| halts[w] == Some(seat) && self.fates[w] == Some(HaltFate::Effective))
+            .filter(|&w| halts[w] == Some(seat))
+            .filter(|&w| {
+                matches!(
+                    self.fates[w],
+                    Some(HaltFate::Effective | HaltFate::CycleFired)
+                )
+            })
             .map(Seat)
             .collect()
     }
@@ -105,11 +121,33 @@ impl HaltGraph {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use HaltFate::{Effective, Negated, VoidCycle, VoidMutual};
+    use HaltFate::{CycleFired, Effective, Negated, VoidCycle, VoidMutual};
 
     fn graph(edges: &[Option<usize>]) -> Vec<Option<HaltFate>> {
         let halts: Vec<Option<Seat>> = edges.iter().map(|e| e.map(Seat)).collect();
-        HaltGraph::resolve(&halts).fates
+        HaltGraph::resolve(&halts, HaltCycle::Void).fates
+    }
+
+    #[test]
+    fn ruling_7_all_fire_fires_only_the_unbroken_cycle() {
+        // A→B→C→A, D↔E mutual, F→G: the cycle fires; the mutual pair stays void.
+        let halts: Vec<Option<Seat>> = [Some(1), Some(2), Some(0), Some(4), Some(3), Some(6), None]
+            .iter()
+            .map(|e| e.map(Seat))
+            .collect();
+        let fates = HaltGraph::resolve(&halts, HaltCycle::AllFire).fates;
+        assert_eq!(
+            fates,
+            [
+                Some(CycleFired),
+                Some(CycleFired),
+                Some(CycleFired),
+                Some(VoidMutual),
+                Some(VoidMutual),
+                Some(Effective),
+                None
+            ]
+        );
     }
 
     #[test]

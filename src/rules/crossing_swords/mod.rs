@@ -14,6 +14,7 @@ pub mod moves;
 mod narration;
 pub mod refusal;
 pub mod resolve;
+pub mod rulebook;
 pub mod setup;
 pub mod state;
 pub mod turn;
@@ -27,13 +28,14 @@ use uuid::Uuid;
 pub use events::Event;
 pub use moves::{Attack, Category, Move, Order, OrderBody};
 pub use refusal::{Refusal, SetupProblem};
+pub use rulebook::Rulebook;
 pub use setup::{Settings, Setup, SetupPlayer};
 pub use state::{
     EndReason, MoveChoice, Outcome, PlayerRef, Pools, Private, Prompt, Standing, State, Table,
 };
-pub use turn::PassReason;
+pub use turn::{PassReason, default_order};
 
-use crate::rules::{Entrant, Game, GameRng, PlayerId, Resolution, Seat};
+use crate::rules::{Entrant, Game, GameRng, PlayerId, Resolution, Seat, SettingsError};
 
 /// The Crossing Swords rules, as the host drives them through [`Game`].
 #[derive(Copy, Clone, Debug)]
@@ -64,6 +66,15 @@ impl Game for CrossingSwords {
     type Table = Table;
     type Private = Private;
     type Outcome = Outcome;
+
+    fn parse_settings(raw: serde_json::Value) -> Result<Settings, SettingsError<Refusal>> {
+        setup::parse(raw)
+    }
+
+    /// Crossing Swords has no secret setting: a `setup` is a public position.
+    fn public_settings(settings: &Settings, _finished: bool) -> Settings {
+        settings.clone()
+    }
 
     fn check_settings(settings: &Settings) -> Result<(), Refusal> {
         setup::check(settings)
@@ -194,24 +205,26 @@ impl Game for CrossingSwords {
 
     fn outcome(state: &State) -> Option<Outcome> {
         let end = state.end.as_ref()?;
-        let mut order: Vec<usize> = (0..state.players.len()).collect();
+        let mut order: Vec<Seat> = (0..state.players.len()).map(Seat).collect();
+        // By VP (survivors first among equals under `survivor_first`, Ruling 32), then seat.
         order.sort_by(|&a, &b| {
-            state.players[b]
-                .vp
-                .cmp(&state.players[a].vp)
-                .then(a.cmp(&b))
+            let above = |x, y| resolve::ranks_above(state, x, y);
+            above(b, a).cmp(&above(a, b)).then(a.cmp(&b))
         });
         let standings = order
             .into_iter()
-            .map(|i| {
-                let p = &state.players[i];
+            .map(|s| {
+                let p = &state.players[s.0];
                 Standing {
                     player: p.id,
                     name: p.name.clone(),
                     vp: p.vp,
                     hp: p.hp,
                     alive: p.alive,
-                    place: 1 + state.players.iter().filter(|q| q.vp > p.vp).count(),
+                    place: 1
+                        + (0..state.players.len())
+                            .filter(|&q| resolve::ranks_above(state, Seat(q), s))
+                            .count(),
                 }
             })
             .collect();

@@ -70,6 +70,11 @@ impl fmt::Display for Event {
                 };
                 write!(f, "{player} passes ({why})")
             }
+            Event::Defaulted { player, mv } => write!(
+                f,
+                "{player} sent no order and plays {} on himself (missing_move)",
+                mv.title()
+            ),
             Event::HaltResolved {
                 halter,
                 target,
@@ -79,6 +84,9 @@ impl fmt::Display for Event {
                 let what = match (fate, target_move.map(|m| (m, m.category()))) {
                     (HaltFate::VoidMutual, _) => "is void: they Halted each other".to_owned(),
                     (HaltFate::VoidCycle, _) => "is void: an unbroken Halt cycle".to_owned(),
+                    (HaltFate::CycleFired, _) => {
+                        "fires: an unbroken Halt cycle, and every Halt in it fires".to_owned()
+                    }
                     (HaltFate::Negated, _) => "is negated by a Halt on the Halter".to_owned(),
                     (HaltFate::Effective, Some((m, Category::Action))) => {
                         format!("takes effect against {target}'s {}", m.title())
@@ -109,14 +117,16 @@ impl fmt::Display for Event {
                 amount,
                 hp,
                 vp,
+                capped,
             } => {
                 let why = match amount {
                     MendAmount::Plain => "",
                     MendAmount::Focused => " (Focused last turn)",
                 };
+                let cap = if *capped { ", capped at 20" } else { "" };
                 write!(
                     f,
-                    "{mender}'s Mend heals {target} {hp} HP{why}; {mender} gains {vp} VP"
+                    "{mender}'s Mend heals {target} {hp} HP{why}{cap}; {mender} gains {vp} VP"
                 )
             }
             Event::CardDamage {
@@ -178,6 +188,7 @@ impl fmt::Display for Event {
                 hp,
                 damage,
                 overkill,
+                full_credit,
                 shares,
             } => {
                 let parts: Vec<String> = shares
@@ -190,7 +201,13 @@ impl fmt::Display for Event {
                         }
                     })
                     .collect();
-                if *overkill {
+                if *overkill && *full_credit {
+                    write!(
+                        f,
+                        "{victim} takes {damage} damage with only {hp} HP: overkill, full credit from the supply: {}",
+                        parts.join(", ")
+                    )
+                } else if *overkill {
                     write!(
                         f,
                         "{victim} takes {damage} damage with only {hp} HP: overkill, counters split {}",
@@ -213,6 +230,22 @@ impl fmt::Display for Event {
                 f,
                 "{assailer}'s Assail won {counters} counters: {credited} VP kept, {discarded} leave the game"
             ),
+            Event::AssailReturned {
+                assailer,
+                counters,
+                credited,
+                returned,
+            } => {
+                let parts: Vec<String> = returned
+                    .iter()
+                    .map(|r| format!("{} {}", r.victim, r.counters))
+                    .collect();
+                write!(
+                    f,
+                    "{assailer}'s Assail won {counters} counters: {credited} VP kept, the rest go back: {}",
+                    parts.join(", ")
+                )
+            }
             Event::TauntSteal {
                 taunter,
                 target,
@@ -227,6 +260,10 @@ impl fmt::Display for Event {
             Event::Converted { player, hp } => write!(
                 f,
                 "{player} is the last one standing and moves {hp} HP to VP"
+            ),
+            Event::ConvertedAtCap { player, hp } => write!(
+                f,
+                "{player} survives the last round and moves {hp} HP to VP"
             ),
             Event::GameOver { reason, winners } => {
                 let why = match reason {

@@ -3,6 +3,7 @@
 use std::fmt;
 
 use super::moves::Move;
+use super::rulebook::Rulebook;
 use crate::rules;
 
 /// What is wrong with a `settings.setup` position (api.md "Starting from a position").
@@ -35,6 +36,10 @@ pub enum Refusal {
     InvalidMaxPlayers { got: u32 },
     /// `max_rounds` of 0 (the cap counts turns from 1): `invalid-max-rounds`.
     InvalidMaxRounds,
+    /// A settings key that is no setting of this game: `unknown-setting`.
+    UnknownSetting { key: String },
+    /// A variant key (§3.1) with a value the rulings do not list: `invalid-setting`.
+    InvalidSetting { key: String, problem: String },
     /// A setup that could not happen: `invalid-setup`.
     InvalidSetup(SetupProblem),
     /// The setup lists a different number of players than signed up: `setup-mismatch`.
@@ -60,6 +65,8 @@ impl rules::Refusal for Refusal {
         match self {
             Refusal::InvalidMaxPlayers { .. } => "invalid-max-players",
             Refusal::InvalidMaxRounds => "invalid-max-rounds",
+            Refusal::UnknownSetting { .. } => "unknown-setting",
+            Refusal::InvalidSetting { .. } => "invalid-setting",
             Refusal::InvalidSetup(_) => "invalid-setup",
             Refusal::SetupMismatch { .. } => "setup-mismatch",
             Refusal::TooFewPlayers { .. } => "too-few-players",
@@ -79,6 +86,8 @@ impl rules::Refusal for Refusal {
             }
             Refusal::InvalidMaxPlayers { .. }
             | Refusal::InvalidMaxRounds
+            | Refusal::UnknownSetting { .. }
+            | Refusal::InvalidSetting { .. }
             | Refusal::InvalidSetup(_)
             | Refusal::SetupMismatch { .. }
             | Refusal::UnknownMove { .. }
@@ -137,6 +146,14 @@ impl fmt::Display for Refusal {
                 write!(f, "max_players must be between 2 and 16, not {got}")
             }
             Refusal::InvalidMaxRounds => write!(f, "max_rounds must be 1 or more"),
+            Refusal::UnknownSetting { key } => write!(
+                f,
+                "'{key}' is not a Crossing Swords setting; the settings are max_players, max_rounds, setup and the variant keys {}",
+                Rulebook::KEYS.join(", ")
+            ),
+            Refusal::InvalidSetting { key, problem } => {
+                write!(f, "the setting {key} is not valid: {problem}")
+            }
             Refusal::InvalidSetup(problem) => write!(f, "impossible setup: {problem}"),
             Refusal::SetupMismatch { entries, entrants } => write!(
                 f,

@@ -5,6 +5,7 @@ use super::counters::settle;
 use super::damage::{Hit, Source, ledger_attacks};
 use super::events::{Event, MendAmount};
 use super::moves::{Move, Order};
+use super::rulebook::Tiebreak;
 use super::state::{End, EndReason, State};
 use super::turn::{Play, Turn};
 use crate::rules::Seat;
@@ -45,13 +46,14 @@ pub fn resolve(state: &State, orders: &[(Seat, Order)]) -> Resolved {
         })
         .collect();
 
-    // R0: passes.
+    // R0: passes, and the fixed moves of `missing_move` (Ruling 2, §3.2).
     for s in turn.seats() {
         match turn.plays[s.0] {
             Play::Pass(reason) => events.push(Event::Passed {
                 player: who(s),
                 reason,
             }),
+            Play::Default { mv } => events.push(Event::Defaulted { player: who(s), mv }),
             Play::Out | Play::Card { .. } => {}
         }
     }
@@ -96,7 +98,7 @@ pub fn resolve(state: &State, orders: &[(Seat, Order)]) -> Resolved {
         }
     }
 
-    // R4: heals, before damage (Rulings 27-28).
+    // R4: heals, before damage (Rulings 27-28), never above 20 with `heal_cap` (Ruling 28).
     let mut hp: Vec<u32> = state.players.iter().map(|p| p.hp).collect();
     let mut vp: Vec<u32> = state.players.iter().map(|p| p.vp).collect();
     for m in turn.seats() {
@@ -109,14 +111,16 @@ pub fn resolve(state: &State, orders: &[(Seat, Order)]) -> Resolved {
                 MendAmount::Focused => 7,
                 MendAmount::Plain => 3,
             };
-            hp[x.0] += heal;
+            let healed = state.rules.heal_cap.heal(hp[x.0], heal) - hp[x.0];
+            hp[x.0] += healed;
             vp[m.0] += 1;
             events.push(Event::Mended {
                 mender: who(m),
                 target: who(x),
                 amount,
-                hp: heal,
+                hp: healed,
                 vp: 1,
+                capped: healed < heal,
             });
         }
     }
@@ -166,7 +170,21 @@ pub fn resolve(state: &State, orders: &[(Seat, Order)]) -> Resolved {
             p.hp = 0;
             Some(EndReason::LastStanding)
         }
-        [_, _, ..] if next.max_rounds == Some(next.round) => Some(EndReason::RoundCap),
+        [_, _, ..] if next.max_rounds == Some(next.round) => {
+            // Ruling 31: no conversion at the cap, unless `convert_at_cap` (§3.2).
+            if next.rules.convert_at_cap {
+                for &s in &living {
+                    let p = &mut next.players[s.0];
+                    events.push(Event::ConvertedAtCap {
+                        player: who(s),
+                        hp: p.hp,
+                    });
+                    p.vp += p.hp;
+                    p.hp = 0;
+                }
+            }
+            Some(EndReason::RoundCap)
+        }
         [_, _, ..] => None,
     };
     match reason {
@@ -187,11 +205,32 @@ pub fn resolve(state: &State, orders: &[(Seat, Order)]) -> Resolved {
     }
 }
 
-/// G7, Ruling 32: every player, dead or alive, with the most VP; ties share the win.
+/// G7, Ruling 32: every player, dead or alive, with the most VP; ties share the win. With
+/// `tiebreak = survivor_first` (§3.2) the living among them win, if any is alive.
 pub fn winners(state: &State) -> Vec<Seat> {
     let best = state.players.iter().map(|p| p.vp).max().unwrap_or(0);
-    (0..state.players.len())
+    let tied: Vec<Seat> = (0..state.players.len())
         .map(Seat)
         .filter(|s| state.players[s.0].vp == best)
-        .collect()
+        .collect();
+    let alive: Vec<Seat> = tied
+        .iter()
+        .copied()
+        .filter(|s| state.players[s.0].alive)
+        .collect();
+    match state.rules.tiebreak {
+        Tiebreak::SurvivorFirst if !alive.is_empty() => alive,
+        Tiebreak::SurvivorFirst | Tiebreak::Share => tied,
+    }
+}
+
+/// Whether `a` ranks above `b` in the standings: more VP, or (`survivor_first`, Ruling 32)
+/// the same VP and alive while `b` is dead.
+pub fn ranks_above(state: &State, a: Seat, b: Seat) -> bool {
+    let (pa, pb) = (&state.players[a.0], &state.players[b.0]);
+    pa.vp > pb.vp
+        || (state.rules.tiebreak == Tiebreak::SurvivorFirst
+            && pa.vp == pb.vp
+            && pa.alive
+            && !pb.alive)
 }

@@ -1,10 +1,12 @@
 //! Host settings and the opening position (G1, G2, Ruling 31; api.md "Starting from a position").
 
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 use super::refusal::{Refusal, SetupProblem};
+use super::rulebook::Rulebook;
 use super::state::{Fighter, State};
-use crate::rules::{Entrant, Seat};
+use crate::rules::{Entrant, Seat, SettingsError};
 
 /// The most players a game seats (G1: "playable by up to 16 people").
 pub const MOST_PLAYERS: u32 = 16;
@@ -13,10 +15,14 @@ pub const START_HP: u32 = 20;
 /// The most counters a setup may put in one pool (keeps arithmetic far from overflow).
 pub const SETUP_POOL_LIMIT: i64 = 1_000_000;
 
-/// Host-chosen settings. Only `max_rounds` of the rulings' variant keys (§3.1) is a setting;
-/// every other rule is the default game.
+/// Host-chosen settings: the seats, the variant keys of rulings §3.1 (`max_rounds` and the
+/// [`Rulebook`], whose keys sit flattened beside it) and an optional opening position.
+///
+/// Serde's `deny_unknown_fields` does not work with `flatten`, so the derived `Deserialize`
+/// ignores unknown keys: it reads only what Herald stored. A client's settings go through
+/// [`parse`], which refuses unknown keys and bad variant values by name.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
+#[serde(default)]
 pub struct Settings {
     /// How many may sign up, 2..=16 (G1); default 16.
     pub max_players: u32,
@@ -24,6 +30,9 @@ pub struct Settings {
     pub max_rounds: Option<u32>,
     /// A position to start from instead of the normal start.
     pub setup: Option<Setup>,
+    /// Every other variant key of §3.1 (flattened: `{"halt_cycle": "all_fire", ...}`).
+    #[serde(flatten)]
+    pub rules: Rulebook,
 }
 
 impl Default for Settings {
@@ -32,8 +41,36 @@ impl Default for Settings {
             max_players: MOST_PLAYERS,
             max_rounds: None,
             setup: None,
+            rules: Rulebook::default(),
         }
     }
+}
+
+/// Reads a client's settings object. A key that is no setting is refused (`unknown-setting`),
+/// and so is a variant key whose value §3.1 does not list (`invalid-setting`), each naming the
+/// key; a value of the wrong shape for `max_players`, `max_rounds` or `setup` is malformed.
+pub fn parse(raw: Value) -> Result<Settings, SettingsError<Refusal>> {
+    if let Value::Object(map) = &raw {
+        // Every key the settings serialize is a key they take: the list cannot drift.
+        let known = serde_json::to_value(Settings::default()).unwrap_or_default();
+        for (key, value) in map {
+            if known.get(key).is_none() {
+                return Err(SettingsError::Refused(Refusal::UnknownSetting {
+                    key: key.clone(),
+                }));
+            }
+            if Rulebook::KEYS.contains(&key.as_str()) {
+                let one = Value::Object([(key.clone(), value.clone())].into_iter().collect());
+                if let Err(e) = serde_json::from_value::<Rulebook>(one) {
+                    return Err(SettingsError::Refused(Refusal::InvalidSetting {
+                        key: key.clone(),
+                        problem: e.to_string(),
+                    }));
+                }
+            }
+        }
+    }
+    serde_json::from_value(raw).map_err(|e| SettingsError::Malformed(e.to_string()))
 }
 
 /// An opening position: the moment round `round`'s orders fall due. Every field is optional
@@ -179,6 +216,7 @@ pub fn start<J>(settings: &Settings, entrants: &[Entrant<J>]) -> Result<State, R
     Ok(State {
         round: setup.round.unwrap_or(1),
         max_rounds: settings.max_rounds,
+        rules: settings.rules,
         players,
         end: None,
     })

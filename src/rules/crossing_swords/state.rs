@@ -2,7 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::moves::{Category, Move};
+use super::moves::{Attack, Category, Move};
+use super::rulebook::Rulebook;
 use crate::rules::{PlayerId, Seat};
 
 /// The whole game: every player's pools and carry-overs, the round, and the end once reached.
@@ -13,6 +14,10 @@ pub struct State {
     pub round: u32,
     /// Ruling 31's stall guard, copied from the settings.
     pub max_rounds: Option<u32>,
+    /// The other variant keys of §3.1, copied from the settings; every step reads them here.
+    /// A state stored before they existed reads as the default game.
+    #[serde(default)]
+    pub rules: Rulebook,
     /// Every player, dead or alive, in seat (sign-up) order (G1).
     pub players: Vec<Fighter>,
     /// Set once the game is over (R13).
@@ -93,8 +98,28 @@ impl State {
         match self.fighter(target) {
             None => Some(TargetProblem::Unknown),
             Some(t) if !t.alive => Some(TargetProblem::Dead),
-            Some(_) if target == seat && !mv.may_target_self() => Some(TargetProblem::OwnSeat),
+            Some(_) if target == seat && !self.may_target_self(mv) => Some(TargetProblem::OwnSeat),
             Some(_) => None,
+        }
+    }
+
+    /// Whether `mv` may name its own player: Ruling 3, and with `self_attacks` (§3.2) the
+    /// Attack cards too; Taunt and Halt never may.
+    pub fn may_target_self(&self, mv: Move) -> bool {
+        mv.may_target_self() || (self.rules.self_attacks && mv.attack().is_some())
+    }
+
+    /// Whether `seat` is one of the living players an `attack` by `x` declared at `t` hits
+    /// this turn (victims are decided on the start-of-turn state, Ruling 4).
+    pub fn is_victim(&self, x: Seat, attack: Attack, t: Seat, seat: Seat) -> bool {
+        match attack {
+            Attack::Strike | Attack::Lunge => seat == t,
+            // Ruling 17: every living player but the Assailer; `assail_self` adds him (§3.2);
+            // an Assail declared at oneself (`self_attacks`) hits its declared target.
+            Attack::Assail => {
+                self.fighter(seat).is_some_and(|p| p.alive)
+                    && (seat != x || seat == t || self.rules.assail_self)
+            }
         }
     }
 }

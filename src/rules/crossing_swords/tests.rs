@@ -6,7 +6,7 @@ use serde_json::json;
 use uuid::Uuid;
 
 use super::*;
-use crate::rules::{Game, Refusal as _};
+use crate::rules::{Game, Refusal as _, SettingsError};
 
 fn entrants(names: &[&str]) -> Vec<Entrant<Join>> {
     names
@@ -43,13 +43,101 @@ fn a_join_with_a_character_is_refused_and_an_empty_one_accepted() {
 
 #[test]
 fn settings_default_to_sixteen_players_without_a_cap_and_refuse_unknown_keys() {
-    let s: Settings = serde_json::from_value(json!({})).unwrap();
+    let s = CrossingSwords::parse_settings(json!({})).unwrap();
     assert_eq!(s, Settings::default());
     assert_eq!(CrossingSwords::capacity(&s), 16);
     assert_eq!(CrossingSwords::min_players(&s), 2);
-    assert!(serde_json::from_value::<Settings>(json!({"seed": 4})).is_err());
-    assert!(
-        serde_json::from_value::<Settings>(json!({"setup": {"players": [{"hand": []}]}})).is_err()
+    let refused = |v| match CrossingSwords::parse_settings(v) {
+        Err(SettingsError::Refused(r)) => Some((r.code(), r.to_string())),
+        Err(SettingsError::Malformed(_)) | Ok(_) => None,
+    };
+    let (code, message) = refused(json!({"seed": 4})).unwrap();
+    assert_eq!(code, "unknown-setting");
+    assert!(message.contains("'seed'"), "{message}");
+    assert!(matches!(
+        CrossingSwords::parse_settings(json!({"setup": {"players": [{"hand": []}]}})),
+        Err(SettingsError::Malformed(_))
+    ));
+    assert!(matches!(
+        CrossingSwords::parse_settings(json!({"max_players": "lots"})),
+        Err(SettingsError::Malformed(_))
+    ));
+}
+
+#[test]
+fn every_variant_key_parses_its_listed_values_and_refuses_others_by_name() {
+    let s = CrossingSwords::parse_settings(json!({
+        "missing_move": "riposte", "self_attacks": true, "halt_cycle": "all_fire",
+        "halt_keeps_taunt_penalty": true, "focus_assail": "any", "taunt_before_focus": true,
+        "assail_self": true, "assail_targets_all": true, "assail_cap": "return",
+        "taunt_snapshot": "post_damage", "heal_cap": 20, "overkill": "full_credit",
+        "convert_at_cap": true, "tiebreak": "survivor_first", "max_rounds": 9
+    }))
+    .unwrap();
+    assert_eq!(s.rules.in_words().len(), 14);
+    assert_eq!(s.max_rounds, Some(9));
+    // What is stored reads back the same.
+    let stored: Settings = serde_json::from_value(serde_json::to_value(&s).unwrap()).unwrap();
+    assert_eq!(stored, s);
+    for (key, bad) in [
+        ("missing_move", json!("strike")),
+        ("missing_move", json!("halt")),
+        ("self_attacks", json!("yes")),
+        ("halt_cycle", json!("sometimes")),
+        ("halt_keeps_taunt_penalty", json!(1)),
+        ("focus_assail", json!("all")),
+        ("taunt_before_focus", json!(null)),
+        ("assail_self", json!("true")),
+        ("assail_targets_all", json!([])),
+        ("assail_cap", json!("keep")),
+        ("taunt_snapshot", json!("end")),
+        ("heal_cap", json!(25)),
+        ("overkill", json!("split")),
+        ("convert_at_cap", json!(0)),
+        ("tiebreak", json!("seat")),
+    ] {
+        match CrossingSwords::parse_settings(json!({ key: bad })) {
+            Err(SettingsError::Refused(r)) => {
+                assert_eq!(r.code(), "invalid-setting", "{key}: {bad}");
+                assert!(r.to_string().contains(key), "{r}");
+            }
+            other => panic!("{key}: {bad} gave {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn ruling_2_default_order_is_a_pass_or_the_fixed_move_on_oneself() {
+    let plain = started(&["Ann", "Bob"], &Settings::default());
+    assert_eq!(default_order(&plain, Seat(1)), None);
+    let settings = CrossingSwords::parse_settings(json!({"missing_move": "block"})).unwrap();
+    let state = started(&["Ann", "Bob"], &settings);
+    assert_eq!(
+        default_order(&state, Seat(1)),
+        Some(order(&state, Move::Block, 1))
+    );
+    // Whoever owes nothing gets no default.
+    let over = State {
+        end: Some(state::End {
+            reason: EndReason::RoundCap,
+            winners: vec![Seat(0)],
+        }),
+        ..state.clone()
+    };
+    assert_eq!(default_order(&over, Seat(1)), None);
+    // Resolving without Bob's order plays his Block on himself: Ann's Strike deals 3 − 2 = 1;
+    // a Block on oneself reflects nothing (Ruling 3).
+    let res = CrossingSwords::resolve(
+        &state,
+        &[(Seat(0), order(&state, Move::Strike, 1))],
+        &mut rng(),
+    );
+    assert_eq!(CrossingSwords::pools(&res.state, Seat(1)).hp, 19);
+    assert_eq!(CrossingSwords::pools(&res.state, Seat(0)).hp, 20);
+    assert_eq!(CrossingSwords::pools(&res.state, Seat(0)).vp, 1);
+    assert_eq!(
+        res.events[0].to_string(),
+        "Bob sent no order and plays Block on himself (missing_move)"
     );
 }
 
@@ -155,7 +243,10 @@ fn ruling_2_conflicting_or_illegal_orders_given_directly_become_passes() {
         .iter()
         .filter_map(|e| match e {
             Event::Passed { reason, .. } => Some(*reason),
-            Event::HaltResolved { .. }
+            Event::Defaulted { .. }
+            | Event::AssailReturned { .. }
+            | Event::ConvertedAtCap { .. }
+            | Event::HaltResolved { .. }
             | Event::ActionNegated { .. }
             | Event::HaltDamage { .. }
             | Event::Mended { .. }

@@ -36,6 +36,23 @@ pub enum Play {
     Pass(PassReason),
     /// A valid move and its declared target.
     Card { mv: Move, target: Seat },
+    /// A living seat without an order under `missing_move` (Ruling 2, §3.2): the fixed move,
+    /// played on himself.
+    Default { mv: Move },
+}
+
+/// What a living player who sent no order plays (Ruling 2, §3.2 `missing_move`): None for
+/// a Pass (the default game), else the fixed Defense or Action on himself. None too for a seat
+/// that owes nothing (dead, or the game is over). The deadline work resolves a missed step by
+/// it; [`Turn::new`] applies the same rule to a seat the orders leave out.
+pub fn default_order(state: &State, seat: Seat) -> Option<Order> {
+    let player = state
+        .fighter(seat)
+        .filter(|p| p.alive && state.end.is_none())?;
+    state.rules.missing_move.fixed_move().map(|mv| Order {
+        mv,
+        target: player.id,
+    })
 }
 
 /// One turn being resolved: the start-of-turn state, each seat's play and the Halt outcome.
@@ -66,7 +83,10 @@ impl<'a> Turn<'a> {
                     return Play::Out;
                 }
                 let Some(list) = given.get(&seat) else {
-                    return Play::Pass(PassReason::NoOrder);
+                    return match default_order(state, seat) {
+                        Some(order) => Play::Default { mv: order.mv },
+                        None => Play::Pass(PassReason::NoOrder),
+                    };
                 };
                 let first = list[0];
                 if list.iter().any(|o| *o != first) {
@@ -93,10 +113,10 @@ impl<'a> Turn<'a> {
                     mv: Move::Halt,
                     target,
                 } => Some(*target),
-                Play::Card { .. } | Play::Pass(_) | Play::Out => None,
+                Play::Card { .. } | Play::Default { .. } | Play::Pass(_) | Play::Out => None,
             })
             .collect();
-        let graph = HaltGraph::resolve(&halts);
+        let graph = HaltGraph::resolve(&halts, state.rules.halt_cycle);
         Turn {
             state,
             plays,
@@ -114,6 +134,7 @@ impl<'a> Turn<'a> {
     pub fn card(&self, seat: Seat) -> Option<(Move, Seat)> {
         match self.plays[seat.0] {
             Play::Card { mv, target } => Some((mv, target)),
+            Play::Default { mv } => Some((mv, seat)),
             Play::Pass(_) | Play::Out => None,
         }
     }
@@ -143,14 +164,33 @@ impl<'a> Turn<'a> {
             return None;
         }
         match self.graph.fates[seat.0] {
-            Some(HaltFate::Effective) | None => Some((mv, target)),
+            Some(HaltFate::Effective | HaltFate::CycleFired) | None => Some((mv, target)),
             Some(HaltFate::Negated | HaltFate::VoidMutual | HaltFate::VoidCycle) => None,
         }
     }
 
-    /// Whether `seat` has an active Taunt (T, Ruling 8: a negated Taunt has no +1 penalty).
+    /// Whether Attack cards on `seat` deal +1 for his Taunt (T, Ruling 26): an active Taunt;
+    /// a negated one has no penalty (Ruling 8) unless `halt_keeps_taunt_penalty` (§3.2).
     pub fn taunting(&self, seat: Seat) -> bool {
-        matches!(self.active(seat), Some((Move::Taunt, _)))
+        match self.state.rules.halt_keeps_taunt_penalty {
+            false => matches!(self.active(seat), Some((Move::Taunt, _))),
+            true => matches!(self.card(seat), Some((Move::Taunt, _))),
+        }
+    }
+
+    /// Whether `x`'s Attack card "targets" `v` for Block reflection and Riposte (Rulings 19,
+    /// 22-23): its declared target is `v`, or with `assail_targets_all` (§3.2) `v` is one of
+    /// its Assail's victims.
+    pub fn targets(&self, x: Seat, v: Seat) -> bool {
+        match self.attack(x) {
+            None => false,
+            Some((_, t)) if t == v => true,
+            Some((attack, t)) => {
+                self.state.rules.assail_targets_all
+                    && attack == Attack::Assail
+                    && self.state.is_victim(x, attack, t, v)
+            }
+        }
     }
 
     /// `seat`'s Defense move and its target, if it played one (always active).
