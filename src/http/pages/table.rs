@@ -60,8 +60,8 @@ pub fn heading(key: &str) -> String {
     match key {
         "hp" => "HP".into(),
         "vp" => "VP".into(),
-        "focus" => "Focus on".into(),
-        "dodge" => "Dodging".into(),
+        "focus" => "Focus".into(),
+        "dodge" => "Dodge".into(),
         other => {
             let words = other.replace(['_', '-'], " ");
             let mut chars = words.chars();
@@ -268,7 +268,7 @@ mod tests {
             json!({"id": "b", "name": "Bob", "alive": false, "submitted": false, "owes": false, "hp": 0, "vp": 3, "focus": null, "dodge": null}),
         ];
         let table = PoolsTable::of(&players, true);
-        assert_eq!(table.columns, vec!["HP", "VP", "Focus on", "Dodging"]);
+        assert_eq!(table.columns, vec!["HP", "VP", "Focus", "Dodge"]);
         assert_eq!(table.rows[0].cells, vec!["20", "0", "Bob", "—"]);
         assert_eq!(table.rows[0].order_state, "submitted");
         assert_eq!(table.rows[1].order_state, "");
