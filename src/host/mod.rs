@@ -2,6 +2,7 @@
 //! It is the only layer that calls both the rules and the store; handlers call it.
 
 pub mod auth;
+mod controls;
 pub mod engine;
 pub mod games;
 mod lobby;
@@ -9,6 +10,7 @@ pub mod pages;
 mod play;
 mod resolve;
 mod rounds;
+mod signups;
 pub mod views;
 
 use uuid::Uuid;

@@ -1,5 +1,6 @@
 //! Property tests of the Crossing Swords adjudicator: random legal games of 2-16 players,
-//! driven through the `Game` trait, checked against the rulings' invariants (§2.4).
+//! with random kicks by the host, driven through the `Game` trait, checked against the
+//! rulings' invariants (§2.4, with a kicked player's HP counters leaving the game).
 
 use herald::rules::crossing_swords::{
     CrossingSwords, Event, Join, Move, OrderBody, Settings, Setup, SetupPlayer, State,
@@ -15,6 +16,9 @@ struct Scenario {
     players: usize,
     settings: Settings,
     choices: Vec<(u8, u8)>,
+    /// Per turn: whether the host kicks someone (0: before the orders, 1: after some are in,
+    /// otherwise not) and whom (an index into the living).
+    kicks: Vec<(u8, u8)>,
 }
 
 fn scenario() -> impl Strategy<Value = Scenario> {
@@ -36,8 +40,9 @@ fn scenario() -> impl Strategy<Value = Scenario> {
             proptest::option::of(proptest::collection::vec(entry, n)),
             proptest::option::of(1u32..=30),
             proptest::collection::vec(any::<(u8, u8)>(), 16 * 30),
+            proptest::collection::vec((0u8..8, any::<u8>()), 31),
         )
-            .prop_map(move |(setup, max_rounds, choices)| Scenario {
+            .prop_map(move |(setup, max_rounds, choices, kicks)| Scenario {
                 players: n,
                 settings: Settings {
                     max_players: 16,
@@ -48,6 +53,7 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                     }),
                 },
                 choices,
+                kicks,
             })
     })
 }
@@ -79,7 +85,9 @@ fn supply(events: &[Event]) -> (u64, u64) {
         match e {
             Event::Mended { hp, vp, .. } => added += u64::from(*hp) + u64::from(*vp),
             Event::AssailCapped { discarded: d, .. } => discarded += u64::from(*d),
-            Event::Passed { .. }
+            // A kick's line is logged with the turn, but its counters left at the kick.
+            Event::Kicked { .. }
+            | Event::Passed { .. }
             | Event::HaltResolved { .. }
             | Event::ActionNegated { .. }
             | Event::HaltDamage { .. }
@@ -97,6 +105,48 @@ fn supply(events: &[Event]) -> (u64, u64) {
     (added, discarded)
 }
 
+/// The host kicks the `pick`-th living player: the counters change only by the kicked
+/// player's HP (a lone survivor's conversion moves counters without changing the sum), he
+/// keeps his VP and is out, and the game ends exactly when one is left (Ruling 31).
+fn kick(state: &State, n: usize, pick: u8) -> Result<(State, Seat), TestCaseError> {
+    let living: Vec<Seat> = CrossingSwords::owes(state);
+    let seat = living[usize::from(pick) % living.len()];
+    let before = total(state, n);
+    let kept_vp = CrossingSwords::pools(state, seat).vp;
+    let act = CrossingSwords::kick(state, seat)
+        .map_err(|e| TestCaseError::fail(format!("a kick of a living player was refused: {e}")))?;
+    let next = act.state;
+    let removed: u64 = next
+        .host_log
+        .iter()
+        .chain(&act.log)
+        .filter_map(|e| match e {
+            Event::Kicked { player, hp, .. } if player.id == state.players[seat.0].id => {
+                Some(u64::from(*hp))
+            }
+            _ => None,
+        })
+        .sum();
+    prop_assert_eq!(removed, u64::from(CrossingSwords::pools(state, seat).hp));
+    prop_assert_eq!(total(&next, n) + removed, before, "§2.4 with the kick's term");
+    let p = CrossingSwords::pools(&next, seat);
+    prop_assert_eq!((p.hp, p.vp), (0, kept_vp), "Ruling 30: out, keeps his VP");
+    prop_assert!(!CrossingSwords::alive(&next, seat));
+    prop_assert!(!CrossingSwords::owes(&next).contains(&seat));
+    prop_assert!(CrossingSwords::kick(&next, seat).is_err(), "kicked once only");
+    let finished = CrossingSwords::outcome(&next).is_some();
+    prop_assert_eq!(finished, living.len() == 2, "one left ends the game");
+    if finished {
+        prop_assert!(next.host_log.is_empty(), "a finished game logs at once");
+        let best = (0..n).map(|s| CrossingSwords::pools(&next, Seat(s)).vp).max();
+        for w in CrossingSwords::outcome(&next).unwrap().winners {
+            let s = next.seat_of(w).unwrap();
+            prop_assert_eq!(Some(CrossingSwords::pools(&next, s).vp), best);
+        }
+    }
+    Ok((next, seat))
+}
+
 fn fingerprint(res: &herald::rules::Resolution<CrossingSwords>) -> String {
     serde_json::to_string(&(&res.state, &res.revealed, &res.events)).unwrap()
 }
@@ -110,7 +160,16 @@ fn play(sc: &Scenario) -> Result<(), TestCaseError> {
         .map_err(|e| TestCaseError::fail(format!("start refused: {e}")))?;
     let mut choices = sc.choices.iter().copied();
     let mut turns = 0u32;
+    let mut expected_revealed;
+    let mut kicks = sc.kicks.iter().copied();
     while CrossingSwords::outcome(&state).is_none() {
+        let (when, pick) = kicks.next().unwrap_or((7, 0));
+        if when == 0 {
+            state = kick(&state, n, pick)?.0;
+            if CrossingSwords::outcome(&state).is_some() {
+                break;
+            }
+        }
         let owed = CrossingSwords::owes(&state);
         let mut orders = Vec::new();
         for &seat in &owed {
@@ -134,6 +193,20 @@ fn play(sc: &Scenario) -> Result<(), TestCaseError> {
             prop_assert_eq!(order.mv, choice.mv);
             orders.push((seat, order));
         }
+        if when == 1 {
+            // A kick while the orders are in: the kicked player's order is dropped, and an
+            // order against him passes at R0 (Ruling 30).
+            let (next, kicked) = kick(&state, n, pick)?;
+            state = next;
+            if CrossingSwords::outcome(&state).is_some() {
+                break;
+            }
+            let id = state.players[kicked.0].id;
+            orders.retain(|(s, _)| *s != kicked);
+            expected_revealed = orders.iter().filter(|(_, o)| o.target != id).cloned().collect();
+        } else {
+            expected_revealed = orders.clone();
+        }
         let before = total(&state, n);
         let dead_vp: Vec<(usize, u32)> = (0..n)
             .filter(|&s| !CrossingSwords::alive(&state, Seat(s)))
@@ -152,8 +225,14 @@ fn play(sc: &Scenario) -> Result<(), TestCaseError> {
             prop_assert_eq!(fingerprint(&res), fingerprint(&again));
         }
 
-        // Every order is revealed, in seat order.
-        prop_assert_eq!(&res.revealed, &orders);
+        // Every order is revealed, in seat order (but one against a kicked player: a Pass).
+        prop_assert_eq!(&res.revealed, &expected_revealed);
+        prop_assert!(res.state.host_log.is_empty(), "the kick's line is logged with the turn");
+        prop_assert_eq!(
+            res.events.iter().any(|e| matches!(e, Event::Kicked { .. })),
+            when <= 1,
+            "the turn's log leads with the kick"
+        );
 
         // §2.4: counters are conserved but for heals, Mend VP and the Assail excess.
         let (added, discarded) = supply(&res.events);

@@ -123,6 +123,9 @@ pub enum Event {
     },
     /// R12: a player at 0 HP is out (Ruling 30).
     Died { player: PlayerRef },
+    /// The host removed a player from the game between turns: out as if dead (Ruling 30), his
+    /// `hp` counters leave the game, he keeps his `vp` (see `host_acts.rs`).
+    Kicked { player: PlayerRef, hp: u32, vp: u32 },
     /// R13, G6: the last player standing moves all his HP to VP.
     Converted { player: PlayerRef, hp: u32 },
     /// R13: the game is over; the most VP wins, ties share (G7, Rulings 31-32).

@@ -181,5 +181,6 @@ pub fn start<J>(settings: &Settings, entrants: &[Entrant<J>]) -> Result<State, R
         max_rounds: settings.max_rounds,
         players,
         end: None,
+        host_log: Vec::new(),
     })
 }
