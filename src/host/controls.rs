@@ -204,13 +204,16 @@ fn kick_player<G: Game>(
     Ok(change)
 }
 
+/// A step's orders, one per owed seat, in seat order.
+type Answers<G> = Vec<(Seat, <G as Game>::Order)>;
+
 /// Every owed seat's pending order, in seat order, if every owed seat has answered (the
 /// kicked player's order left out): the step can resolve now.
 fn answers_in<G: Game>(
     snapshot: &Snapshot,
     state: &G::State,
     kicked: &PlayerRow,
-) -> Result<Option<Vec<(Seat, G::Order)>>, AppError> {
+) -> Result<Option<Answers<G>>, AppError> {
     let mut orders = Vec::new();
     for seat in G::owes(state) {
         let Some(player) = snapshot.players.get(seat.0) else {

@@ -5,10 +5,10 @@
 use serde_json::json;
 use uuid::Uuid;
 
+use super::Host;
 use super::auth::{Presented, require_host, require_player};
 use super::controls::{named, seated};
 use super::views::LobbyView;
-use super::Host;
 use crate::error::AppError;
 use crate::store::{Change, LobbyPatch, NewEvent, PlayerRow, RemovedPlayer, Snapshot, Status};
 

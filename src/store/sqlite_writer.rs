@@ -298,8 +298,11 @@ fn apply(
         conn.prepare_cached(sql::SEATS_BACK)?.execute(params![id])?;
     }
     if let Some(dropped) = &change.order_dropped {
-        conn.prepare_cached(sql::DELETE_ORDER)?
-            .execute(params![id, now_seq, dropped.to_string()])?;
+        conn.prepare_cached(sql::DELETE_ORDER)?.execute(params![
+            id,
+            now_seq,
+            dropped.to_string()
+        ])?;
     }
     if let Some(order) = &change.order {
         conn.prepare_cached(sql::UPSERT_ORDER)?.execute(params![

@@ -128,17 +128,26 @@ fn kick(state: &State, n: usize, pick: u8) -> Result<(State, Seat), TestCaseErro
         })
         .sum();
     prop_assert_eq!(removed, u64::from(CrossingSwords::pools(state, seat).hp));
-    prop_assert_eq!(total(&next, n) + removed, before, "§2.4 with the kick's term");
+    prop_assert_eq!(
+        total(&next, n) + removed,
+        before,
+        "§2.4 with the kick's term"
+    );
     let p = CrossingSwords::pools(&next, seat);
     prop_assert_eq!((p.hp, p.vp), (0, kept_vp), "Ruling 30: out, keeps his VP");
     prop_assert!(!CrossingSwords::alive(&next, seat));
     prop_assert!(!CrossingSwords::owes(&next).contains(&seat));
-    prop_assert!(CrossingSwords::kick(&next, seat).is_err(), "kicked once only");
+    prop_assert!(
+        CrossingSwords::kick(&next, seat).is_err(),
+        "kicked once only"
+    );
     let finished = CrossingSwords::outcome(&next).is_some();
     prop_assert_eq!(finished, living.len() == 2, "one left ends the game");
     if finished {
         prop_assert!(next.host_log.is_empty(), "a finished game logs at once");
-        let best = (0..n).map(|s| CrossingSwords::pools(&next, Seat(s)).vp).max();
+        let best = (0..n)
+            .map(|s| CrossingSwords::pools(&next, Seat(s)).vp)
+            .max();
         for w in CrossingSwords::outcome(&next).unwrap().winners {
             let s = next.seat_of(w).unwrap();
             prop_assert_eq!(Some(CrossingSwords::pools(&next, s).vp), best);
@@ -203,7 +212,11 @@ fn play(sc: &Scenario) -> Result<(), TestCaseError> {
             }
             let id = state.players[kicked.0].id;
             orders.retain(|(s, _)| *s != kicked);
-            expected_revealed = orders.iter().filter(|(_, o)| o.target != id).cloned().collect();
+            expected_revealed = orders
+                .iter()
+                .filter(|(_, o)| o.target != id)
+                .cloned()
+                .collect();
         } else {
             expected_revealed = orders.clone();
         }
@@ -227,7 +240,10 @@ fn play(sc: &Scenario) -> Result<(), TestCaseError> {
 
         // Every order is revealed, in seat order (but one against a kicked player: a Pass).
         prop_assert_eq!(&res.revealed, &expected_revealed);
-        prop_assert!(res.state.host_log.is_empty(), "the kick's line is logged with the turn");
+        prop_assert!(
+            res.state.host_log.is_empty(),
+            "the kick's line is logged with the turn"
+        );
         prop_assert_eq!(
             res.events.iter().any(|e| matches!(e, Event::Kicked { .. })),
             when <= 1,

@@ -35,7 +35,11 @@ pub(super) fn table() -> Vec<(Method, &'static str, MethodRouter<AppState>)> {
             "/api/v1/lobbies/{id}/players/{player_id}",
             delete(remove_player),
         ),
-        (Method::DELETE, "/api/v1/lobbies/{id}/me", delete(leave_lobby)),
+        (
+            Method::DELETE,
+            "/api/v1/lobbies/{id}/me",
+            delete(leave_lobby),
+        ),
         (
             Method::POST,
             "/api/v1/lobbies/{id}/reopen-signups",

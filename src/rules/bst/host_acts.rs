@@ -102,7 +102,10 @@ fn finish(
 ) -> HostAct<Bst> {
     let mut next = state.clone();
     log.push(BstEvent::GameOver {
-        winners: winners.iter().map(|&w| next.players[w].who.clone()).collect(),
+        winners: winners
+            .iter()
+            .map(|&w| next.players[w].who.clone())
+            .collect(),
         reason: reason.id().to_owned(),
         hp: [next.players[0].hp, next.players[1].hp],
     });
@@ -110,4 +113,101 @@ fn finish(
     next.pending = None;
     next.ops.clear();
     HostAct { state: next, log }
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::SeedableRng;
+
+    use super::super::{Character, Join, Settings};
+    use super::*;
+    use crate::rules::{Entrant, Game, GameRng, Refusal as _};
+
+    fn started() -> State {
+        let entrants: Vec<Entrant<Join>> = (0..2)
+            .map(|i| Entrant {
+                id: PlayerId(uuid::Uuid::from_u128(i as u128 + 1)),
+                name: format!("P{}", i + 1),
+                join: Join {
+                    character: Character::Sellsword,
+                },
+            })
+            .collect();
+        Bst::start(
+            &Settings::default(),
+            &entrants,
+            &mut GameRng::seed_from_u64(3),
+        )
+        .unwrap()
+    }
+
+    fn ending(result: Option<&str>, winner: Option<&str>) -> Ending {
+        Ending {
+            result: result.map(str::to_owned),
+            winner: winner.map(str::to_owned),
+        }
+    }
+
+    #[test]
+    fn a_kick_is_a_forfeit_the_opponent_wins_whatever_the_hp() {
+        let mut state = started();
+        state.players[1].hp = 1;
+        let act = kick(&state, Seat(0)).unwrap();
+        let outcome = Bst::outcome(&act.state).unwrap();
+        assert_eq!(outcome.reason, "forfeit");
+        assert_eq!(outcome.winners, [state.players[1].who.id]);
+        assert!(Bst::owes(&act.state).is_empty());
+        assert!(!Bst::alive(&act.state, Seat(0)) && Bst::alive(&act.state, Seat(1)));
+        assert!(matches!(
+            act.log[..],
+            [BstEvent::Forfeited { .. }, BstEvent::GameOver { .. }]
+        ));
+        assert_eq!(
+            act.state.all_tokens(),
+            state.all_tokens(),
+            "every token stays"
+        );
+        assert_eq!(kick(&act.state, Seat(1)).unwrap_err().code(), "game-over");
+    }
+
+    #[test]
+    fn the_host_declares_a_draw_or_names_the_winner() {
+        let state = started();
+        let draw = end_by_host(&state, ending(Some("draw"), None)).unwrap();
+        let outcome = Bst::outcome(&draw.state).unwrap();
+        assert_eq!(
+            (outcome.reason, outcome.winners.len()),
+            ("ended-by-host", 0)
+        );
+        let p2 = state.players[1].who.id.to_string();
+        let won = end_by_host(&state, ending(None, Some(&p2))).unwrap();
+        assert_eq!(
+            Bst::outcome(&won.state).unwrap().winners,
+            [state.players[1].who.id]
+        );
+        assert!(
+            end_by_host(&draw.state, ending(Some("draw"), None))
+                .unwrap_err()
+                .is_conflict()
+        );
+    }
+
+    #[test]
+    fn an_ending_that_is_not_exactly_a_draw_or_a_known_winner_is_refused() {
+        let state = started();
+        let code = |e: Ending| end_by_host(&state, e).unwrap_err().code();
+        assert_eq!(code(ending(None, None)), "invalid-ending");
+        assert_eq!(code(ending(Some("win"), None)), "invalid-ending");
+        let p1 = state.players[0].who.id.to_string();
+        assert_eq!(code(ending(Some("draw"), Some(&p1))), "invalid-ending");
+        assert_eq!(code(ending(None, Some("nobody"))), "unknown-player");
+    }
+
+    #[test]
+    fn a_substitute_keeps_the_hand() {
+        let state = started();
+        let next = rename(&state, Seat(0), "Sub");
+        assert_eq!(next.players[0].who.name, "Sub");
+        assert_eq!(next.players[0].hand, state.players[0].hand);
+    }
 }
