@@ -4,6 +4,8 @@ mod api_bad_input;
 mod api_bst;
 mod api_crossing_swords;
 mod api_events;
+mod api_host_controls;
+mod api_host_kick_end;
 mod api_openapi;
 mod api_race;
 mod api_secrecy;
