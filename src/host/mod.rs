@@ -19,6 +19,7 @@ use crate::error::AppError;
 use crate::store::{Committed, Snapshot, Store, TransactError};
 pub use games::GameKind;
 pub(crate) use games::with_game;
+pub use lobby::Joined;
 pub use rounds::{RoundSummary, RoundView};
 
 /// Longest lobby or player name, in characters.

@@ -19,6 +19,7 @@ mod pages_bst;
 mod pages_client;
 mod pages_forms;
 mod pages_game;
+mod pages_host_controls;
 mod store_cache;
 mod store_durability;
 mod store_group_commit;
