@@ -416,7 +416,7 @@ async fn the_host_ends_a_duel_as_a_draw_or_with_a_winner_and_bad_endings_change_
             (
                 json!({"winner": uuid::Uuid::new_v4()}),
                 StatusCode::UNPROCESSABLE_ENTITY,
-                "unknown-player",
+                "unknown-winner",
             ),
             (
                 json!({"winner": 3}),

@@ -45,7 +45,7 @@ pub fn kick(state: &State, seat: Seat) -> Result<HostAct<Bst>, BstRefusal> {
         return Err(game_over());
     }
     if seat.0 > 1 {
-        return Err(BstRefusal::new("unknown-player", "no such seat"));
+        return Err(BstRefusal::new("unknown-seat", "no such seat"));
     }
     let forfeited = BstEvent::Forfeited {
         player: state.players[seat.0].who.clone(),
@@ -72,7 +72,7 @@ pub fn end_by_host(state: &State, ending: Ending) -> Result<HostAct<Bst>, BstRef
                 .and_then(|id| state.players.iter().position(|p| p.who.id == id))
                 .ok_or_else(|| {
                     BstRefusal::new(
-                        "unknown-player",
+                        "unknown-winner",
                         format!("'{winner}' is not the id of a player in this duel"),
                     )
                 })?;
@@ -200,7 +200,7 @@ mod tests {
         assert_eq!(code(ending(Some("win"), None)), "invalid-ending");
         let p1 = state.players[0].who.id.to_string();
         assert_eq!(code(ending(Some("draw"), Some(&p1))), "invalid-ending");
-        assert_eq!(code(ending(None, Some("nobody"))), "unknown-player");
+        assert_eq!(code(ending(None, Some("nobody"))), "unknown-winner");
     }
 
     #[test]
