@@ -29,7 +29,7 @@ pub const BACKLOG: usize = 64;
 pub type Published = Arc<[EventRow]>;
 
 /// The event kinds that mark a turn of the game.
-pub const TURNS: [&str; 8] = [
+pub const TURNS: [&str; 10] = [
     "signups-closed",
     "started",
     "step-resolved",
@@ -40,6 +40,10 @@ pub const TURNS: [&str; 8] = [
     "player-kicked",
     "ended-by-host",
     "signups-reopened",
+    // A seat's token changed hands or a sign-up went: a player stream holding the old token
+    // must hear it to end.
+    "player-replaced",
+    "player-left",
 ];
 
 /// Per-lobby channels of committed events. A lobby has channels only while someone listens.

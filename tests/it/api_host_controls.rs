@@ -5,6 +5,7 @@
 use axum::http::{Method, StatusCode};
 use serde_json::{Value, json};
 
+use crate::api_secrecy::EventReader;
 use crate::support::{Reply, TestApp, apps};
 
 pub async fn delete(app: &TestApp, path: &str, token: Option<&str>) -> Reply {
@@ -441,5 +442,36 @@ async fn closed_sign_ups_reopen_for_the_host_until_the_start() {
             (late.status, late.code()),
             (StatusCode::CONFLICT, "already-started")
         );
+    }
+}
+
+#[tokio::test]
+async fn a_player_stream_ends_once_its_token_is_replaced_and_the_new_token_hears_the_prompt() {
+    for app in apps().await {
+        let (lobby, host, p) = seated(&app, &["Ann", "Bob"]).await;
+        app.start(&lobby, &host).await;
+        let path = format!("/api/v1/lobbies/{lobby}/me/events?events=prompt,finished");
+        let mut old = EventReader::open_path(&app, &path, Some(&p[1].1), None).await;
+        assert_eq!(old.next().await.map(|e| e.kind).as_deref(), Some("prompt"));
+        let mut ann = EventReader::open_path(&app, &path, Some(&p[0].1), None).await;
+        assert_eq!(ann.next().await.map(|e| e.kind).as_deref(), Some("prompt"));
+        let reply = app
+            .post(
+                &format!("/api/v1/lobbies/{lobby}/players/{}/replace", p[1].0),
+                Some(&host),
+                json!({"name": "Zed"}),
+            )
+            .await;
+        assert_eq!(reply.status, StatusCode::OK);
+        assert!(
+            old.ends().await,
+            "{}: the old token's stream ends",
+            app.backend
+        );
+        assert!(!ann.ends().await, "another player's stream goes on");
+        let fresh = reply.body["player_token"].as_str().unwrap();
+        let mut new = EventReader::open_path(&app, &path, Some(fresh), None).await;
+        let prompt = new.next().await.expect("the seat's prompt");
+        assert_eq!(prompt.data["player"]["name"], "Zed");
     }
 }
