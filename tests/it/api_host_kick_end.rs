@@ -462,3 +462,82 @@ async fn the_host_ends_a_duel_as_a_draw_or_with_a_winner_and_bad_endings_change_
         assert!(reply.body["seed"].is_string());
     }
 }
+
+/// A kick racing the last order of the others: whichever the lobby's transaction takes first,
+/// the round resolves exactly once, with the three orders acknowledged, and both requests
+/// succeed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_kick_racing_the_last_order_resolves_the_round_exactly_once() {
+    for app in apps().await {
+        let app = std::sync::Arc::new(app);
+        for _ in 0..20 {
+            let (lobby, host, p) = seated(&app, &["Ann", "Bob", "Cat", "Dan"]).await;
+            app.start(&lobby, &host).await;
+            order(&app, &lobby, &p[0].1, 1, "block", &p[1].0).await;
+            order(&app, &lobby, &p[1].1, 1, "dodge", &p[2].0).await;
+            let last = {
+                let (app, lobby, token, target) =
+                    (app.clone(), lobby.clone(), p[2].1.clone(), p[0].0.clone());
+                tokio::spawn(async move {
+                    let body =
+                        json!({"round": 1, "step": "orders", "move": "strike", "target": target});
+                    app.post(
+                        &format!("/api/v1/lobbies/{lobby}/orders"),
+                        Some(&token),
+                        body,
+                    )
+                    .await
+                })
+            };
+            let kick = {
+                let (app, lobby, host, dan) =
+                    (app.clone(), lobby.clone(), host.clone(), p[3].0.clone());
+                tokio::spawn(async move {
+                    app.post(
+                        &format!("/api/v1/lobbies/{lobby}/players/{dan}/kick"),
+                        Some(&host),
+                        json!({}),
+                    )
+                    .await
+                })
+            };
+            let (last, kick) = (last.await.unwrap(), kick.await.unwrap());
+            assert_eq!(
+                last.status,
+                StatusCode::ACCEPTED,
+                "{}: {}",
+                app.backend,
+                last.text
+            );
+            assert_eq!(
+                kick.status,
+                StatusCode::OK,
+                "{}: {}",
+                app.backend,
+                kick.text
+            );
+            let kinds = event_kinds(&app, &lobby).await;
+            assert_eq!(
+                kinds.iter().filter(|k| *k == "step-resolved").count(),
+                1,
+                "{kinds:?}"
+            );
+            let round = app
+                .get(&format!("/api/v1/lobbies/{lobby}/rounds/1"), None)
+                .await
+                .body;
+            let moves: Vec<&str> = round["orders"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|o| o["order"]["move"].as_str().unwrap())
+                .collect();
+            assert_eq!(moves, ["block", "dodge", "strike"], "{}", app.backend);
+            let view = app
+                .get(&format!("/api/v1/lobbies/{lobby}"), None)
+                .await
+                .body;
+            assert_eq!(view["round"], 2);
+        }
+    }
+}
