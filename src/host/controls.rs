@@ -172,7 +172,11 @@ fn renamed<G: Game>(
         .transpose()
 }
 
-fn kick_player<G: Game>(
+/// What kicking `player` writes, decided inside the lobby's transaction: the game's kick, the
+/// `player-kicked` event, the kicked player's pending order dropped, and then either the end
+/// (the kick finished the game), the step resolved (every owed answer is in), or the new state.
+/// Also what a kick by a missed-turn policy would write.
+pub(super) fn kick_player<G: Game>(
     snapshot: &Snapshot,
     player: &PlayerRow,
     now: i64,

@@ -117,6 +117,9 @@ pub struct HostAct<G: Game> {
 /// [`Game::JoinBody`] at sign-up, calls [`Game::start`] once with the seated entrants, and from
 /// then on repeatedly asks who [`Game::owes`] an answer, collects orders checked by
 /// [`Game::check_order`], and calls [`Game::resolve`] once every owed seat has answered.
+/// Between steps the host may act with its own hand: a substitute takes a seat
+/// ([`Game::rename`]), a player is removed ([`Game::kick`]) or the game ends now
+/// ([`Game::end_by_host`]), each as the game's rulings treat it.
 pub trait Game: Sized + 'static {
     /// The game's identifier on the wire (`crossing-swords`, `bst`).
     const ID: &'static str;
