@@ -96,7 +96,8 @@
     if (event.type !== "submitted" && event.type !== "player-joined") whole = true;
     schedule();
   };
-  ["player-joined", "signups-closed", "started", "submitted", "step-resolved", "round-resolved", "finished"].forEach(function (kind) {
+  ["player-joined", "signups-closed", "started", "submitted", "step-resolved", "round-resolved", "finished",
+   "player-replaced", "player-kicked", "player-left", "signups-reopened", "ended-by-host"].forEach(function (kind) {
     source.addEventListener(kind, onEvent);
   });
   source.onopen = function () { if (note) note.classList.add("connected"); };

@@ -2,6 +2,7 @@
 //! It is the only layer that calls both the rules and the store; handlers call it.
 
 pub mod auth;
+mod controls;
 pub mod engine;
 pub mod games;
 mod lobby;
@@ -9,6 +10,7 @@ pub mod pages;
 mod play;
 mod resolve;
 mod rounds;
+mod signups;
 pub mod views;
 
 use uuid::Uuid;
@@ -17,6 +19,7 @@ use crate::error::AppError;
 use crate::store::{Committed, Snapshot, Store, TransactError};
 pub use games::GameKind;
 pub(crate) use games::with_game;
+pub use lobby::Joined;
 pub use rounds::{RoundSummary, RoundView};
 
 /// Longest lobby or player name, in characters.

@@ -234,7 +234,9 @@ fn submit_order<G: Game>(
 }
 
 /// The game's state while it runs; a 409 before the start and after the end.
-fn running_state<G: Game>(snapshot: &Snapshot) -> Result<std::sync::Arc<G::State>, AppError> {
+pub(super) fn running_state<G: Game>(
+    snapshot: &Snapshot,
+) -> Result<std::sync::Arc<G::State>, AppError> {
     match snapshot.lobby.status {
         Status::Running => {}
         Status::Signups | Status::Closed => {

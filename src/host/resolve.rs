@@ -12,6 +12,10 @@ use crate::store::{Change, LobbyPatch, NewEvent, NewStep, Snapshot, Status};
 /// The name under which a round's opening (its events before any order falls due) is filed.
 pub const ROUND_OPENING: &str = "opening";
 
+/// The name under which the host's act that ended a game (a kick, an early end) is filed as
+/// the round's last step.
+pub const HOST_STEP: &str = "host";
+
 fn log_of<E: crate::rules::Event>(events: &[E]) -> Result<String, AppError> {
     let entries: Vec<LogEntry<E>> = events.iter().map(LogEntry::of).collect();
     to_text(&entries)
@@ -94,6 +98,43 @@ pub(super) fn resolve_step<G: Game>(
         state: Some(to_text(&next)?),
         round: Some(next_round),
         step: Some(next_step.to_string()),
+    };
+    Ok(())
+}
+
+/// Adds to `change` what a host's act that ended the game writes: its lines as the round's
+/// last step (no orders revealed: the open step's orders are void and are deleted unread),
+/// `round-resolved` and `finished`, and the finished state. Inside the lobby's transaction.
+pub(super) fn finish_by_host<G: Game>(
+    snapshot: &Snapshot,
+    act: &crate::rules::HostAct<G>,
+    now: i64,
+    change: &mut Change,
+) -> Result<(), AppError> {
+    let next = &act.state;
+    let round = G::round(next);
+    change.resolved.push(NewStep {
+        round,
+        step: HOST_STEP.to_string(),
+        revealed: "[]".into(),
+        log: log_of(&act.log)?,
+        pools: public_pools::<G>(next, &snapshot.players)?.to_string(),
+        resolved_at: now,
+    });
+    let result = G::outcome(next).map(|o| to_json(&o)).transpose()?;
+    change.events.push(NewEvent {
+        kind: "round-resolved",
+        data: json!({"round": round}).to_string(),
+    });
+    change.events.push(NewEvent {
+        kind: "finished",
+        data: json!({"result": result}).to_string(),
+    });
+    change.lobby = LobbyPatch {
+        status: Some(Status::Finished),
+        state: Some(to_text(next)?),
+        round: Some(round),
+        step: Some(G::step(next).to_string()),
     };
     Ok(())
 }

@@ -48,6 +48,27 @@ impl<S: Send + Sync> FromRequest<S> for JsonObject {
     }
 }
 
+/// A JSON object body that may be left out: an empty body reads as `{}` (a control whose
+/// body is usually empty, e.g. ending a Crossing Swords game). Otherwise as [`JsonObject`].
+pub struct OptionalJsonObject(pub Map<String, Value>);
+
+impl<S: Send + Sync> FromRequest<S> for OptionalJsonObject {
+    type Rejection = AppError;
+
+    async fn from_request(req: Request, state: &S) -> Result<OptionalJsonObject, AppError> {
+        let empty = req
+            .headers()
+            .get(axum::http::header::CONTENT_LENGTH)
+            .is_some_and(|length| length == "0")
+            || axum::body::HttpBody::size_hint(req.body()).exact() == Some(0);
+        if empty {
+            return Ok(OptionalJsonObject(Map::new()));
+        }
+        let JsonObject(map) = JsonObject::from_request(req, state).await?;
+        Ok(OptionalJsonObject(map))
+    }
+}
+
 /// The bearer token, if the request carries one.
 pub struct Token(pub Option<String>);
 

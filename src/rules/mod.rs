@@ -106,12 +106,30 @@ pub struct Resolution<G: Game> {
     pub events: Vec<G::Event>,
 }
 
+/// What the host's own hand did to a game (a kick, an early end): the state after, and the
+/// lines the host files in the round's log now.
+///
+/// A game that goes on after the act may instead keep the act's lines in its state and put
+/// them at the head of the next [`Game::resolve`]'s events, so that they lead the log of the
+/// step they affected (Crossing Swords does, `log` is then empty); a game that is over has no
+/// resolution to come, so every line is in `log`.
+#[derive(Clone, Debug)]
+pub struct HostAct<G: Game> {
+    /// The state after the act (finished, if the act ended the game).
+    pub state: G::State,
+    /// The act's lines for the round's log, to be filed by the host now.
+    pub log: Vec<G::Event>,
+}
+
 /// One game's rules, as the host sees them. Every method is a pure function of its arguments.
 ///
 /// The lifecycle: the host validates [`Game::Settings`] at lobby creation, each join's
 /// [`Game::JoinBody`] at sign-up, calls [`Game::start`] once with the seated entrants, and from
 /// then on repeatedly asks who [`Game::owes`] an answer, collects orders checked by
 /// [`Game::check_order`], and calls [`Game::resolve`] once every owed seat has answered.
+/// Between steps the host may act with its own hand: a substitute takes a seat
+/// ([`Game::rename`]), a player is removed ([`Game::kick`]) or the game ends now
+/// ([`Game::end_by_host`]), each as the game's rulings treat it.
 pub trait Game: Sized + 'static {
     /// The game's identifier on the wire (`crossing-swords`, `bst`).
     const ID: &'static str;
@@ -141,6 +159,9 @@ pub trait Game: Sized + 'static {
     type Private: Serialize + Send;
     /// The final result (winners and standings).
     type Outcome: Serialize + Send;
+    /// What the host decides when ending the game early, as sent (Crossing Swords: nothing,
+    /// the standings decide; BST: a draw or a winner).
+    type Ending: DeserializeOwned + Send;
 
     /// Reads a client's settings object. By default serde decides alone, so any failure is
     /// malformed; a game whose settings name rule variants refuses unknown keys and values
@@ -211,4 +232,16 @@ pub trait Game: Sized + 'static {
     fn private(state: &Self::State, seat: Seat) -> Self::Private;
     /// The result, once the game is over.
     fn outcome(state: &Self::State) -> Option<Self::Outcome>;
+
+    /// The state with the player at `seat` playing on under a new `name` (a substitute takes
+    /// the seat): pools, carry-overs, hand and everything else stay.
+    fn rename(state: &Self::State, seat: Seat, name: &str) -> Self::State;
+    /// Removes the player at `seat` from play by the host's hand, as the game's rulings treat
+    /// it; may end the game.
+    fn kick(state: &Self::State, seat: Seat) -> Result<HostAct<Self>, Self::Refusal>;
+    /// Ends the game now, as the host decides within the rulings.
+    fn end_by_host(
+        state: &Self::State,
+        ending: Self::Ending,
+    ) -> Result<HostAct<Self>, Self::Refusal>;
 }

@@ -29,12 +29,21 @@ pub const BACKLOG: usize = 64;
 pub type Published = Arc<[EventRow]>;
 
 /// The event kinds that mark a turn of the game.
-pub const TURNS: [&str; 5] = [
+pub const TURNS: [&str; 10] = [
     "signups-closed",
     "started",
     "step-resolved",
     "round-resolved",
     "finished",
+    // The host's hand: a kick takes a seat out of the step, an early end finishes the game,
+    // reopened sign-ups undo `signups-closed`.
+    "player-kicked",
+    "ended-by-host",
+    "signups-reopened",
+    // A seat's token changed hands or a sign-up went: a player stream holding the old token
+    // must hear it to end.
+    "player-replaced",
+    "player-left",
 ];
 
 /// Per-lobby channels of committed events. A lobby has channels only while someone listens.

@@ -34,7 +34,8 @@ use uuid::Uuid;
 
 pub use rows::{
     Change, EventRow, LobbyPatch, LobbyRow, NewEvent, NewLobby, NewOrder, NewPlayer, NewStep,
-    OrderRow, ParsedState, PlayerRow, RoundSteps, Snapshot, Status, StepRow,
+    OrderRow, ParsedState, PlayerRow, PlayerUpdate, RemovedPlayer, RoundSteps, Snapshot, Status,
+    StepRow,
 };
 pub use transact::{Committed, TransactError};
 

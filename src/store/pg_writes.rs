@@ -67,6 +67,44 @@ pub(super) async fn apply(
             .execute(&mut *conn)
             .await?;
     }
+    if let Some(update) = &change.player_update {
+        sqlx::query(sql::UPDATE_PLAYER)
+            .bind(&update.name)
+            .bind(&update.name_key)
+            .bind(&update.token_hash)
+            .bind(update.id.to_string())
+            .bind(&id)
+            .execute(&mut *conn)
+            .await?;
+    }
+    if let Some(removed) = &change.player_removed {
+        sqlx::query(sql::DELETE_PLAYER)
+            .bind(removed.id.to_string())
+            .bind(&id)
+            .execute(&mut *conn)
+            .await?;
+        sqlx::query(sql::SEATS_ASIDE)
+            .bind(&id)
+            .bind(removed.seat as i64)
+            .execute(&mut *conn)
+            .await?;
+        sqlx::query(sql::SEATS_BACK)
+            .bind(&id)
+            .execute(&mut *conn)
+            .await?;
+    }
+    if let Some(dropped) = &change.order_dropped {
+        // The order may be one this batch has not written yet, or one written before.
+        deferred
+            .orders
+            .remove(&(id.clone(), now_seq, dropped.to_string()));
+        sqlx::query(sql::DELETE_ORDER)
+            .bind(&id)
+            .bind(now_seq)
+            .bind(dropped.to_string())
+            .execute(&mut *conn)
+            .await?;
+    }
     if let Some(order) = &change.order {
         deferred.orders.insert(
             (id.clone(), now_seq, order.player_id.to_string()),

@@ -291,6 +291,23 @@ impl Snapshot {
             });
             next.players.sort_by_key(|p| p.seat);
         }
+        if let Some(update) = change.player_update
+            && let Some(held) = next.players.iter_mut().find(|p| p.id == update.id)
+        {
+            held.name = update.name;
+            held.token_hash = update.token_hash;
+        }
+        if let Some(removed) = change.player_removed {
+            next.players.retain(|p| p.id != removed.id);
+            for p in &mut next.players {
+                if p.seat > removed.seat {
+                    p.seat -= 1;
+                }
+            }
+        }
+        if let Some(dropped) = change.order_dropped {
+            next.orders.retain(|o| o.player_id != dropped);
+        }
         if let Some(order) = change.order {
             let row = OrderRow {
                 player_id: order.player_id,
@@ -447,14 +464,45 @@ pub struct LobbyPatch {
     pub step: Option<String>,
 }
 
+/// A seated player's new name and token: a substitute takes the seat, or the host reissues
+/// the private link. The old token's hash is gone with the write, so the old token is unknown
+/// from the commit on.
+#[derive(Clone, Debug)]
+pub struct PlayerUpdate {
+    pub id: Uuid,
+    pub name: String,
+    pub name_key: String,
+    pub token_hash: String,
+}
+
+/// A sign-up withdrawn before the start. The players seated after it move down one seat, so
+/// that seats stay 0..n in sign-up order (the start deals them by seat).
+#[derive(Clone, Debug)]
+pub struct RemovedPlayer {
+    pub id: Uuid,
+    pub seat: usize,
+}
+
 /// What one transaction writes. Applied atomically, or not at all.
 #[derive(Clone, Debug, Default)]
 pub struct Change {
     pub lobby: LobbyPatch,
     pub player: Option<NewPlayer>,
+    pub player_update: Option<PlayerUpdate>,
+    pub player_removed: Option<RemovedPlayer>,
     pub order: Option<NewOrder>,
+    /// A pending order of the current step withdrawn (a kicked player's).
+    pub order_dropped: Option<Uuid>,
     /// Records the step being collected as resolved (and, where its events open the next round,
     /// that round's opening as a step of its own), moving the lobby past them.
     pub resolved: Vec<NewStep>,
     pub events: Vec<NewEvent>,
+}
+
+impl Change {
+    /// Whether writing this change may meet a UNIQUE constraint (a player's name or token),
+    /// so that it runs in a savepoint of its own and a refusal rolls back this change alone.
+    pub(super) fn touches_players(&self) -> bool {
+        self.player.is_some() || self.player_update.is_some()
+    }
 }

@@ -14,6 +14,20 @@ pub const INSERT_PLAYER: &str = "INSERT INTO players \
     (id, lobby_id, seat, name, name_key, join_data, token_hash) \
     VALUES ($1, $2, $3, $4, $5, $6, $7)";
 
+/// A substitute's name, or a reissued token, for a seated player.
+pub const UPDATE_PLAYER: &str = "UPDATE players SET name = $1, name_key = $2, token_hash = $3 \
+    WHERE id = $4 AND lobby_id = $5";
+
+pub const DELETE_PLAYER: &str = "DELETE FROM players WHERE id = $1 AND lobby_id = $2";
+
+/// Closing the gap a removed sign-up leaves, in two statements: UNIQUE (lobby_id, seat) is
+/// checked row by row on both backends, so `seat = seat - 1` could meet a seat not yet moved.
+/// The seats after the gap go negative first (-seat - 1, all distinct and below every seat),
+/// then come back one lower (-(-seat - 1) - 2 = seat - 1).
+pub const SEATS_ASIDE: &str =
+    "UPDATE players SET seat = -seat - 1 WHERE lobby_id = $1 AND seat > $2";
+pub const SEATS_BACK: &str = "UPDATE players SET seat = -seat - 2 WHERE lobby_id = $1 AND seat < 0";
+
 pub const UPSERT_ORDER: &str = "INSERT INTO orders \
     (lobby_id, step_seq, player_id, body, submitted_at) VALUES ($1, $2, $3, $4, $5) \
     ON CONFLICT (lobby_id, step_seq, player_id) \
@@ -25,6 +39,10 @@ pub const INSERT_STEP: &str = "INSERT INTO steps \
 
 /// A resolved step's orders live on, revealed, in its `steps` row.
 pub const DELETE_ORDERS: &str = "DELETE FROM orders WHERE lobby_id = $1 AND step_seq = $2";
+
+/// One pending order withdrawn (a kicked player's).
+pub const DELETE_ORDER: &str =
+    "DELETE FROM orders WHERE lobby_id = $1 AND step_seq = $2 AND player_id = $3";
 
 pub const INSERT_EVENT: &str =
     "INSERT INTO events (lobby_id, seq, kind, data, created_at) VALUES ($1, $2, $3, $4, $5)";

@@ -206,7 +206,7 @@ fn write(
     change: &Change,
     now: i64,
 ) -> rusqlite::Result<Result<i64, WriteError>> {
-    if change.player.is_none() {
+    if !change.touches_players() {
         return match apply(conn, snapshot, change, now) {
             Ok(None) => Ok(Err(WriteError::Conflict)),
             Ok(Some(event_seq)) => Ok(Ok(event_seq)),
@@ -279,6 +279,29 @@ fn apply(
             player.name_key,
             player.join_data,
             player.token_hash,
+        ])?;
+    }
+    if let Some(update) = &change.player_update {
+        conn.prepare_cached(sql::UPDATE_PLAYER)?.execute(params![
+            update.name,
+            update.name_key,
+            update.token_hash,
+            update.id.to_string(),
+            id,
+        ])?;
+    }
+    if let Some(removed) = &change.player_removed {
+        conn.prepare_cached(sql::DELETE_PLAYER)?
+            .execute(params![removed.id.to_string(), id])?;
+        conn.prepare_cached(sql::SEATS_ASIDE)?
+            .execute(params![id, removed.seat as i64])?;
+        conn.prepare_cached(sql::SEATS_BACK)?.execute(params![id])?;
+    }
+    if let Some(dropped) = &change.order_dropped {
+        conn.prepare_cached(sql::DELETE_ORDER)?.execute(params![
+            id,
+            now_seq,
+            dropped.to_string()
         ])?;
     }
     if let Some(order) = &change.order {

@@ -419,7 +419,7 @@ async fn write(
     change: &Change,
     deferred: &mut Deferred,
 ) -> Result<Result<i64, WriteError>, sqlx::Error> {
-    if change.player.is_none() {
+    if !change.touches_players() {
         return match apply(&mut *conn, snapshot, change, deferred).await {
             Err(WriteError::Database(error)) => Err(error),
             other => Ok(other),

@@ -63,6 +63,19 @@ impl EventReader {
         }
     }
 
+    /// Whether the server ends the stream within a second, once its pending events are read
+    /// (those are dropped).
+    pub async fn ends(&mut self) -> bool {
+        loop {
+            match tokio::time::timeout(Duration::from_secs(1), self.body.frame()).await {
+                Err(_) => return false,
+                Ok(None) => return true,
+                Ok(Some(Err(_))) => return true,
+                Ok(Some(Ok(_))) => continue,
+            }
+        }
+    }
+
     /// The next event, or None if none arrives within a second.
     pub async fn next(&mut self) -> Option<SseEvent> {
         loop {

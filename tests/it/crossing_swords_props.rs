@@ -1,6 +1,7 @@
 //! Property tests of the Crossing Swords adjudicator: random legal games of 2-16 players
-//! under random combinations of the variant keys (§3.1), driven through the `Game` trait,
-//! checked against the rulings' invariants (§2.4, adapted per variant).
+//! under random combinations of the variant keys (§3.1), with random kicks by the host, driven
+//! through the `Game` trait, checked against the rulings' invariants (§2.4, adapted per variant
+//! and with a kicked player's HP counters leaving the game).
 
 use herald::rules::crossing_swords::rulebook::{
     AssailCap, FocusAssail, HaltCycle, HealCap, MissingMove, Overkill, TauntSnapshot, Tiebreak,
@@ -20,6 +21,9 @@ struct Scenario {
     players: usize,
     settings: Settings,
     choices: Vec<(u8, u8)>,
+    /// Per turn: whether the host kicks someone (0: before the orders, 1: after some are in,
+    /// otherwise not) and whom (an index into the living).
+    kicks: Vec<(u8, u8)>,
 }
 
 fn rulebook() -> impl Strategy<Value = Rulebook> {
@@ -112,8 +116,9 @@ fn scenario() -> impl Strategy<Value = Scenario> {
             proptest::option::of(1u32..=30),
             proptest::collection::vec(any::<(u8, u8)>(), 16 * 30),
             prop_oneof![Just(Rulebook::default()), rulebook()],
+            proptest::collection::vec((0u8..8, any::<u8>()), 31),
         )
-            .prop_map(move |(setup, max_rounds, choices, rules)| Scenario {
+            .prop_map(move |(setup, max_rounds, choices, rules, kicks)| Scenario {
                 players: n,
                 settings: Settings {
                     max_players: 16,
@@ -125,6 +130,7 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                     rules,
                 },
                 choices,
+                kicks,
             })
     })
 }
@@ -199,7 +205,9 @@ fn supply(rules: &Rulebook, events: &[Event]) -> Result<(u64, u64), TestCaseErro
             Event::Defaulted { .. } => {
                 prop_assert!(rules.missing_move != MissingMove::Pass);
             }
-            Event::Passed { .. }
+            // A kick's line is logged with the turn, but its counters left at the kick.
+            Event::Kicked { .. }
+            | Event::Passed { .. }
             | Event::HaltResolved { .. }
             | Event::ActionNegated { .. }
             | Event::HaltDamage { .. }
@@ -217,6 +225,57 @@ fn supply(rules: &Rulebook, events: &[Event]) -> Result<(u64, u64), TestCaseErro
     Ok((added, discarded))
 }
 
+/// The host kicks the `pick`-th living player: the counters change only by the kicked
+/// player's HP (a lone survivor's conversion moves counters without changing the sum), he
+/// keeps his VP and is out, and the game ends exactly when one is left (Ruling 31).
+fn kick(state: &State, n: usize, pick: u8) -> Result<(State, Seat), TestCaseError> {
+    let living: Vec<Seat> = CrossingSwords::owes(state);
+    let seat = living[usize::from(pick) % living.len()];
+    let before = total(state, n);
+    let kept_vp = CrossingSwords::pools(state, seat).vp;
+    let act = CrossingSwords::kick(state, seat)
+        .map_err(|e| TestCaseError::fail(format!("a kick of a living player was refused: {e}")))?;
+    let next = act.state;
+    let removed: u64 = next
+        .host_log
+        .iter()
+        .chain(&act.log)
+        .filter_map(|e| match e {
+            Event::Kicked { player, hp, .. } if player.id == state.players[seat.0].id => {
+                Some(u64::from(*hp))
+            }
+            _ => None,
+        })
+        .sum();
+    prop_assert_eq!(removed, u64::from(CrossingSwords::pools(state, seat).hp));
+    prop_assert_eq!(
+        total(&next, n) + removed,
+        before,
+        "§2.4 with the kick's term"
+    );
+    let p = CrossingSwords::pools(&next, seat);
+    prop_assert_eq!((p.hp, p.vp), (0, kept_vp), "Ruling 30: out, keeps his VP");
+    prop_assert!(!CrossingSwords::alive(&next, seat));
+    prop_assert!(!CrossingSwords::owes(&next).contains(&seat));
+    prop_assert!(
+        CrossingSwords::kick(&next, seat).is_err(),
+        "kicked once only"
+    );
+    let finished = CrossingSwords::outcome(&next).is_some();
+    prop_assert_eq!(finished, living.len() == 2, "one left ends the game");
+    if finished {
+        prop_assert!(next.host_log.is_empty(), "a finished game logs at once");
+        let best = (0..n)
+            .map(|s| CrossingSwords::pools(&next, Seat(s)).vp)
+            .max();
+        for w in CrossingSwords::outcome(&next).unwrap().winners {
+            let s = next.seat_of(w).unwrap();
+            prop_assert_eq!(Some(CrossingSwords::pools(&next, s).vp), best);
+        }
+    }
+    Ok((next, seat))
+}
+
 fn fingerprint(res: &herald::rules::Resolution<CrossingSwords>) -> String {
     serde_json::to_string(&(&res.state, &res.revealed, &res.events)).unwrap()
 }
@@ -230,7 +289,15 @@ fn play(sc: &Scenario) -> Result<(), TestCaseError> {
         .map_err(|e| TestCaseError::fail(format!("start refused: {e}")))?;
     let mut choices = sc.choices.iter().copied();
     let mut turns = 0u32;
+    let mut kicks = sc.kicks.iter().copied();
     while CrossingSwords::outcome(&state).is_none() {
+        let (when, pick) = kicks.next().unwrap_or((7, 0));
+        if when == 0 {
+            state = kick(&state, n, pick)?.0;
+            if CrossingSwords::outcome(&state).is_some() {
+                break;
+            }
+        }
         let owed = CrossingSwords::owes(&state);
         let mut orders = Vec::new();
         for &seat in &owed {
@@ -258,6 +325,24 @@ fn play(sc: &Scenario) -> Result<(), TestCaseError> {
             prop_assert_eq!(order.mv, choice.mv);
             orders.push((seat, order));
         }
+        // A kick while the orders are in: the kicked player's order is dropped, and an order
+        // against him passes at R0 (Ruling 30), unrevealed.
+        let mut revealed = orders.clone();
+        if when == 1 {
+            let (next, kicked) = kick(&state, n, pick)?;
+            state = next;
+            if CrossingSwords::outcome(&state).is_some() {
+                break;
+            }
+            let id = state.players[kicked.0].id;
+            orders.retain(|(s, _)| *s != kicked);
+            revealed = orders
+                .iter()
+                .filter(|(_, o)| o.target != id)
+                .cloned()
+                .collect();
+        }
+        let owed = CrossingSwords::owes(&state);
         let before = total(&state, n);
         let dead_vp: Vec<(usize, u32)> = (0..n)
             .filter(|&s| !CrossingSwords::alive(&state, Seat(s)))
@@ -278,7 +363,7 @@ fn play(sc: &Scenario) -> Result<(), TestCaseError> {
 
         // Every order is revealed, in seat order, with the default move of each seat that
         // sent none (Ruling 2, `missing_move`).
-        let mut expected = orders.clone();
+        let mut expected = revealed;
         for &seat in &owed {
             if !orders.iter().any(|(s, _)| *s == seat)
                 && let Some(order) = default_order(&state, seat)
@@ -288,6 +373,15 @@ fn play(sc: &Scenario) -> Result<(), TestCaseError> {
         }
         expected.sort_by_key(|(s, _)| *s);
         prop_assert_eq!(&res.revealed, &expected);
+        prop_assert!(
+            res.state.host_log.is_empty(),
+            "the kick's line is logged with the turn"
+        );
+        prop_assert_eq!(
+            res.events.iter().any(|e| matches!(e, Event::Kicked { .. })),
+            when <= 1,
+            "the turn's log leads with the kick"
+        );
 
         // §2.4: counters are conserved but for heals, Mend VP and the Assail excess (and the
         // variants' own supply, see `supply`).

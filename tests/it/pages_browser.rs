@@ -57,7 +57,7 @@ fn free_port() -> u16 {
 }
 
 /// Whether the browser is installed; if not, skip loudly (or fail under CI).
-fn browser_available() -> bool {
+pub(crate) fn browser_available() -> bool {
     let (browser, driver) = (chromium(), chromedriver());
     if Path::new(&browser).exists() && Path::new(&driver).exists() {
         return true;
@@ -150,7 +150,7 @@ async fn browser(driver: &Driver, profile: &Path) -> Client {
         .expect("a chromedriver session")
 }
 
-async fn wait_for(client: &Client, css: &str) -> fantoccini::elements::Element {
+pub(crate) async fn wait_for(client: &Client, css: &str) -> fantoccini::elements::Element {
     match client
         .wait()
         .at_most(Duration::from_secs(30))
@@ -167,7 +167,7 @@ async fn wait_for(client: &Client, css: &str) -> fantoccini::elements::Element {
 }
 
 /// Waits until the page's text contains `text` (without navigating: live updates).
-async fn wait_for_text(client: &Client, text: &str) {
+pub(crate) async fn wait_for_text(client: &Client, text: &str) {
     let deadline = Instant::now() + Duration::from_secs(60);
     loop {
         // The page reloads itself on live updates: mid-reload it has no body yet, which is
@@ -208,7 +208,7 @@ async fn wait_for_submitted(client: &Client, name: &str) {
 
 /// Navigates and checks that the browser landed where it was sent: a page's live update must
 /// never replace a navigation the person started.
-async fn goto(client: &Client, url: &str) {
+pub(crate) async fn goto(client: &Client, url: &str) {
     client.goto(url).await.unwrap();
     let landed = client.current_url().await.unwrap();
     let wanted = landed.join(url).unwrap();
@@ -250,7 +250,7 @@ fn screenshot_dir() -> PathBuf {
 }
 
 /// Saves the page at phone and desktop widths and checks each picture is not blank.
-async fn screenshots(client: &Client, name: &str) {
+pub(crate) async fn screenshots(client: &Client, name: &str) {
     for (label, (width, height)) in [("phone", PHONE), ("desktop", DESKTOP)] {
         client.set_window_size(width, height).await.expect("resize");
         tokio::time::sleep(Duration::from_millis(200)).await;
@@ -357,7 +357,7 @@ async fn serve(dir: &Path) -> (String, oneshot::Sender<()>) {
 }
 
 /// Runs `game` against a fresh server with one browser session per name, then closes them.
-async fn with_browsers<F>(who: &[&str], game: F)
+pub(crate) async fn with_browsers<F>(who: &[&str], game: F)
 where
     F: AsyncFnOnce(&str, &[Client]) -> Result<(), String>,
 {

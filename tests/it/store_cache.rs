@@ -200,3 +200,51 @@ async fn a_second_server_writing_the_database_never_leaves_this_one_stale() {
         assert_eq!(rounds.body.as_array().unwrap().len(), 1, "{}", rounds.text);
     }
 }
+
+/// The host's controls change players (a new name or token, a removed sign-up and the seats
+/// after it, a kicked player's dropped order): the cached lobby stays what the database holds.
+#[tokio::test]
+async fn the_cache_follows_the_hosts_controls() {
+    use axum::http::Method;
+    for app in apps().await {
+        let fresh = app.second_server().await;
+        let (lobby, host) = app.create_lobby("crossing-swords", json!({})).await;
+        let mut players = Vec::new();
+        for name in ["Ann", "Bob", "Cat", "Dan", "Eve"] {
+            players.push(app.join(&lobby, json!({"name": name})).await);
+        }
+        let path = |rest: &str| format!("/api/v1/lobbies/{lobby}/{rest}");
+        app.send(
+            Method::DELETE,
+            &path(&format!("players/{}", players[1].0)),
+            Some(&host),
+            None,
+        )
+        .await;
+        assert_cache_matches_database(&app, &fresh, &lobby, "after a removal").await;
+        app.send(Method::DELETE, &path("me"), Some(&players[0].1), None)
+            .await;
+        assert_cache_matches_database(&app, &fresh, &lobby, "after a player left").await;
+        app.start(&lobby, &host).await;
+        let reply = app
+            .post(
+                &path(&format!("players/{}/replace", players[2].0)),
+                Some(&host),
+                json!({"name": "Zed"}),
+            )
+            .await;
+        assert_eq!(reply.status, axum::http::StatusCode::OK, "{}", reply.text);
+        assert_cache_matches_database(&app, &fresh, &lobby, "after a substitute").await;
+        let order = json!({"round": 1, "step": "orders", "move": "block", "target": players[2].0});
+        app.post(&path("orders"), Some(&players[3].1), order).await;
+        app.post(
+            &path(&format!("players/{}/kick", players[3].0)),
+            Some(&host),
+            json!({}),
+        )
+        .await;
+        assert_cache_matches_database(&app, &fresh, &lobby, "after a kick").await;
+        app.post(&path("end"), Some(&host), json!({})).await;
+        assert_cache_matches_database(&app, &fresh, &lobby, "after the end").await;
+    }
+}

@@ -27,7 +27,7 @@ use crate::store::EventRow;
 use crate::store::feed::{Published, TURNS};
 
 /// The public events' kinds.
-const PUBLIC_KINDS: [&str; 7] = [
+const PUBLIC_KINDS: [&str; 12] = [
     "player-joined",
     "signups-closed",
     "started",
@@ -35,6 +35,11 @@ const PUBLIC_KINDS: [&str; 7] = [
     "step-resolved",
     "round-resolved",
     "finished",
+    "player-replaced",
+    "player-kicked",
+    "player-left",
+    "signups-reopened",
+    "ended-by-host",
 ];
 
 /// The player stream's own kind.
@@ -207,7 +212,12 @@ fn events(feed: Listener) -> impl Stream<Item = Result<Event, Infallible>> {
                     continue;
                 }
                 feed.last = row.seq;
-                feed.prompt_due |= matches!(row.kind.as_str(), "started" | "step-resolved");
+                // A new step may owe this player an answer; a seat's new token or a removed
+                // sign-up may mean this stream's token is no longer the player's.
+                feed.prompt_due |= matches!(
+                    row.kind.as_str(),
+                    "started" | "step-resolved" | "player-replaced" | "player-left"
+                );
                 if !feed.wants(&row.kind) {
                     continue;
                 }
@@ -236,13 +246,15 @@ fn events(feed: Listener) -> impl Stream<Item = Result<Event, Infallible>> {
                     }
                 }
             }
-            // Caught up: the prompt (if one is due) reflects the latest state.
-            if feed.prompt_due {
+            // Caught up: the prompt (if one is due) reflects the latest state. A player stream
+            // whose token the lobby no longer knows (a substitute, a new link, a removed
+            // sign-up) ends: its holder is no longer the player.
+            if feed.prompt_due && feed.player.is_some() {
                 feed.prompt_due = false;
-                if feed.wants(PROMPT)
-                    && let Some(event) = prompt_event(&feed).await
-                {
-                    return Some((Ok(event), feed));
+                match prompt_event(&feed).await {
+                    Err(Revoked) => return None,
+                    Ok(Some(event)) if feed.wants(PROMPT) => return Some((Ok(event), feed)),
+                    Ok(_) => {}
                 }
             }
             tokio::select! {
@@ -258,22 +270,30 @@ fn events(feed: Listener) -> impl Stream<Item = Result<Event, Infallible>> {
     })
 }
 
+/// The stream's token no longer belongs to a player of the lobby.
+struct Revoked;
+
 /// The player's private view as a `prompt` event, if they owe an answer now.
-async fn prompt_event(feed: &Listener) -> Option<Event> {
-    let me = feed
-        .app
-        .host
-        .me(feed.lobby, feed.player.as_deref())
-        .await
-        .ok()?;
-    me.prompt.as_ref()?;
-    let data = serde_json::to_string(&me).ok()?;
-    Some(
+async fn prompt_event(feed: &Listener) -> Result<Option<Event>, Revoked> {
+    let me = match feed.app.host.me(feed.lobby, feed.player.as_deref()).await {
+        Ok(me) => me,
+        Err(error) if error.status() == axum::http::StatusCode::UNAUTHORIZED => {
+            return Err(Revoked);
+        }
+        Err(_) => return Ok(None),
+    };
+    if me.prompt.is_none() {
+        return Ok(None);
+    }
+    let Ok(data) = serde_json::to_string(&me) else {
+        return Ok(None);
+    };
+    Ok(Some(
         Event::default()
             .id(feed.last.to_string())
             .event("prompt")
             .data(data),
-    )
+    ))
 }
 
 #[cfg(test)]

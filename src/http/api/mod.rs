@@ -1,6 +1,7 @@
 //! The JSON API for bots and scripts, version 1 (`/api/v1`, contract in `docs/api.md`).
 //! Handlers only translate between HTTP and the host.
 
+mod controls;
 mod events;
 
 use axum::Json;
@@ -22,7 +23,7 @@ pub const OPENAPI: &str = include_str!("openapi.json");
 /// Every API route: its method, its path and its handler. The router is built from this table,
 /// and a test compares the table with the OpenAPI document, so neither can drift from the other.
 fn table() -> Vec<(Method, &'static str, MethodRouter<AppState>)> {
-    vec![
+    let mut table = vec![
         (Method::GET, "/api/v1/openapi.json", get(openapi)),
         (Method::GET, "/api/v1/lobbies", get(list_lobbies)),
         (Method::POST, "/api/v1/lobbies", post(create_lobby)),
@@ -60,7 +61,9 @@ fn table() -> Vec<(Method, &'static str, MethodRouter<AppState>)> {
             "/api/v1/lobbies/{id}/events",
             get(events::stream_events),
         ),
-    ]
+    ];
+    table.extend(controls::table());
+    table
 }
 
 /// The API's routes as (method, path), for checking the OpenAPI document.

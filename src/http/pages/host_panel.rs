@@ -1,5 +1,6 @@
-//! The host panel: the links to share, closing sign-ups and starting the game. Only the
-//! browser holding the lobby's host cookie sees it.
+//! The host panel: the links to share, closing sign-ups and starting the game, and the controls
+//! over people and the game's end (their handlers: `host_controls.rs`). Only the browser
+//! holding the lobby's host cookie sees it.
 
 use askama::Template;
 use askama_web::WebTemplate;
@@ -15,6 +16,7 @@ use super::session::{CheckedForm, Csrf, Tokens};
 use super::table::PoolsTable;
 use super::{Live, PageError, again, base_url, lobby_id, see_other};
 use crate::error::AppError;
+use crate::host::GameKind;
 use crate::http::AppState;
 use crate::store::Status;
 
@@ -30,10 +32,25 @@ pub struct HostPage {
     pub private_link: String,
     pub can_close: bool,
     pub can_start: bool,
+    pub can_reopen: bool,
+    /// Before the start: each sign-up can be removed.
+    pub before_start: bool,
+    /// While the game runs: substitutes, new links, kicks and the end.
+    pub running: bool,
+    /// A duel ends with the host's draw or winner (BST); a melee by its standings.
+    pub duel: bool,
+    pub players: Vec<SeatControl>,
     pub created: bool,
     pub table: PoolsTable,
     pub show_orders: bool,
     pub error: Option<String>,
+}
+
+/// One seat, as its controls name it.
+pub struct SeatControl {
+    pub id: String,
+    pub name: String,
+    pub alive: bool,
 }
 
 #[derive(Deserialize)]
@@ -42,7 +59,11 @@ pub struct Flags {
 }
 
 /// The host's token from the cookie, if it is this lobby's host token; 401 otherwise.
-async fn host_token(app: &AppState, id: Uuid, headers: &HeaderMap) -> Result<String, PageError> {
+pub(super) async fn host_token(
+    app: &AppState,
+    id: Uuid,
+    headers: &HeaderMap,
+) -> Result<String, PageError> {
     let tokens = Tokens::of(headers, id);
     let viewer = app.host.viewer(id, tokens.host.as_deref(), None).await?;
     match (viewer.is_host, tokens.host) {
@@ -54,7 +75,7 @@ async fn host_token(app: &AppState, id: Uuid, headers: &HeaderMap) -> Result<Str
     }
 }
 
-async fn host_page(
+pub(super) async fn host_page(
     app: &AppState,
     id: Uuid,
     headers: &HeaderMap,
@@ -80,6 +101,19 @@ async fn host_page(
         private_link: format!("{base}/lobbies/{id}/as/{token}"),
         can_close: lobby.status == Status::Signups,
         can_start: matches!(lobby.status, Status::Signups | Status::Closed),
+        can_reopen: lobby.status == Status::Closed,
+        before_start: matches!(lobby.status, Status::Signups | Status::Closed),
+        running: lobby.status == Status::Running,
+        duel: lobby.game == GameKind::Bst,
+        players: lobby
+            .players
+            .iter()
+            .map(|p| SeatControl {
+                id: p["id"].as_str().unwrap_or_default().to_owned(),
+                name: p["name"].as_str().unwrap_or_default().to_owned(),
+                alive: p["alive"].as_bool().unwrap_or(true),
+            })
+            .collect(),
         created,
         table: PoolsTable::of(&lobby.players, collecting(&lobby)),
         show_orders: collecting(&lobby),

@@ -7,6 +7,7 @@ pub mod cite;
 pub mod error;
 pub mod export;
 mod home;
+mod host_controls;
 mod host_panel;
 mod lobby;
 mod play;
@@ -59,6 +60,28 @@ pub fn routes() -> Router<AppState> {
             post(host_panel::close_signups),
         )
         .route("/lobbies/{id}/host/start", post(host_panel::start_game))
+        .route(
+            "/lobbies/{id}/host/reopen-signups",
+            post(host_controls::reopen_signups),
+        )
+        .route("/lobbies/{id}/host/end", post(host_controls::end_game))
+        .route(
+            "/lobbies/{id}/host/players/{player}/remove",
+            post(host_controls::remove_signup),
+        )
+        .route(
+            "/lobbies/{id}/host/players/{player}/replace",
+            post(host_controls::replace_player),
+        )
+        .route(
+            "/lobbies/{id}/host/players/{player}/reissue",
+            post(host_controls::reissue_link),
+        )
+        .route(
+            "/lobbies/{id}/host/players/{player}/kick",
+            post(host_controls::kick_player),
+        )
+        .route("/lobbies/{id}/leave", post(play::leave_lobby))
         .route(
             "/lobbies/{id}/play",
             get(play::show_play).post(play::submit_order),

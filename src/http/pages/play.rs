@@ -11,7 +11,7 @@ use uuid::Uuid;
 
 use super::prompt_form::{PromptForm, form_for, order_body};
 use super::round::{RoundBlock, collecting, history, so_far};
-use super::session::{CheckedForm, Csrf, Tokens};
+use super::session::{CheckedForm, Csrf, Role, Tokens, forget_cookie};
 use super::table::{PoolsTable, describe_order, heading, names, show};
 use super::{Live, PageError, again, base_url, lobby_id, see_other};
 use crate::error::AppError;
@@ -159,6 +159,31 @@ pub async fn submit_order(
                 .map(|(k, v)| (k.clone(), Value::String(v.clone())))
                 .collect();
             let page = play_page(&app, id, &headers, csrf, Some(&sent)).await?;
+            Ok(again(error, |message| PlayPage {
+                error: Some(message),
+                ..page
+            }))
+        }
+    }
+}
+
+/// The player gives up their seat before the start; the browser forgets their token.
+pub async fn leave_lobby(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    Csrf(csrf): Csrf,
+    _form: CheckedForm,
+) -> Result<Response, PageError> {
+    let id = lobby_id(&id)?;
+    let token = player_token(&app, id, &headers).await?;
+    match app.host.leave(id, Some(&token)).await {
+        Ok(()) => Ok(see_other(
+            &format!("/lobbies/{id}"),
+            &[forget_cookie(id, Role::Player)],
+        )),
+        Err(error) => {
+            let page = play_page(&app, id, &headers, csrf, None).await?;
             Ok(again(error, |message| PlayPage {
                 error: Some(message),
                 ..page

@@ -66,6 +66,16 @@ pub fn identity_cookie(lobby: Uuid, role: Role, token: &str) -> HeaderValue {
     HeaderValue::from_str(&text).unwrap_or_else(|_| HeaderValue::from_static(""))
 }
 
+/// The `Set-Cookie` header that makes the browser forget its `role` token for `lobby` (a
+/// player who left).
+pub fn forget_cookie(lobby: Uuid, role: Role) -> HeaderValue {
+    let text = format!(
+        "{}=; Path=/lobbies/{lobby}; Max-Age=0; HttpOnly; SameSite=Lax",
+        role.cookie_name(lobby)
+    );
+    HeaderValue::from_str(&text).unwrap_or_else(|_| HeaderValue::from_static(""))
+}
+
 /// The lobby tokens a request's cookies hold.
 #[derive(Clone, Debug, Default)]
 pub struct Tokens {

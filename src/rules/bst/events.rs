@@ -260,11 +260,17 @@ pub enum BstEvent {
         /// HP.
         hp: i32,
     },
+    /// The host kicked this player: a forfeit (`host_acts.rs`).
+    Forfeited {
+        /// Who.
+        player: PlayerRef,
+    },
     /// The game is over.
     GameOver {
         /// The winners (empty for a draw).
         winners: Vec<PlayerRef>,
-        /// `knock-out`, `double-knock-out`, `pool-exhausted`, `round-cap`.
+        /// `knock-out`, `double-knock-out`, `pool-exhausted`, `round-cap`, `forfeit`,
+        /// `ended-by-host`.
         reason: String,
         /// Both players' HP at the end, seat order.
         hp: [i32; 2],
@@ -303,6 +309,7 @@ impl crate::rules::Event for BstEvent {
             | BstEvent::TableCleared { .. }
             | BstEvent::PoolExhausted
             | BstEvent::KnockedOut { .. }
+            | BstEvent::Forfeited { .. }
             | BstEvent::GameOver { .. } => Audience::Everyone,
         }
     }

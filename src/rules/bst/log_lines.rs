@@ -227,6 +227,11 @@ impl fmt::Display for BstEvent {
             BstEvent::KnockedOut { player, hp } => {
                 write!(f, "{} is knocked out at {hp} HP.", player.name)
             }
+            BstEvent::Forfeited { player } => write!(
+                f,
+                "The host removes {} from the duel: a forfeit.",
+                player.name
+            ),
             BstEvent::GameOver {
                 winners,
                 reason,

@@ -10,6 +10,7 @@ pub mod effects;
 pub mod endings;
 pub mod engine;
 pub mod events;
+pub mod host_acts;
 pub mod log_lines;
 pub mod matrix;
 pub mod moves;
@@ -25,7 +26,7 @@ mod tests;
 
 use serde::{Deserialize, Serialize};
 
-use crate::rules::{Entrant, Game, GameRng, PlayerId, Resolution, Seat};
+use crate::rules::{Entrant, Game, GameRng, HostAct, PlayerId, Resolution, Seat};
 pub use characters::Character;
 pub use events::BstEvent;
 pub use moves::Move;
@@ -114,7 +115,8 @@ pub struct Standing {
 pub struct Outcome {
     /// Winner ids (empty in a draw).
     pub winners: Vec<PlayerId>,
-    /// `knock-out`, `double-knock-out`, `pool-exhausted`, `round-cap`.
+    /// `knock-out`, `double-knock-out`, `pool-exhausted`, `round-cap`, `forfeit`,
+    /// `ended-by-host`.
     pub reason: &'static str,
     /// Both players, the winner first (seat order in a draw).
     pub standings: Vec<Standing>,
@@ -135,6 +137,7 @@ impl Game for Bst {
     type Table = Table;
     type Private = Private;
     type Outcome = Outcome;
+    type Ending = host_acts::Ending;
 
     /// The seed, the explicit pool and the setup (which holds hands and a pool) would reveal
     /// hands and draws, so they are shown only once the game is over (api.md v1 additions).
@@ -283,6 +286,21 @@ impl Game for Bst {
         Private {
             hand: state.players[seat.0.min(1)].hand.clone(),
         }
+    }
+
+    /// A substitute keeps the seat's hand, HP and everything else.
+    fn rename(state: &State, seat: Seat, name: &str) -> State {
+        host_acts::rename(state, seat, name)
+    }
+
+    /// A kick is a forfeit: the opponent wins (`host_acts.rs`).
+    fn kick(state: &State, seat: Seat) -> Result<HostAct<Self>, BstRefusal> {
+        host_acts::kick(state, seat)
+    }
+
+    /// The host declares a draw or names the winner (`host_acts.rs`).
+    fn end_by_host(state: &State, ending: host_acts::Ending) -> Result<HostAct<Self>, BstRefusal> {
+        host_acts::end_by_host(state, ending)
     }
 
     fn outcome(state: &State) -> Option<Outcome> {

@@ -243,6 +243,10 @@ pub enum EndReason {
     PoolExhausted,
     /// The host's `max_rounds` stall cap was reached: higher HP wins, as at pool exhaustion.
     RoundCap,
+    /// The host kicked a player: a forfeit, the opponent wins (`host_acts.rs`).
+    Forfeit,
+    /// The host ended the duel as a draw or with a winner named (`host_acts.rs`).
+    EndedByHost,
 }
 
 impl EndReason {
@@ -253,6 +257,8 @@ impl EndReason {
             EndReason::DoubleKnockOut => "double-knock-out",
             EndReason::PoolExhausted => "pool-exhausted",
             EndReason::RoundCap => "round-cap",
+            EndReason::Forfeit => "forfeit",
+            EndReason::EndedByHost => "ended-by-host",
         }
     }
 }

@@ -151,6 +151,9 @@ pub enum Event {
     },
     /// R12: a player at 0 HP is out (Ruling 30).
     Died { player: PlayerRef },
+    /// The host removed a player from the game between turns: out as if dead (Ruling 30), his
+    /// `hp` counters leave the game, he keeps his `vp` (see `host_acts.rs`).
+    Kicked { player: PlayerRef, hp: u32, vp: u32 },
     /// R13, G6: the last player standing moves all his HP to VP.
     Converted { player: PlayerRef, hp: u32 },
     /// R13 with `convert_at_cap` (Ruling 31, §3.2): at the round cap a survivor moves all his

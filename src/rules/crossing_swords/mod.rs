@@ -10,6 +10,7 @@ pub mod counters;
 pub mod damage;
 pub mod events;
 pub mod halt;
+pub mod host_acts;
 pub mod moves;
 mod narration;
 pub mod refusal;
@@ -35,7 +36,7 @@ pub use state::{
 };
 pub use turn::{PassReason, default_order};
 
-use crate::rules::{Entrant, Game, GameRng, PlayerId, Resolution, Seat, SettingsError};
+use crate::rules::{Entrant, Game, GameRng, HostAct, PlayerId, Resolution, Seat, SettingsError};
 
 /// The Crossing Swords rules, as the host drives them through [`Game`].
 #[derive(Copy, Clone, Debug)]
@@ -66,6 +67,7 @@ impl Game for CrossingSwords {
     type Table = Table;
     type Private = Private;
     type Outcome = Outcome;
+    type Ending = host_acts::Ending;
 
     fn parse_settings(raw: serde_json::Value) -> Result<Settings, SettingsError<Refusal>> {
         setup::parse(raw)
@@ -201,6 +203,22 @@ impl Game for CrossingSwords {
 
     fn private(_state: &State, _seat: Seat) -> Private {
         Private {}
+    }
+
+    /// A substitute keeps the seat's pools and carry-overs (`host_acts.rs`).
+    fn rename(state: &State, seat: Seat, name: &str) -> State {
+        host_acts::rename(state, seat, name)
+    }
+
+    /// A death by the host's hand (Ruling 30; `host_acts.rs`): out, keeps his VP, his HP
+    /// counters leave the game; one left converts and wins alone (G6, Ruling 31).
+    fn kick(state: &State, seat: Seat) -> Result<HostAct<Self>, Refusal> {
+        host_acts::kick(state, seat)
+    }
+
+    /// Ruling 31: no conversion, the most VP wins, ties share (Ruling 32).
+    fn end_by_host(state: &State, ending: host_acts::Ending) -> Result<HostAct<Self>, Refusal> {
+        host_acts::end_by_host(state, ending)
     }
 
     fn outcome(state: &State) -> Option<Outcome> {

@@ -257,6 +257,10 @@ impl fmt::Display for Event {
                 "{taunter}'s Taunt steals {stolen} VP from {target} ({pool} VP at the start of the turn, {taunters} Taunter(s))"
             ),
             Event::Died { player } => write!(f, "{player} dies"),
+            Event::Kicked { player, hp, vp } => write!(
+                f,
+                "The host removes {player} from the game: {hp} HP counters leave the game; {player} keeps {vp} VP"
+            ),
             Event::Converted { player, hp } => write!(
                 f,
                 "{player} is the last one standing and moves {hp} HP to VP"
@@ -270,6 +274,7 @@ impl fmt::Display for Event {
                     EndReason::LastStanding => "one player left",
                     EndReason::NoSurvivors => "nobody left",
                     EndReason::RoundCap => "the last round was played",
+                    EndReason::EndedByHost => "the host ended the game",
                 };
                 let verb = if winners.len() > 1 {
                     "share the win"

@@ -58,6 +58,11 @@ pub enum Refusal {
     SelfTarget { mv: Move },
     /// The seat owes no order now (dead, or the game is over): `not-owed` (a conflict).
     NotOwed,
+    /// The host cannot remove a player who is out already (dead or removed, Ruling 30):
+    /// `not-in-play` (a conflict).
+    NotInPlay { name: String },
+    /// The game is over; the host can neither kick nor end it again: `game-over` (a conflict).
+    GameOver,
 }
 
 impl rules::Refusal for Refusal {
@@ -76,14 +81,18 @@ impl rules::Refusal for Refusal {
             Refusal::DeadTarget { .. } => "dead-target",
             Refusal::SelfTarget { .. } => "self-target",
             Refusal::NotOwed => "not-owed",
+            Refusal::NotInPlay { .. } => "not-in-play",
+            Refusal::GameOver => "game-over",
         }
     }
 
     fn is_conflict(&self) -> bool {
         match self {
-            Refusal::NotOwed | Refusal::TooFewPlayers { .. } | Refusal::TooManyPlayers { .. } => {
-                true
-            }
+            Refusal::NotOwed
+            | Refusal::NotInPlay { .. }
+            | Refusal::GameOver
+            | Refusal::TooFewPlayers { .. }
+            | Refusal::TooManyPlayers { .. } => true,
             Refusal::InvalidMaxPlayers { .. }
             | Refusal::InvalidMaxRounds
             | Refusal::UnknownSetting { .. }
@@ -177,6 +186,8 @@ impl fmt::Display for Refusal {
                 write!(f, "{} must target another player, not yourself", mv.title())
             }
             Refusal::NotOwed => write!(f, "you owe no order now"),
+            Refusal::NotInPlay { name } => write!(f, "{name} is already out of the game"),
+            Refusal::GameOver => write!(f, "the game is over"),
         }
     }
 }

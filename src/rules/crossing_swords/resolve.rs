@@ -32,7 +32,8 @@ pub fn resolve(state: &State, orders: &[(Seat, Order)]) -> Resolved {
     }
     let turn = Turn::new(state, orders);
     let who = |s: Seat| state.player_ref(s);
-    let mut events = Vec::new();
+    // What the host did since the orders fell due leads the turn's log.
+    let mut events = state.host_log.clone();
     let revealed: Vec<(Seat, Order)> = turn
         .seats()
         .filter_map(|s| {
@@ -133,6 +134,7 @@ pub fn resolve(state: &State, orders: &[(Seat, Order)]) -> Resolved {
 
     // R11: carry-overs for next turn; R12: deaths.
     let mut next = state.clone();
+    next.host_log.clear();
     for s in turn.seats() {
         let p = &mut next.players[s.0];
         p.hp = hp[s.0];

@@ -219,5 +219,6 @@ pub fn start<J>(settings: &Settings, entrants: &[Entrant<J>]) -> Result<State, R
         rules: settings.rules,
         players,
         end: None,
+        host_log: Vec::new(),
     })
 }

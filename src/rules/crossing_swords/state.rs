@@ -22,6 +22,10 @@ pub struct State {
     pub players: Vec<Fighter>,
     /// Set once the game is over (R13).
     pub end: Option<End>,
+    /// What the host did since the turn's orders fell due (a kick), logged at the head of the
+    /// turn's resolution so that the round's log tells it where it affected play.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub host_log: Vec<super::events::Event>,
 }
 
 /// One player's state (rulings §2.1).
@@ -62,6 +66,8 @@ pub enum EndReason {
     NoSurvivors,
     /// The `max_rounds` turn was played with two or more alive; no conversion (Ruling 31).
     RoundCap,
+    /// The host ended the game with two or more alive; no conversion (Ruling 31).
+    EndedByHost,
 }
 
 impl State {

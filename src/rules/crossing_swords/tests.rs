@@ -258,6 +258,7 @@ fn ruling_2_conflicting_or_illegal_orders_given_directly_become_passes() {
             | Event::AssailCapped { .. }
             | Event::TauntSteal { .. }
             | Event::Died { .. }
+            | Event::Kicked { .. }
             | Event::Converted { .. }
             | Event::GameOver { .. } => None,
         })

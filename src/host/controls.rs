@@ -1,0 +1,254 @@
+//! The host's controls over a game under way: a substitute for a player, a new private link,
+//! a kick, and ending the game now. Each is one transaction on the lobby, decided before it
+//! writes, so a refused request changes nothing.
+
+use serde_json::{Map, Value, json};
+use uuid::Uuid;
+
+use super::auth::{Presented, hash_token, new_token, require_host};
+use super::engine::{self, from_stored, to_json, to_text};
+use super::lobby::Joined;
+use super::play::running_state;
+use super::resolve::{finish_by_host, resolve_step};
+use super::views::LobbyView;
+use super::{GameKind, Host, clean_name, with_game};
+use crate::error::AppError;
+use crate::rules::{Game, HostAct, Seat};
+use crate::store::{Change, LobbyPatch, NewEvent, PlayerRow, PlayerUpdate, Snapshot, Status};
+
+/// The seated player `raw` names (their id), or 404.
+pub(super) fn seated<'a>(snapshot: &'a Snapshot, raw: &str) -> Result<&'a PlayerRow, AppError> {
+    Uuid::parse_str(raw)
+        .ok()
+        .and_then(|id| snapshot.players.iter().find(|p| p.id == id))
+        .ok_or_else(|| {
+            AppError::not_found(
+                "unknown-player",
+                format!("There is no player {raw:?} in this lobby."),
+            )
+        })
+}
+
+/// `{"id", "name"}`, as events name a player.
+pub(super) fn named(player: &PlayerRow) -> Value {
+    json!({"id": player.id, "name": player.name})
+}
+
+fn not_over(snapshot: &Snapshot) -> Result<(), AppError> {
+    match snapshot.lobby.status {
+        Status::Finished => Err(AppError::conflict("game-over", "The game is over.")),
+        Status::Signups | Status::Closed | Status::Running => Ok(()),
+    }
+}
+
+impl Host {
+    /// A substitute takes `player_id`'s seat under `name` (host only): same id, seat, pools
+    /// and history; a new token, the old one unknown from the commit on.
+    pub async fn replace_player(
+        &self,
+        id: Uuid,
+        token: Option<&str>,
+        player_id: String,
+        name: String,
+    ) -> Result<Joined, AppError> {
+        self.new_token_for(id, token, player_id, Some(name)).await
+    }
+
+    /// A new private link for `player_id` (host only), the old token unknown from now on.
+    pub async fn reissue_token(
+        &self,
+        id: Uuid,
+        token: Option<&str>,
+        player_id: String,
+    ) -> Result<Joined, AppError> {
+        self.new_token_for(id, token, player_id, None).await
+    }
+
+    async fn new_token_for(
+        &self,
+        id: Uuid,
+        token: Option<&str>,
+        player_id: String,
+        name: Option<String>,
+    ) -> Result<Joined, AppError> {
+        let presented = Presented::new(token);
+        let fresh = new_token();
+        let token_hash = hash_token(&fresh);
+        let player_id = self
+            .change(id, move |snapshot| {
+                require_host(snapshot, &presented)?;
+                let player = seated(snapshot, &player_id)?;
+                not_over(snapshot)?;
+                let mut change = Change::default();
+                let new_name = match &name {
+                    Some(raw) => {
+                        let name = clean_name(raw, "player name")?;
+                        let key = name.to_lowercase();
+                        if snapshot
+                            .players
+                            .iter()
+                            .any(|p| p.id != player.id && p.name.to_lowercase() == key)
+                        {
+                            return Err(AppError::conflict(
+                                "name-taken",
+                                format!("Someone in this lobby is already called {name:?}; pick another name."),
+                            ));
+                        }
+                        let kind: GameKind = snapshot.lobby.game.parse()?;
+                        change.lobby.state = with_game!(kind, G => renamed::<G>(snapshot, player, &name)?);
+                        change.events.push(NewEvent {
+                            kind: "player-replaced",
+                            data: json!({"player": {"id": player.id, "name": name}, "previous_name": player.name}).to_string(),
+                        });
+                        name
+                    }
+                    None => player.name.clone(),
+                };
+                change.player_update = Some(PlayerUpdate {
+                    id: player.id,
+                    name_key: new_name.to_lowercase(),
+                    name: new_name,
+                    token_hash,
+                });
+                Ok((change, player.id))
+            })
+            .await?;
+        Ok(Joined {
+            player_id,
+            player_token: fresh,
+        })
+    }
+
+    /// Kicks `player_id` out of the running game (host only), as the game's rulings treat it.
+    /// If that leaves every owed answer in, the step resolves now with the orders that are in.
+    pub async fn kick(
+        &self,
+        id: Uuid,
+        token: Option<&str>,
+        player_id: String,
+    ) -> Result<LobbyView, AppError> {
+        let now = self.store.clock().now_millis();
+        let presented = Presented::new(token);
+        self.change(id, move |snapshot| {
+            require_host(snapshot, &presented)?;
+            let player = seated(snapshot, &player_id)?;
+            let kind: GameKind = snapshot.lobby.game.parse()?;
+            let change = with_game!(kind, G => kick_player::<G>(snapshot, player, now)?);
+            Ok((change, ()))
+        })
+        .await?;
+        self.lobby(id).await
+    }
+
+    /// Ends the running game now (host only) with the host's decision (`body`: the game's
+    /// [`Game::Ending`]).
+    pub async fn end_game(
+        &self,
+        id: Uuid,
+        token: Option<&str>,
+        body: Map<String, Value>,
+    ) -> Result<LobbyView, AppError> {
+        let now = self.store.clock().now_millis();
+        let presented = Presented::new(token);
+        self.change(id, move |snapshot| {
+            require_host(snapshot, &presented)?;
+            let kind: GameKind = snapshot.lobby.game.parse()?;
+            let change = with_game!(kind, G => end_now::<G>(snapshot, body, now)?);
+            Ok((change, ()))
+        })
+        .await?;
+        self.lobby(id).await
+    }
+}
+
+/// The game's state with the seat renamed, if the game has started.
+fn renamed<G: Game>(
+    snapshot: &Snapshot,
+    player: &PlayerRow,
+    name: &str,
+) -> Result<Option<String>, AppError> {
+    engine::state::<G>(snapshot)?
+        .map(|state| to_text(&G::rename(&state, Seat(player.seat), name)))
+        .transpose()
+}
+
+/// What kicking `player` writes, decided inside the lobby's transaction: the game's kick, the
+/// `player-kicked` event, the kicked player's pending order dropped, and then either the end
+/// (the kick finished the game), the step resolved (every owed answer is in), or the new state.
+/// Also what a kick by a missed-turn policy would write.
+pub(super) fn kick_player<G: Game>(
+    snapshot: &Snapshot,
+    player: &PlayerRow,
+    now: i64,
+) -> Result<Change, AppError> {
+    let state = running_state::<G>(snapshot)?;
+    let act = G::kick(&state, Seat(player.seat)).map_err(engine::refused)?;
+    let mut change = Change::default();
+    change.events.push(NewEvent {
+        kind: "player-kicked",
+        data: json!({"player": named(player)}).to_string(),
+    });
+    // The kicked player's order, if one is pending, goes unrevealed with them.
+    if snapshot.orders.iter().any(|o| o.player_id == player.id) {
+        change.order_dropped = Some(player.id);
+    }
+    if G::owes(&act.state).is_empty() {
+        finish_by_host::<G>(snapshot, &act, now, &mut change)?;
+        return Ok(change);
+    }
+    match answers_in::<G>(snapshot, &act.state, player)? {
+        Some(orders) => resolve_step::<G>(snapshot, &act.state, &orders, now, &mut change)?,
+        None => {
+            change.lobby = LobbyPatch {
+                state: Some(to_text(&act.state)?),
+                ..LobbyPatch::default()
+            }
+        }
+    }
+    Ok(change)
+}
+
+/// A step's orders, one per owed seat, in seat order.
+type Answers<G> = Vec<(Seat, <G as Game>::Order)>;
+
+/// Every owed seat's pending order, in seat order, if every owed seat has answered (the
+/// kicked player's order left out): the step can resolve now.
+fn answers_in<G: Game>(
+    snapshot: &Snapshot,
+    state: &G::State,
+    kicked: &PlayerRow,
+) -> Result<Option<Answers<G>>, AppError> {
+    let mut orders = Vec::new();
+    for seat in G::owes(state) {
+        let Some(player) = snapshot.players.get(seat.0) else {
+            return Ok(None);
+        };
+        let pending = snapshot
+            .orders
+            .iter()
+            .find(|o| o.player_id == player.id && o.player_id != kicked.id);
+        match pending {
+            Some(order) => orders.push((seat, from_stored::<G::Order>(&order.body)?)),
+            None => return Ok(None),
+        }
+    }
+    Ok(Some(orders))
+}
+
+fn end_now<G: Game>(
+    snapshot: &Snapshot,
+    body: Map<String, Value>,
+    now: i64,
+) -> Result<Change, AppError> {
+    let state = running_state::<G>(snapshot)?;
+    let ending: G::Ending = engine::from_client(Value::Object(body), "ending")?;
+    let act: HostAct<G> = G::end_by_host(&state, ending).map_err(engine::refused)?;
+    let result = G::outcome(&act.state).map(|o| to_json(&o)).transpose()?;
+    let mut change = Change::default();
+    change.events.push(NewEvent {
+        kind: "ended-by-host",
+        data: json!({"result": result}).to_string(),
+    });
+    finish_by_host::<G>(snapshot, &act, now, &mut change)?;
+    Ok(change)
+}

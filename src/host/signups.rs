@@ -1,0 +1,110 @@
+//! Sign-ups before the start, undone: the host removes a sign-up, a player leaves, the host
+//! reopens closed sign-ups. Seats stay contiguous in sign-up order (the store moves the seats
+//! after a removed one down), and the removed name is free again.
+
+use serde_json::json;
+use uuid::Uuid;
+
+use super::Host;
+use super::auth::{Presented, require_host, require_player};
+use super::controls::{named, seated};
+use super::views::LobbyView;
+use crate::error::AppError;
+use crate::store::{Change, LobbyPatch, NewEvent, PlayerRow, RemovedPlayer, Snapshot, Status};
+
+/// A sign-up can be withdrawn until the game starts.
+fn before_start(snapshot: &Snapshot) -> Result<(), AppError> {
+    match snapshot.lobby.status {
+        Status::Signups | Status::Closed => Ok(()),
+        Status::Running | Status::Finished => Err(AppError::conflict(
+            "already-started",
+            "The game has already started: seats are fixed. The host can replace or kick a player instead.",
+        )),
+    }
+}
+
+fn removal(snapshot: &Snapshot, player: &PlayerRow) -> Change {
+    let event = json!({"player": named(player), "players": snapshot.players.len() - 1});
+    Change {
+        player_removed: Some(RemovedPlayer {
+            id: player.id,
+            seat: player.seat,
+        }),
+        events: vec![NewEvent {
+            kind: "player-left",
+            data: event.to_string(),
+        }],
+        ..Change::default()
+    }
+}
+
+impl Host {
+    /// Removes a sign-up before the start (host only).
+    pub async fn remove_player(
+        &self,
+        id: Uuid,
+        token: Option<&str>,
+        player_id: String,
+    ) -> Result<(), AppError> {
+        let presented = Presented::new(token);
+        self.change(id, move |snapshot| {
+            require_host(snapshot, &presented)?;
+            let player = seated(snapshot, &player_id)?;
+            before_start(snapshot)?;
+            Ok((removal(snapshot, player), ()))
+        })
+        .await
+    }
+
+    /// The player behind `token` leaves before the start.
+    pub async fn leave(&self, id: Uuid, token: Option<&str>) -> Result<(), AppError> {
+        let presented = Presented::new(token);
+        self.change(id, move |snapshot| {
+            let player = require_player(snapshot, &presented)?;
+            before_start(snapshot)?;
+            Ok((removal(snapshot, player), ()))
+        })
+        .await
+    }
+
+    /// Opens closed sign-ups again (host only).
+    pub async fn reopen_signups(
+        &self,
+        id: Uuid,
+        token: Option<&str>,
+    ) -> Result<LobbyView, AppError> {
+        let presented = Presented::new(token);
+        self.change(id, move |snapshot| {
+            require_host(snapshot, &presented)?;
+            match snapshot.lobby.status {
+                Status::Closed => {}
+                Status::Signups => {
+                    return Err(AppError::conflict(
+                        "signups-open",
+                        "Sign-ups are already open.",
+                    ));
+                }
+                Status::Running | Status::Finished => {
+                    return Err(AppError::conflict(
+                        "already-started",
+                        "The game has already started.",
+                    ));
+                }
+            }
+            let change = Change {
+                lobby: LobbyPatch {
+                    status: Some(Status::Signups),
+                    ..LobbyPatch::default()
+                },
+                events: vec![NewEvent {
+                    kind: "signups-reopened",
+                    data: "{}".into(),
+                }],
+                ..Change::default()
+            };
+            Ok((change, ()))
+        })
+        .await?;
+        self.lobby(id).await
+    }
+}
