@@ -53,6 +53,8 @@ pub enum Refusal {
     SelfTarget { mv: Move },
     /// The seat owes no order now (dead, or the game is over): `not-owed` (a conflict).
     NotOwed,
+    /// A join names a character, but everyone starts alike (G2): `no-characters`.
+    NoCharacters,
 }
 
 impl rules::Refusal for Refusal {
@@ -69,6 +71,7 @@ impl rules::Refusal for Refusal {
             Refusal::DeadTarget { .. } => "dead-target",
             Refusal::SelfTarget { .. } => "self-target",
             Refusal::NotOwed => "not-owed",
+            Refusal::NoCharacters => "no-characters",
         }
     }
 
@@ -84,7 +87,8 @@ impl rules::Refusal for Refusal {
             | Refusal::UnknownMove { .. }
             | Refusal::UnknownTarget { .. }
             | Refusal::DeadTarget { .. }
-            | Refusal::SelfTarget { .. } => false,
+            | Refusal::SelfTarget { .. }
+            | Refusal::NoCharacters => false,
         }
     }
 }
@@ -160,6 +164,10 @@ impl fmt::Display for Refusal {
                 write!(f, "{} must target another player, not yourself", mv.title())
             }
             Refusal::NotOwed => write!(f, "you owe no order now"),
+            Refusal::NoCharacters => write!(
+                f,
+                "Crossing Swords has no characters: everyone starts alike, so join with a name only"
+            ),
         }
     }
 }
