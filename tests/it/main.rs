@@ -5,6 +5,7 @@ mod api_bst;
 mod api_crossing_swords;
 mod api_events;
 mod api_openapi;
+mod api_openapi_strict;
 mod api_race;
 mod api_secrecy;
 mod bots;
