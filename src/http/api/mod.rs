@@ -121,9 +121,17 @@ async fn create_lobby(
 ) -> Result<impl IntoResponse, AppError> {
     let game = take_string(&mut body, "game")?;
     let name = take_name(&mut body, "lobby name")?;
-    let settings = body
-        .remove("settings")
-        .unwrap_or_else(|| Value::Object(Default::default()));
+    // An object, as the document says: serde would also read a struct from an array.
+    let settings = match body.remove("settings") {
+        None => Value::Object(Default::default()),
+        Some(settings @ Value::Object(_)) => settings,
+        Some(_) => {
+            return Err(AppError::malformed(
+                "invalid-body",
+                "\"settings\" must be an object.",
+            ));
+        }
+    };
     if let Some(field) = body.keys().next() {
         return Err(AppError::malformed(
             "invalid-body",
