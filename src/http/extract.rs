@@ -38,7 +38,7 @@ impl<S: Send + Sync> FromRequest<S> for JsonObject {
                 format!("The request body is not valid JSON: {e}."),
             )
         })?;
-        match value {
+        match integral(value) {
             Value::Object(map) => Ok(JsonObject(map)),
             _ => Err(AppError::malformed(
                 "invalid-body",
@@ -66,6 +66,26 @@ impl<S: Send + Sync> FromRequest<S> for OptionalJsonObject {
         }
         let JsonObject(map) = JsonObject::from_request(req, state).await?;
         Ok(OptionalJsonObject(map))
+    }
+}
+
+/// Writes every number with no fractional part (`2.0`, `1e3`) as the integer it is. JSON has
+/// one number type, and the document's `"type": "integer"` (JSON Schema) accepts `2.0`, so
+/// the server must too; serde would refuse a float where it reads an integer.
+fn integral(value: Value) -> Value {
+    match value {
+        Value::Number(n) => match n.as_f64() {
+            Some(f) if n.is_f64() && f.fract() == 0.0 && f.abs() < 9.0e15 => {
+                // Exact below 2^53, so the cast loses nothing.
+                Value::from(f as i64)
+            }
+            _ => Value::Number(n),
+        },
+        Value::Array(items) => Value::Array(items.into_iter().map(integral).collect()),
+        Value::Object(map) => {
+            Value::Object(map.into_iter().map(|(k, v)| (k, integral(v))).collect())
+        }
+        other => other,
     }
 }
 

@@ -296,8 +296,8 @@ async fn bad_lobbies_and_names_are_refused() {
         expect(
             &app.post(&join, None, json!({"name": "Ann", "character": "sentinel"}))
                 .await,
-            StatusCode::BAD_REQUEST,
-            "invalid-body",
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "no-characters",
             "a BST character in Crossing Swords",
         );
         let view = app

@@ -8,6 +8,7 @@ mod api_events;
 mod api_host_controls;
 mod api_host_kick_end;
 mod api_openapi;
+mod api_openapi_strict;
 mod api_race;
 mod api_secrecy;
 mod bots;

@@ -111,34 +111,29 @@ fn last_event_id(headers: &HeaderMap) -> i64 {
         .unwrap_or(0)
 }
 
-/// The kinds asked for, each one this stream can carry; None for all.
+/// The kinds asked for, each one this stream can carry; None for all. The list is exactly
+/// `kind,kind,...` (no spaces, no empty items), as the document's pattern says.
 fn kinds(query: &StreamQuery, player: bool) -> Result<Option<Vec<String>>, AppError> {
     let Some(list) = &query.events else {
         return Ok(None);
     };
-    let kinds: Vec<String> = list
-        .split(',')
-        .map(str::trim)
-        .filter(|k| !k.is_empty())
-        .map(str::to_string)
-        .collect();
-    for kind in &kinds {
-        let known = PUBLIC_KINDS.contains(&kind.as_str()) || (player && kind == PROMPT);
-        if !known {
+    let known = |kind: &str| PUBLIC_KINDS.contains(&kind) || (player && kind == PROMPT);
+    match list.split(',').find(|kind| !known(kind)) {
+        None => Ok(Some(list.split(',').map(str::to_string).collect())),
+        Some(kind) => {
             let mut all = PUBLIC_KINDS.to_vec();
             if player {
                 all.push(PROMPT);
             }
-            return Err(AppError::malformed(
+            Err(AppError::malformed(
                 "invalid-query",
                 format!(
-                    "Unknown event kind {kind:?}: this stream carries {}.",
+                    "Unknown event kind {kind:?}: this stream carries {} (comma-separated, no spaces).",
                     all.join(", ")
                 ),
-            ));
+            ))
         }
     }
-    Ok(Some(kinds))
 }
 
 fn open(
@@ -307,7 +302,7 @@ mod tests {
             after: None,
         };
         assert_eq!(
-            kinds(&ask("prompt, finished"), true).unwrap(),
+            kinds(&ask("prompt,finished"), true).unwrap(),
             Some(vec!["prompt".to_string(), "finished".to_string()])
         );
         assert!(
@@ -315,6 +310,9 @@ mod tests {
             "no prompts in public"
         );
         assert!(kinds(&ask("orders"), true).is_err());
+        assert!(kinds(&ask("prompt, finished"), true).is_err(), "no spaces");
+        assert!(kinds(&ask("prompt,"), true).is_err(), "no empty item");
+        assert!(kinds(&ask(""), true).is_err(), "no empty list");
         assert_eq!(
             kinds(
                 &StreamQuery {

@@ -101,15 +101,40 @@ fn take_string(body: &mut serde_json::Map<String, Value>, field: &str) -> Result
     }
 }
 
+/// Takes the name out of a body. The document's `Name` allows at most 40 characters as sent,
+/// so a name longer than that is refused even if trimming would shorten it (the host trims
+/// and checks the rest).
+fn take_name(body: &mut serde_json::Map<String, Value>, what: &str) -> Result<String, AppError> {
+    let name = take_string(body, "name")?;
+    if name.chars().count() > crate::host::MAX_NAME_CHARS {
+        return Err(AppError::rejected(
+            "invalid-name",
+            format!(
+                "The {what} is too long: at most {} characters.",
+                crate::host::MAX_NAME_CHARS
+            ),
+        ));
+    }
+    Ok(name)
+}
+
 async fn create_lobby(
     State(app): State<AppState>,
     JsonObject(mut body): JsonObject,
 ) -> Result<impl IntoResponse, AppError> {
     let game = take_string(&mut body, "game")?;
-    let name = take_string(&mut body, "name")?;
-    let settings = body
-        .remove("settings")
-        .unwrap_or_else(|| Value::Object(Default::default()));
+    let name = take_name(&mut body, "lobby name")?;
+    // An object, as the document says: serde would also read a struct from an array.
+    let settings = match body.remove("settings") {
+        None => Value::Object(Default::default()),
+        Some(settings @ Value::Object(_)) => settings,
+        Some(_) => {
+            return Err(AppError::malformed(
+                "invalid-body",
+                "\"settings\" must be an object.",
+            ));
+        }
+    };
     if let Some(field) = body.keys().next() {
         return Err(AppError::malformed(
             "invalid-body",
@@ -125,14 +150,22 @@ struct ListQuery {
     limit: Option<i64>,
 }
 
+/// The most lobbies one list returns (and the document's `maximum` for `limit`).
+const MOST_LISTED: i64 = 200;
+
 async fn list_lobbies(
     State(app): State<AppState>,
     query: Result<Query<ListQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<impl IntoResponse, AppError> {
     let Query(query) = query.map_err(|e| AppError::malformed("invalid-query", e.body_text()))?;
-    Ok(Json(
-        app.host.list_lobbies(query.limit.unwrap_or(50)).await?,
-    ))
+    let limit = query.limit.unwrap_or(50);
+    if !(1..=MOST_LISTED).contains(&limit) {
+        return Err(AppError::malformed(
+            "invalid-query",
+            format!("limit must be between 1 and {MOST_LISTED}, not {limit}."),
+        ));
+    }
+    Ok(Json(app.host.list_lobbies(limit).await?))
 }
 
 async fn show_lobby(
@@ -148,7 +181,7 @@ async fn join_lobby(
     JsonObject(mut body): JsonObject,
 ) -> Result<impl IntoResponse, AppError> {
     let id = lobby_id(&id)?;
-    let name = take_string(&mut body, "name")?;
+    let name = take_name(&mut body, "player name")?;
     let joined = app.host.join(id, &name, body).await?;
     Ok((StatusCode::CREATED, Json(joined)))
 }

@@ -42,11 +42,16 @@ use crate::rules::{Entrant, Game, GameRng, HostAct, PlayerId, Resolution, Seat, 
 #[derive(Copy, Clone, Debug)]
 pub struct CrossingSwords;
 
-/// A join request's game fields: Crossing Swords has none, so any field (a BST `character`)
-/// is refused. The host removes `name` before this is read.
+/// A join request's game fields: Crossing Swords has none. A BST `character` is read only to
+/// be refused by the rules (422, as the API document's join schemas say: a body that fits
+/// some game's join is well-formed); any other field is malformed. The host removes `name`
+/// before this is read.
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct JoinBody {}
+pub struct JoinBody {
+    /// Refused when given; null is the same as absent.
+    pub character: Option<String>,
+}
 
 /// A Crossing Swords player chooses nothing at sign-up (G2: everyone starts alike).
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -90,8 +95,11 @@ impl Game for CrossingSwords {
         2
     }
 
-    fn check_join(_settings: &Settings, _body: JoinBody) -> Result<Join, Refusal> {
-        Ok(Join)
+    fn check_join(_settings: &Settings, body: JoinBody) -> Result<Join, Refusal> {
+        match body.character {
+            None => Ok(Join),
+            Some(_) => Err(Refusal::NoCharacters),
+        }
     }
 
     fn start(

@@ -63,6 +63,8 @@ pub enum Refusal {
     NotInPlay { name: String },
     /// The game is over; the host can neither kick nor end it again: `game-over` (a conflict).
     GameOver,
+    /// A join names a character, but everyone starts alike (G2): `no-characters`.
+    NoCharacters,
 }
 
 impl rules::Refusal for Refusal {
@@ -83,6 +85,7 @@ impl rules::Refusal for Refusal {
             Refusal::NotOwed => "not-owed",
             Refusal::NotInPlay { .. } => "not-in-play",
             Refusal::GameOver => "game-over",
+            Refusal::NoCharacters => "no-characters",
         }
     }
 
@@ -102,7 +105,8 @@ impl rules::Refusal for Refusal {
             | Refusal::UnknownMove { .. }
             | Refusal::UnknownTarget { .. }
             | Refusal::DeadTarget { .. }
-            | Refusal::SelfTarget { .. } => false,
+            | Refusal::SelfTarget { .. }
+            | Refusal::NoCharacters => false,
         }
     }
 }
@@ -188,6 +192,10 @@ impl fmt::Display for Refusal {
             Refusal::NotOwed => write!(f, "you owe no order now"),
             Refusal::NotInPlay { name } => write!(f, "{name} is already out of the game"),
             Refusal::GameOver => write!(f, "the game is over"),
+            Refusal::NoCharacters => write!(
+                f,
+                "Crossing Swords has no characters: everyone starts alike, so join with a name only"
+            ),
         }
     }
 }

@@ -37,8 +37,15 @@ fn order(state: &State, mv: Move, target: usize) -> Order {
 
 #[test]
 fn a_join_with_a_character_is_refused_and_an_empty_one_accepted() {
-    assert!(serde_json::from_value::<JoinBody>(json!({})).is_ok());
-    assert!(serde_json::from_value::<JoinBody>(json!({"character": "sentinel"})).is_err());
+    let read = |body| serde_json::from_value::<JoinBody>(body).unwrap();
+    let settings = Settings::default();
+    assert!(CrossingSwords::check_join(&settings, read(json!({}))).is_ok());
+    assert!(CrossingSwords::check_join(&settings, read(json!({"character": null}))).is_ok());
+    assert_eq!(
+        CrossingSwords::check_join(&settings, read(json!({"character": "sentinel"}))),
+        Err(Refusal::NoCharacters)
+    );
+    assert!(serde_json::from_value::<JoinBody>(json!({"charisma": 3})).is_err());
 }
 
 #[test]

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Fuzzes the API from its own OpenAPI document with Schemathesis: every check, every phase
+# (examples, coverage, fuzzing and the stateful phase that follows the document's links from
+# a new lobby to its host and player routes). Starts a fresh debug server on loopback with a
+# fresh SQLite file; exits non-zero on any failure. Figures and the exact command:
+# docs/api-fuzz.md.
+#
+#   scripts/api-fuzz.sh [extra st run options, e.g. --seed N]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+SCHEMATHESIS_VERSION=4.32.5
+PORT=${HERALD_FUZZ_PORT:-3418}
+venv=target/api-fuzz-venv
+
+if [ "$("$venv/bin/st" --version 2>/dev/null)" != "st, version $SCHEMATHESIS_VERSION" ]; then
+    python3 -m venv "$venv"
+    "$venv/bin/pip" install --quiet "schemathesis==$SCHEMATHESIS_VERSION"
+fi
+
+cargo build --quiet
+work=$(mktemp -d)
+RUST_LOG=warn target/debug/herald --bind "127.0.0.1:$PORT" \
+    --database-url "sqlite://$work/herald.db?mode=rwc" > "$work/server.log" 2>&1 &
+server=$!
+trap 'kill $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$work"' EXIT
+base="http://127.0.0.1:$PORT"
+for _ in $(seq 1 100); do
+    curl -sf "$base/api/v1/lobbies?limit=1" >/dev/null && break
+    sleep 0.1
+done
+# Fuzz this server, not another one that held the port already.
+if ! kill -0 "$server" 2>/dev/null; then
+    cat "$work/server.log" >&2
+    echo "the server did not start (is port $PORT taken? set HERALD_FUZZ_PORT)" >&2
+    exit 1
+fi
+
+# Every check but `ignored_auth`: it counts a token that a link carries (the host token from
+# POST /lobbies, a player token from a join) as "generated", so it reports each authenticated
+# success of the stateful phase as "API accepts invalid authentication". The refusals of a
+# missing, unknown or wrong-role token are tested in tests/it/api_bad_input.rs.
+# The report holds every request and response, for the figures (orders sent, steps resolved).
+mkdir -p target/api-fuzz
+status=0
+"$venv/bin/st" --config-file scripts/api-fuzz/schemathesis.toml run "$base/api/v1/openapi.json" \
+    --url "$base" --checks all --exclude-checks ignored_auth --phases examples,coverage,fuzzing,stateful \
+    --generation-database none --no-color \
+    --report ndjson --report-dir target/api-fuzz "$@" || status=$?
+
+# What the stateful phase reached, counted by the server itself: orders it accepted and steps
+# that resolved (each resolution is one `step-resolved` event in the database).
+python3 scripts/api-fuzz/figures.py "$work/herald.db"
+exit $status

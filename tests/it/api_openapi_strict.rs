@@ -1,0 +1,410 @@
+//! The OpenAPI document tells the whole truth (issue 18): what it forbids the server refuses,
+//! what it allows the server accepts, and what the server sends fits it. Each test reads the
+//! document rather than a list of its own, so a route or schema added later is checked too.
+
+use axum::http::StatusCode;
+use serde_json::{Map, Value, json};
+
+use crate::api_secrecy::{EventReader, SseEvent};
+use crate::support::{TestApp, sqlite_app};
+
+async fn document(app: &TestApp) -> Value {
+    app.get("/api/v1/openapi.json", None).await.body
+}
+
+/// A validator for `schema`, with the document's components beside it for `$ref`s, and
+/// formats (`uuid`) asserted.
+fn validator(doc: &Value, schema: &Value) -> jsonschema::Validator {
+    let mut root = schema.clone();
+    root["components"] = doc["components"].clone();
+    jsonschema::draft202012::options()
+        .should_validate_formats(true)
+        .build(&root)
+        .unwrap_or_else(|e| panic!("{schema} is not a valid schema: {e}"))
+}
+
+fn component(name: &str) -> Value {
+    json!({"$ref": format!("#/components/schemas/{name}")})
+}
+
+fn assert_fits(doc: &Value, schema: &Value, instance: &Value, what: &str) {
+    let errors: Vec<String> = validator(doc, schema)
+        .iter_errors(instance)
+        .map(|e| format!("{} at {}", e, e.instance_path()))
+        .collect();
+    assert!(
+        errors.is_empty(),
+        "{what}: {instance} does not fit {schema}: {errors:?}"
+    );
+}
+
+/// Follows a `#/...` reference.
+fn resolve<'a>(doc: &'a Value, schema: &'a Value) -> &'a Value {
+    match schema["$ref"].as_str() {
+        Some(r) => resolve(doc, doc.pointer(&r[1..]).expect("a $ref that resolves")),
+        None => schema,
+    }
+}
+
+/// Every object schema a request body can reach, with where it was reached from.
+fn request_objects(doc: &Value) -> Vec<(String, Value)> {
+    fn walk(doc: &Value, schema: &Value, at: String, out: &mut Vec<(String, Value)>) {
+        let schema = resolve(doc, schema);
+        if out.iter().any(|(_, seen)| seen == schema) {
+            return;
+        }
+        let is_object = schema["type"] == "object"
+            || schema["type"]
+                .as_array()
+                .is_some_and(|t| t.contains(&json!("object")));
+        if is_object {
+            out.push((at.clone(), schema.clone()));
+        }
+        for key in ["anyOf", "oneOf", "allOf"] {
+            for (i, branch) in schema[key].as_array().into_iter().flatten().enumerate() {
+                walk(doc, branch, format!("{at}/{key}/{i}"), out);
+            }
+        }
+        for (name, property) in schema["properties"].as_object().into_iter().flatten() {
+            walk(doc, property, format!("{at}.{name}"), out);
+        }
+        if schema["items"].is_object() {
+            walk(doc, &schema["items"], format!("{at}[]"), out);
+        }
+    }
+    let mut out = Vec::new();
+    for (path, item) in doc["paths"].as_object().unwrap() {
+        for (method, operation) in item.as_object().unwrap() {
+            let body = &operation["requestBody"]["content"]["application/json"]["schema"];
+            if !body.is_null() {
+                walk(doc, body, format!("{method} {path}"), &mut out);
+            }
+        }
+    }
+    out
+}
+
+#[tokio::test]
+async fn every_object_a_request_can_send_is_closed_in_the_document() {
+    let app = sqlite_app().await;
+    let doc = document(&app).await;
+    let objects = request_objects(&doc);
+    assert!(
+        objects.len() >= 10,
+        "the walk reaches the settings and setups"
+    );
+    for (at, schema) in objects {
+        // The server reads every body with serde's deny_unknown_fields (or an explicit check).
+        assert_eq!(
+            schema["additionalProperties"],
+            json!(false),
+            "{at}: the server refuses unknown fields, so the document must say so"
+        );
+    }
+}
+
+/// Each object inside `body` (itself, its settings, a setup, a setup's player), one at a time.
+fn object_pointers(value: &Value, at: String, out: &mut Vec<String>) {
+    match value {
+        Value::Object(map) => {
+            out.push(at.clone());
+            for (key, v) in map {
+                object_pointers(v, format!("{at}/{key}"), out);
+            }
+        }
+        Value::Array(items) => {
+            for (i, v) in items.iter().enumerate() {
+                object_pointers(v, format!("{at}/{i}"), out);
+            }
+        }
+        _ => {}
+    }
+}
+
+#[tokio::test]
+async fn an_unknown_field_at_any_depth_of_a_body_is_refused_as_the_document_says() {
+    let app = sqlite_app().await;
+    let doc = document(&app).await;
+    let request = component("CreateLobbyRequest");
+    let mut bodies: Vec<Value> = doc["components"]["schemas"]["CreateLobbyRequest"]["examples"]
+        .as_array()
+        .unwrap()
+        .clone();
+    bodies.push(json!({"game": "crossing-swords", "name": "Deep", "settings": {"max_rounds": 3, "setup": {"round": 2, "players": [{"hp": 9, "vp": 2}, {"hp": 20}]}}}));
+    bodies.push(json!({"game": "bst", "name": "Deep", "settings": {"setup": {"players": [{"charges": 2}, {"poison": 1}]}}}));
+    for body in bodies {
+        assert_fits(&doc, &request, &body, "the probe itself");
+        let reply = app.post("/api/v1/lobbies", None, body.clone()).await;
+        assert_eq!(reply.status, StatusCode::CREATED, "{body}: {}", reply.text);
+        let mut pointers = Vec::new();
+        object_pointers(&body, String::new(), &mut pointers);
+        for pointer in pointers {
+            let mut probe = body.clone();
+            let target: &mut Map<String, Value> = probe
+                .pointer_mut(&pointer)
+                .unwrap()
+                .as_object_mut()
+                .unwrap();
+            target.insert("surplus".into(), json!(1));
+            assert!(
+                validator(&doc, &request).validate(&probe).is_err(),
+                "the document forbids {probe}"
+            );
+            let reply = app.post("/api/v1/lobbies", None, probe.clone()).await;
+            // A Crossing Swords settings key the game does not know is a 422 naming it (the
+            // deadlines issue's variant keys: "422 for an unknown key"); any other unknown
+            // field is a malformed body.
+            let expected = if body["game"] == "crossing-swords" && pointer == "/settings" {
+                (StatusCode::UNPROCESSABLE_ENTITY, "unknown-setting")
+            } else {
+                (StatusCode::BAD_REQUEST, "invalid-body")
+            };
+            assert_eq!(
+                (reply.status, reply.code()),
+                expected,
+                "{probe}: {}",
+                reply.text
+            );
+        }
+    }
+}
+
+#[tokio::test]
+async fn the_list_takes_exactly_the_limits_the_document_allows() {
+    let app = sqlite_app().await;
+    let doc = document(&app).await;
+    let limit = doc["paths"]["/api/v1/lobbies"]["get"]["parameters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "limit")
+        .unwrap()["schema"]
+        .clone();
+    let (min, max) = (
+        limit["minimum"].as_i64().unwrap(),
+        limit["maximum"].as_i64().unwrap(),
+    );
+    for (value, ok) in [(min, true), (max, true), (min - 1, false), (max + 1, false)] {
+        let reply = app
+            .get(&format!("/api/v1/lobbies?limit={value}"), None)
+            .await;
+        if ok {
+            assert_eq!(reply.status, StatusCode::OK, "limit={value}");
+        } else {
+            assert_eq!(
+                (reply.status, reply.code()),
+                (StatusCode::BAD_REQUEST, "invalid-query"),
+                "limit={value}: {}",
+                reply.text
+            );
+        }
+    }
+}
+
+/// The event kinds a stream's schema documents (each branch's `event` constant).
+fn documented_kinds(doc: &Value, stream: &str) -> Vec<String> {
+    doc["components"]["schemas"][stream]["oneOf"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|branch| {
+            resolve(doc, branch)["properties"]["event"]["const"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
+        .collect()
+}
+
+fn events_parameter(doc: &Value, path: &str) -> Value {
+    doc["paths"][path]["get"]["parameters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "events")
+        .unwrap()["schema"]
+        .clone()
+}
+
+#[tokio::test]
+async fn every_documented_enum_value_is_accepted() {
+    let app = sqlite_app().await;
+    let doc = document(&app).await;
+    let schemas = &doc["components"]["schemas"];
+    let values = |name: &str| -> Vec<String> {
+        schemas[name]["enum"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap().to_string())
+            .collect()
+    };
+    for game in values("GameId") {
+        let reply = app
+            .post("/api/v1/lobbies", None, json!({"game": game, "name": "G"}))
+            .await;
+        assert_eq!(reply.status, StatusCode::CREATED, "{game}: {}", reply.text);
+    }
+    for character in values("BstCharacter") {
+        let (lobby, _) = app.create_lobby("bst", json!({})).await;
+        app.join(&lobby, json!({"name": "A", "character": character}))
+            .await;
+    }
+
+    // Every move of each game is taken as an order (Crossing Swords: on oneself where the
+    // move allows it, else on the other player; BST replaces an illegal tile at the reveal).
+    let (cs, host) = app.create_lobby("crossing-swords", json!({})).await;
+    let (me, token) = app.join(&cs, json!({"name": "A"})).await;
+    let (other, _) = app.join(&cs, json!({"name": "B"})).await;
+    app.start(&cs, &host).await;
+    for mv in values("CrossingSwordsMove") {
+        let mut reply = StatusCode::UNPROCESSABLE_ENTITY;
+        for target in [&me, &other] {
+            let order = json!({"round": 1, "step": "orders", "move": mv, "target": target});
+            assert_fits(&doc, &component("Order"), &order, "a Crossing Swords order");
+            let sent = app
+                .post(&format!("/api/v1/lobbies/{cs}/orders"), Some(&token), order)
+                .await;
+            if sent.status == StatusCode::ACCEPTED {
+                reply = sent.status;
+            }
+        }
+        assert_eq!(reply, StatusCode::ACCEPTED, "{mv} is taken on some target");
+    }
+    let (bst, host) = app.create_lobby("bst", json!({})).await;
+    let (_, token) = app.join(&bst, json!({"name": "A"})).await;
+    app.join(&bst, json!({"name": "B"})).await;
+    app.start(&bst, &host).await;
+    let hand = app
+        .get(&format!("/api/v1/lobbies/{bst}/me"), Some(&token))
+        .await
+        .body["hand"][0]
+        .clone();
+    for mv in values("BstMove") {
+        let order = json!({"round": 1, "step": "play", "move": mv, "token": hand});
+        assert_fits(&doc, &component("Order"), &order, "a BST play");
+        let sent = app
+            .post(
+                &format!("/api/v1/lobbies/{bst}/orders"),
+                Some(&token),
+                order,
+            )
+            .await;
+        assert_eq!(sent.status, StatusCode::ACCEPTED, "{mv}: {}", sent.text);
+    }
+
+    // Each stream takes each kind its schema documents, alone and all together, exactly as
+    // the parameter's pattern says; and refuses what the pattern refuses.
+    for (path, stream, token) in [
+        ("/api/v1/lobbies/{id}/events", "LobbyEvent", None),
+        (
+            "/api/v1/lobbies/{id}/me/events",
+            "PlayerEvent",
+            Some(token.as_str()),
+        ),
+    ] {
+        let parameter = events_parameter(&doc, path);
+        let kinds = documented_kinds(&doc, stream);
+        let mut lists: Vec<String> = kinds.clone();
+        lists.push(kinds.join(","));
+        for list in lists {
+            assert_fits(&doc, &parameter, &json!(list), "a documented kind");
+            let url = path.replace("{id}", &bst) + "?events=" + &list;
+            EventReader::open_path(&app, &url, token, None).await;
+        }
+        for list in ["orders", "prompt,", "started, finished", "", "Started"] {
+            if stream == "PlayerEvent" || list != "orders" {
+                assert!(validator(&doc, &parameter).validate(&json!(list)).is_err());
+            }
+            let url = path.replace("{id}", &bst) + "?events=" + &list.replace(' ', "%20");
+            let reply = app.get(&url, token).await;
+            assert_eq!(reply.code(), "invalid-query", "{url}");
+        }
+    }
+}
+
+/// Checks a stream's events against the branch of its documented schema that names their kind,
+/// and their `data` against that branch's `contentSchema`; returns the kinds seen.
+fn check_events(doc: &Value, stream: &str, events: &[SseEvent]) -> Vec<String> {
+    let schema = component(stream);
+    for event in events {
+        let wire = json!({"event": event.kind, "id": event.id, "data": event.data.to_string()});
+        assert_fits(doc, &schema, &wire, "an event as sent");
+        let branch = doc["components"]["schemas"][stream]["oneOf"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|b| resolve(doc, b))
+            .find(|b| b["properties"]["event"]["const"] == event.kind.as_str())
+            .unwrap_or_else(|| panic!("{} is not documented on {stream}", event.kind));
+        let data = &branch["properties"]["data"]["contentSchema"];
+        assert_fits(doc, data, &event.data, &event.kind);
+    }
+    events.iter().map(|e| e.kind.clone()).collect()
+}
+
+async fn drain(mut reader: EventReader) -> Vec<SseEvent> {
+    let mut events = Vec::new();
+    while let Some(event) = reader.next().await {
+        events.push(event);
+    }
+    events
+}
+
+#[tokio::test]
+async fn every_event_and_view_sent_fits_its_documented_schema() {
+    let app = sqlite_app().await;
+    let doc = document(&app).await;
+    let mut seen = Vec::new();
+    for game in ["crossing-swords", "bst"] {
+        let (lobby, host) = app.create_lobby(game, json!({"max_rounds": 1})).await;
+        let (a, token) = app.join(&lobby, json!({"name": "A"})).await;
+        app.join(&lobby, json!({"name": "B"})).await;
+        let base = format!("/api/v1/lobbies/{lobby}");
+        app.post(&format!("{base}/close-signups"), Some(&host), json!({}))
+            .await;
+        app.start(&lobby, &host).await;
+        let me = app.get(&format!("{base}/me"), Some(&token)).await.body;
+        assert_fits(&doc, &component("MeView"), &me, "me");
+        let order = match game {
+            "bst" => json!({"round": 1, "step": "play", "move": "guard", "token": me["hand"][0]}),
+            _ => json!({"round": 1, "step": "orders", "move": "mend", "target": a}),
+        };
+        let receipt = app
+            .post(&format!("{base}/orders"), Some(&token), order)
+            .await;
+        assert_fits(&doc, &component("Receipt"), &receipt.body, "a receipt");
+        let lobby_view = app.get(&base, None).await.body;
+        assert_fits(&doc, &component("LobbyView"), &lobby_view, "the lobby");
+        let public = EventReader::open_path(&app, &format!("{base}/events"), None, None).await;
+        seen.extend(check_events(&doc, "LobbyEvent", &drain(public).await));
+        let mine =
+            EventReader::open_path(&app, &format!("{base}/me/events"), Some(&token), None).await;
+        seen.extend(check_events(&doc, "PlayerEvent", &drain(mine).await));
+    }
+    // A Crossing Swords round played to its end, for the kinds that come with resolving.
+    let (lobby, host) = app
+        .create_lobby("crossing-swords", json!({"max_rounds": 1}))
+        .await;
+    let players = [
+        app.join(&lobby, json!({"name": "A"})).await,
+        app.join(&lobby, json!({"name": "B"})).await,
+    ];
+    app.start(&lobby, &host).await;
+    let base = format!("/api/v1/lobbies/{lobby}");
+    for (id, token) in &players {
+        let order = json!({"round": 1, "step": "orders", "move": "mend", "target": id});
+        app.post(&format!("{base}/orders"), Some(token), order)
+            .await;
+    }
+    let finished = app.get(&base, None).await.body;
+    assert_eq!(finished["status"], "finished");
+    assert_fits(&doc, &component("LobbyView"), &finished, "a finished lobby");
+    let round = app.get(&format!("{base}/rounds/1"), None).await.body;
+    assert_fits(&doc, &component("RoundView"), &round, "a round");
+    let public = EventReader::open_path(&app, &format!("{base}/events"), None, None).await;
+    seen.extend(check_events(&doc, "LobbyEvent", &drain(public).await));
+    for kind in documented_kinds(&doc, "PlayerEvent") {
+        assert!(seen.contains(&kind), "{kind} was sent and checked");
+    }
+}
