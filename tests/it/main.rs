@@ -17,6 +17,8 @@ mod pages_bst;
 mod pages_client;
 mod pages_forms;
 mod pages_game;
+mod server_limits;
+mod server_rate_limits;
 mod store_cache;
 mod store_durability;
 mod store_group_commit;
