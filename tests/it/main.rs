@@ -3,6 +3,7 @@
 mod api_bad_input;
 mod api_bst;
 mod api_crossing_swords;
+mod api_errors_walk;
 mod api_events;
 mod api_openapi;
 mod api_race;
@@ -15,6 +16,7 @@ mod crossing_swords_props;
 mod pages_browser;
 mod pages_bst;
 mod pages_client;
+mod pages_errors_walk;
 mod pages_forms;
 mod pages_game;
 mod server_limits;
