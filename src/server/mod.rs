@@ -53,6 +53,9 @@ pub async fn serve_with(
     let (drain, draining) = watch::channel(false);
     let mut connections = JoinSet::new();
     let mut shutdown = pin!(shutdown);
+    // Logged once each time the cap is reached, not once per refused connection (a flood
+    // must not flood the log too).
+    let mut at_cap = false;
     loop {
         tokio::select! {
             biased;
@@ -61,14 +64,20 @@ pub async fn serve_with(
             accepted = listener.accept() => match accepted {
                 Ok((stream, peer)) => {
                     if let Ok(slot) = slots.clone().try_acquire_owned() {
+                        at_cap = false;
                         connections.spawn(connection::serve(
                             stream, peer, router.clone(), limits.clone(), draining.clone(), slot,
                         ));
-                    } else if let Ok(spare) = reserve.clone().try_acquire_owned() {
-                        tracing::warn!(max = limits.max_connections, "connection cap reached: answering 503");
+                        continue;
+                    }
+                    if !at_cap {
+                        at_cap = true;
+                        tracing::warn!(max = limits.max_connections, "connection cap reached: answering 503 until a connection closes");
+                    }
+                    if let Ok(spare) = reserve.clone().try_acquire_owned() {
                         connections.spawn(connection::refuse(stream, limits.header_timeout, spare));
                     } else {
-                        tracing::warn!("connection cap and reserve reached: closing a connection unanswered");
+                        tracing::debug!("connection cap and reserve reached: closing a connection unanswered");
                     }
                 }
                 // Out of file descriptors or a connection reset before accept: keep serving.
