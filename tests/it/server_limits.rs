@@ -126,6 +126,27 @@ async fn connect(served: &Served) -> TcpStream {
     TcpStream::connect(served.address).await.unwrap()
 }
 
+/// Creates a lobby over `stream` (kept alive) and asks for its event stream on it.
+async fn open_event_stream(stream: &mut TcpStream) -> String {
+    let body = r#"{"game":"crossing-swords","name":"Stream"}"#;
+    let request = format!(
+        "POST /api/v1/lobbies HTTP/1.1\r\nHost: t\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let (status, _, created) = parse(&read_response(stream).await);
+    assert_eq!(status, 201);
+    let lobby = created["id"].as_str().unwrap();
+    let request = format!("GET /api/v1/lobbies/{lobby}/events HTTP/1.1\r\nHost: t\r\n\r\n");
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut buf = [0u8; 4096];
+    let n = timeout(PATIENCE, stream.read(&mut buf))
+        .await
+        .unwrap()
+        .unwrap();
+    String::from_utf8_lossy(&buf[..n]).to_ascii_lowercase()
+}
+
 const GET_LOBBIES: &[u8] = b"GET /api/v1/lobbies HTTP/1.1\r\nHost: t\r\n\r\n";
 
 #[tokio::test]
@@ -263,10 +284,8 @@ async fn shutdown_with_a_half_sent_request_ends_within_the_drain_time() {
         .await
         .unwrap();
     let mut streaming = connect(&served).await;
-    streaming
-        .write_all(b"GET /api/v1/lobbies/00000000-0000-4000-8000-000000000000/events HTTP/1.1\r\nHost: t\r\n\r\n")
-        .await
-        .unwrap();
+    let head = open_event_stream(&mut streaming).await;
+    assert!(head.contains("text/event-stream"), "{head}");
     let mut idle = connect(&served).await;
     idle.write_all(GET_LOBBIES).await.unwrap();
     read_response(&mut idle).await;
@@ -284,4 +303,35 @@ async fn shutdown_with_a_half_sent_request_ends_within_the_drain_time() {
     assert_eq!(read_until_closed(&mut half).await, "");
     read_until_closed(&mut idle).await;
     read_until_closed(&mut streaming).await;
+}
+
+#[tokio::test]
+async fn an_event_stream_outlives_the_idle_timeout_but_counts_against_the_cap() {
+    let mut options = relaxed();
+    options.limits.idle_timeout = Duration::from_millis(200);
+    options.limits.max_connections = 1;
+    let served = serve(options).await;
+    let mut stream = connect(&served).await;
+    let head = open_event_stream(&mut stream).await;
+    assert!(head.starts_with("http/1.1 200"), "{head}");
+    assert!(head.contains("text/event-stream"), "{head}");
+    let mut buf = [0u8; 4096];
+
+    // Three idle timeouts later the stream is still open: a read waits rather than ends.
+    let still_open = timeout(Duration::from_millis(600), async {
+        loop {
+            match stream.read(&mut buf).await {
+                Ok(0) | Err(_) => return false,
+                Ok(_) => {}
+            }
+        }
+    })
+    .await
+    .is_err();
+    assert!(still_open, "the stream was closed as if idle");
+
+    let mut other = connect(&served).await;
+    other.write_all(GET_LOBBIES).await.unwrap();
+    let (status, _, _) = parse(&read_until_closed(&mut other).await);
+    assert_eq!(status, 503, "the stream holds the only slot");
 }
