@@ -87,3 +87,33 @@ impl Limits {
         self
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_soft_open_file_limit_is_raised_and_the_cap_fits_under_it() {
+        let limits = Limits {
+            max_connections: usize::MAX / 2,
+            ..Limits::default()
+        }
+        .fit_open_files();
+        let (soft, hard) = rlimit::getrlimit(rlimit::Resource::NOFILE).unwrap();
+        assert!(
+            soft == hard || soft >= 1 << 20,
+            "soft {soft} raised to hard {hard} (or capped by the kernel)"
+        );
+        let room = soft.saturating_sub(OTHER_FILES + limits.connection_reserve as u64);
+        assert!(limits.max_connections as u64 <= room.max(1));
+        assert!(limits.max_connections >= 1);
+    }
+
+    #[test]
+    fn the_defaults_are_those_of_the_flags() {
+        let limits = Limits::default();
+        assert_eq!(limits.header_timeout, Duration::from_secs(10));
+        assert_eq!(limits.idle_timeout, Duration::from_secs(60));
+        assert_eq!(limits.max_connections, 10_000);
+    }
+}

@@ -19,6 +19,7 @@ mod pages_client;
 mod pages_errors_walk;
 mod pages_forms;
 mod pages_game;
+mod server_binary;
 mod server_limits;
 mod server_rate_limits;
 mod store_cache;
