@@ -3,6 +3,7 @@
 //! so a full server answers rather than falls silent. A shutdown stops accepting, ends the
 //! event streams, lets open requests finish for the drain time, then closes what is left.
 
+mod activity;
 mod connection;
 pub mod limits;
 
