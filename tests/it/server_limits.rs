@@ -335,3 +335,17 @@ async fn an_event_stream_outlives_the_idle_timeout_but_counts_against_the_cap() 
     let (status, _, _) = parse(&read_until_closed(&mut other).await);
     assert_eq!(status, 503, "the stream holds the only slot");
 }
+
+#[tokio::test]
+async fn a_path_that_is_not_utf8_gets_the_json_error_over_the_wire() {
+    let served = serve(relaxed()).await;
+    let mut stream = connect(&served).await;
+    stream
+        .write_all(b"GET /api/v1/lobbies/%ff%fe HTTP/1.1\r\nHost: t\r\n\r\n")
+        .await
+        .unwrap();
+    let (status, head, body) = parse(&read_response(&mut stream).await);
+    assert_eq!(status, 404);
+    assert!(head.contains("content-type: application/json"), "{head}");
+    assert_eq!(body["error"]["code"], "not-found");
+}
