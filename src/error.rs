@@ -34,7 +34,7 @@ pub enum AppError {
     #[error("{message}")]
     Rejected { code: &'static str, message: String },
     /// 429: this client address has used its allowance for now.
-    #[error("too many requests from your address; try again in {retry_after} seconds")]
+    #[error("too many requests from your address; wait {retry_after} s and try again")]
     TooManyRequests { retry_after: u64 },
     /// 503: the server is serving as many connections as it may.
     #[error("the server is busy; try again in a moment")]
