@@ -61,7 +61,7 @@ impl Role {
 
 /// How the browser reached Herald: over HTTPS or not (then cookies are `Secure`, and shared
 /// links say `https`). HTTPS is known from an `https://` public URL or a trusted proxy's
-/// `X-Forwarded-Proto` ([`crate::http::client::Exposure::https`]).
+/// `X-Forwarded-Proto` ([`crate::http::client::Exposure::https_from`]).
 #[derive(Copy, Clone, Debug)]
 pub struct Transport {
     pub https: bool,
