@@ -6,6 +6,9 @@ use clap::{Parser, Subcommand};
 
 use crate::bots::bot::BotArgs;
 use crate::bots::load::LoadArgs;
+use crate::http::client::Exposure;
+use crate::http::rate::RateLimits;
+use crate::server::{Limits, Options};
 
 /// Herald: a host server for play-by-mail games of simultaneous secret orders.
 ///
@@ -57,9 +60,27 @@ pub struct Config {
     /// Address to listen on.
     #[arg(long, env = "HERALD_BIND", default_value = "127.0.0.1:3000")]
     pub bind: SocketAddr,
+    /// Timeouts and the connection cap.
+    #[command(flatten)]
+    pub limits: Limits,
+    /// Trusted proxies and the public URL.
+    #[command(flatten)]
+    pub exposure: Exposure,
+    /// Rate limits per client address.
+    #[command(flatten)]
+    pub rates: RateLimits,
 }
 
 impl Config {
+    /// The server's options, as `serve_with` takes them.
+    pub fn options(&self) -> Options {
+        Options {
+            limits: self.limits.clone(),
+            exposure: self.exposure.clone(),
+            rates: self.rates.clone(),
+        }
+    }
+
     /// The database URL with any password replaced, for logs.
     pub fn redacted_database_url(&self) -> String {
         match (self.database_url.find("://"), self.database_url.rfind('@')) {
@@ -87,6 +108,9 @@ mod tests {
         let config = Config {
             database_url: "postgres://herald:s3cret@db:5432/herald".into(),
             bind: "127.0.0.1:1".parse().unwrap(),
+            limits: Limits::default(),
+            exposure: Exposure::default(),
+            rates: RateLimits::default(),
         };
         assert_eq!(
             config.redacted_database_url(),
@@ -122,5 +146,30 @@ mod tests {
         assert!(
             Cli::try_parse_from(["herald", "bot", "--lobby", "x", "--bind", "1.2.3.4:5"]).is_err()
         );
+    }
+
+    #[test]
+    fn limits_are_read_from_flags_with_units() {
+        let cli = Cli::try_parse_from([
+            "herald",
+            "--header-timeout",
+            "250ms",
+            "--max-connections",
+            "7",
+            "--trusted-proxies",
+            "10.0.0.0/8,::1",
+            "--lobbies-per-minute",
+            "0",
+            "--rate-limit-exempt",
+            "127.0.0.1",
+        ])
+        .unwrap();
+        let server = cli.server;
+        assert_eq!(server.limits.header_timeout.as_millis(), 250);
+        assert_eq!(server.limits.max_connections, 7);
+        assert_eq!(server.exposure.trusted_proxies.len(), 2);
+        assert_eq!(server.rates.lobbies_per_minute, 0);
+        assert_eq!(server.rates.rate_limit_exempt.len(), 1);
+        assert!(Cli::try_parse_from(["herald", "--trusted-proxies", "nope"]).is_err());
     }
 }

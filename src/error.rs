@@ -27,9 +27,18 @@ pub enum AppError {
     /// 413: the body is larger than Herald accepts.
     #[error("the request body is too large (at most {limit} bytes)")]
     TooLarge { limit: usize },
+    /// 408: the request's body did not arrive in time.
+    #[error("the request body did not arrive in time")]
+    BodyTimeout,
     /// 422: well-formed but not allowed (by the rules or by Herald's limits).
     #[error("{message}")]
     Rejected { code: &'static str, message: String },
+    /// 429: this client address has used its allowance for now.
+    #[error("too many requests from your address; wait {retry_after} s and try again")]
+    TooManyRequests { retry_after: u64 },
+    /// 503: the server is serving as many connections as it may.
+    #[error("the server is busy; try again in a moment")]
+    Busy,
     /// 500: a fault of ours. The detail goes to the log only.
     #[error("internal error: {0}")]
     Internal(String),
@@ -81,7 +90,10 @@ impl AppError {
             AppError::NotFound { .. } => StatusCode::NOT_FOUND,
             AppError::Conflict { .. } => StatusCode::CONFLICT,
             AppError::TooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
+            AppError::BodyTimeout => StatusCode::REQUEST_TIMEOUT,
             AppError::Rejected { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+            AppError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
+            AppError::Busy => StatusCode::SERVICE_UNAVAILABLE,
             AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -95,7 +107,19 @@ impl AppError {
             | AppError::Conflict { code, .. }
             | AppError::Rejected { code, .. } => code,
             AppError::TooLarge { .. } => "body-too-large",
+            AppError::BodyTimeout => "body-timeout",
+            AppError::TooManyRequests { .. } => "rate-limited",
+            AppError::Busy => "server-busy",
             AppError::Internal(_) => "internal",
+        }
+    }
+
+    /// The headers an error carries besides its body: when to come back after a 429 or 503.
+    pub fn retry_after(&self) -> Option<u64> {
+        match self {
+            AppError::TooManyRequests { retry_after } => Some(*retry_after),
+            AppError::Busy => Some(1),
+            _ => None,
         }
     }
 
@@ -122,6 +146,12 @@ impl IntoResponse for AppError {
             tracing::error!(%detail, "internal error");
         }
         let body = json!({"error": {"code": self.code(), "message": self.public_message()}});
-        (self.status(), Json(body)).into_response()
+        let mut response = (self.status(), Json(body)).into_response();
+        if let Some(seconds) = self.retry_after() {
+            response
+                .headers_mut()
+                .insert(axum::http::header::RETRY_AFTER, seconds.into());
+        }
+        response
     }
 }

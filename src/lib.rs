@@ -10,31 +10,23 @@ pub mod error;
 pub mod host;
 pub mod http;
 pub mod rules;
+pub mod server;
 pub mod store;
 
 use std::future::Future;
 
 use tokio::net::TcpListener;
-use tokio::sync::watch;
 
 pub use http::{AppState, app};
+pub use server::{Limits, Options, serve_with};
 
-/// Serves Herald on `listener` until `shutdown` completes, then lets open requests finish and
-/// ends the event streams.
+/// Serves Herald on `listener` with the default limits (those of a public server) until
+/// `shutdown` completes, then lets open requests finish for the drain time and ends the
+/// event streams.
 pub async fn serve(
     listener: TcpListener,
     host: host::Host,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    let (stop, stopped) = watch::channel(false);
-    let router = app(AppState {
-        host,
-        shutdown: stopped,
-    });
-    axum::serve(listener, router)
-        .with_graceful_shutdown(async move {
-            shutdown.await;
-            let _ = stop.send(true);
-        })
-        .await
+    serve_with(listener, host, Options::default(), shutdown).await
 }

@@ -15,7 +15,10 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    // Logs go to standard error, leaving standard output to what a command prints (the load
+    // generator's report).
     tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
         .with_env_filter(
             EnvFilter::try_from_default_env()
                 .unwrap_or_else(|_| EnvFilter::new("info,sqlx=warn,tower_http=info")),
@@ -41,9 +44,17 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
 async fn serve(config: Config) -> Result<(), Box<dyn std::error::Error>> {
     let store = Store::connect(&config.database_url).await?;
     tracing::info!(database = %config.redacted_database_url(), "store ready (migrations applied)");
+    let mut options = config.options();
+    options.limits = options.limits.fit_open_files();
     let listener = tokio::net::TcpListener::bind(config.bind).await?;
-    tracing::info!(address = %listener.local_addr()?, "Herald is listening");
-    herald::serve(listener, Host::new(store.clone()), shutdown_signal()).await?;
+    tracing::info!(address = %listener.local_addr()?, limits = ?options.limits, "Herald is listening");
+    herald::serve_with(
+        listener,
+        Host::new(store.clone()),
+        options,
+        shutdown_signal(),
+    )
+    .await?;
     let (commits, changes) = store.group_commits();
     tracing::info!(commits, changes, "group commits while serving");
     store.close().await;

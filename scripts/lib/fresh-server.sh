@@ -18,6 +18,11 @@ start_fresh_server() {
             url="$base/herald_load" ;;
         *) echo "backend: sqlite or postgres" >&2; exit 2 ;;
     esac
+    # The load generator seats lobbies far faster than the public rate limits allow, and with
+    # --drive streams holds a connection per bot: exempt its address and make room; every
+    # other limit stays at its default.
+    HERALD_RATE_LIMIT_EXEMPT=${HERALD_RATE_LIMIT_EXEMPT:-127.0.0.1} \
+    HERALD_MAX_CONNECTIONS=${HERALD_MAX_CONNECTIONS:-20000} \
     RUST_LOG=warn target/release/herald --bind 127.0.0.1:"$port" --database-url "$url" \
         > "$work/server.log" 2>&1 &
     server=$!

@@ -61,7 +61,12 @@ impl Wire {
         token: Option<&str>,
         body: Option<Vec<u8>>,
     ) -> Result<Bytes, ClientError> {
-        let idle = self.idle.lock().unwrap_or_else(|e| e.into_inner()).pop();
+        // The server closes a connection that sat idle past its idle timeout: skip those.
+        let idle = {
+            let mut idle = self.idle.lock().unwrap_or_else(|e| e.into_inner());
+            std::iter::from_fn(|| idle.pop()).find(|sender| !sender.is_closed())
+        };
+        let reused = idle.is_some();
         let mut sender = match idle {
             Some(sender) => sender,
             None => self.connect().await?,
@@ -79,8 +84,11 @@ impl Wire {
         let request = request
             .body(Full::new(Bytes::from(body.unwrap_or_default())))
             .map_err(ClientError::transport)?;
-        // A connection the server closed fails here; it is dropped, and the next call opens
-        // another. The request is not retried: the caller counts it as an error.
+        // A kept connection the server has just closed fails here, before anything was sent:
+        // open another once. A fresh connection that fails is the caller's error.
+        if sender.ready().await.is_err() && reused {
+            sender = self.connect().await?;
+        }
         sender.ready().await.map_err(ClientError::transport)?;
         let response = sender
             .send_request(request)
@@ -120,7 +128,10 @@ impl Wire {
 
 #[cfg(test)]
 mod tests {
+    use std::time::Duration;
+
     use super::*;
+    use crate::server::{Options, serve_with};
 
     #[test]
     fn only_a_plain_http_host_and_port_is_a_base() {
@@ -129,5 +140,30 @@ mod tests {
         assert!(Wire::new("https://example.org").is_err());
         assert!(Wire::new("http://example.org/herald").is_err());
         assert!(Wire::new("http://").is_err());
+    }
+
+    #[tokio::test]
+    async fn a_kept_connection_the_server_closed_for_idleness_is_replaced() {
+        let dir = tempfile::tempdir().unwrap();
+        let url = format!("sqlite://{}?mode=rwc", dir.path().join("h.db").display());
+        let store = crate::store::Store::connect(&url).await.unwrap();
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let base = format!("http://{}", listener.local_addr().unwrap());
+        let mut options = Options::default();
+        options.limits.idle_timeout = Duration::from_millis(200);
+        tokio::spawn(serve_with(
+            listener,
+            crate::host::Host::new(store),
+            options,
+            std::future::pending(),
+        ));
+        let wire = Wire::new(&base).unwrap();
+        wire.get("/api/v1/lobbies", None).await.unwrap();
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+        while !wire.idle.lock().unwrap().iter().all(|s| s.is_closed()) {
+            assert!(tokio::time::Instant::now() < deadline, "never closed");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        wire.get("/api/v1/lobbies", None).await.unwrap();
     }
 }

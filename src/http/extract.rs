@@ -2,10 +2,12 @@
 //! rejections): JSON object bodies, bearer tokens, lobby ids.
 
 use axum::body::Bytes;
-use axum::extract::{FromRequest, FromRequestParts, Request};
+use axum::extract::rejection::{BytesRejection, PathRejection};
+use axum::extract::{FromRequest, FromRequestParts, Path, Request};
 use axum::http::StatusCode;
 use axum::http::header::AUTHORIZATION;
 use axum::http::request::Parts;
+use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 use uuid::Uuid;
 
@@ -22,16 +24,9 @@ impl<S: Send + Sync> FromRequest<S> for JsonObject {
     type Rejection = AppError;
 
     async fn from_request(req: Request, state: &S) -> Result<JsonObject, AppError> {
-        let bytes = Bytes::from_request(req, state).await.map_err(|rejection| {
-            if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
-                AppError::TooLarge { limit: BODY_LIMIT }
-            } else {
-                AppError::malformed(
-                    "unreadable-body",
-                    format!("The request body could not be read: {rejection}."),
-                )
-            }
-        })?;
+        let bytes = Bytes::from_request(req, state)
+            .await
+            .map_err(|rejection| body_error(rejection, "The request body could not be read."))?;
         let value: Value = serde_json::from_slice(&bytes).map_err(|e| {
             AppError::malformed(
                 "malformed-json",
@@ -86,6 +81,53 @@ fn integral(value: Value) -> Value {
             Value::Object(map.into_iter().map(|(k, v)| (k, integral(v))).collect())
         }
         other => other,
+    }
+}
+
+/// What a body that could not be read becomes: 413 over the limit, 408 when it did not arrive
+/// in time (the server's body timeout), 400 otherwise.
+pub fn body_error(rejection: BytesRejection, unreadable: &str) -> AppError {
+    if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+        return AppError::TooLarge { limit: BODY_LIMIT };
+    }
+    let mut cause: Option<&(dyn std::error::Error + 'static)> = Some(&rejection);
+    while let Some(error) = cause {
+        if error.is::<tower_http::timeout::TimeoutError>() {
+            return AppError::BodyTimeout;
+        }
+        cause = error.source();
+    }
+    AppError::malformed("unreadable-body", unreadable.to_owned())
+}
+
+/// Path parameters. A path that does not decode (percent-escapes that are not UTF-8) names
+/// nothing: 404 in Herald's error format, never axum's plain-text 400.
+pub struct ApiPath<T>(pub T);
+
+impl<T: DeserializeOwned + Send, S: Send + Sync> FromRequestParts<S> for ApiPath<T> {
+    type Rejection = AppError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<ApiPath<T>, AppError> {
+        match Path::<T>::from_request_parts(parts, state).await {
+            Ok(Path(value)) => Ok(ApiPath(value)),
+            Err(rejection) => Err(path_error(rejection)),
+        }
+    }
+}
+
+fn path_error(rejection: PathRejection) -> AppError {
+    match rejection {
+        PathRejection::FailedToDeserializePathParams(error) => AppError::not_found(
+            "not-found",
+            format!(
+                "There is nothing at this address: {}.",
+                error.body_text().trim_end_matches('.')
+            ),
+        ),
+        PathRejection::MissingPathParams(error) => {
+            AppError::Internal(format!("a route without its parameters: {error}"))
+        }
+        other => AppError::Internal(format!("path: {other}")),
     }
 }
 

@@ -1,18 +1,25 @@
 //! HTTP: the router, shared state and the layers around every request.
 
 pub mod api;
+pub mod boundary;
+pub mod client;
 pub mod extract;
 pub mod pages;
+pub mod rate;
+
+use std::sync::Arc;
 
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
-use axum::http::{Method, Request, StatusCode};
+use axum::http::{Method, Request, StatusCode, Uri};
 use axum::response::IntoResponse;
 use tokio::sync::watch;
 use tower_http::trace::TraceLayer;
 
 use crate::error::AppError;
 use crate::host::Host;
+use client::Exposure;
+use rate::{Limiters, RateLimits};
 
 /// What every handler can reach.
 #[derive(Clone, Debug)]
@@ -20,16 +27,46 @@ pub struct AppState {
     pub host: Host,
     /// Flips to true when the server is shutting down, so that endless streams end.
     pub shutdown: watch::Receiver<bool>,
+    /// How clients reach Herald and what they may do how often.
+    pub edge: Arc<Edge>,
+}
+
+impl AppState {
+    /// The state with the default edge: no trusted proxy, the default rate limits.
+    pub fn new(host: Host, shutdown: watch::Receiver<bool>) -> AppState {
+        AppState {
+            host,
+            shutdown,
+            edge: Arc::new(Edge::new(Exposure::default(), &RateLimits::default())),
+        }
+    }
+}
+
+/// The client-facing settings: trusted proxies, the public URL, and the rate limiters.
+#[derive(Debug)]
+pub struct Edge {
+    pub exposure: Exposure,
+    pub limiters: Limiters,
+}
+
+impl Edge {
+    pub fn new(exposure: Exposure, rates: &RateLimits) -> Edge {
+        Edge {
+            exposure,
+            limiters: Limiters::new(rates),
+        }
+    }
 }
 
 /// The whole application as a router: what `main` serves and what tests drive in-process.
 pub fn app(state: AppState) -> Router {
     Router::new()
         .merge(api::routes())
-        .merge(pages::routes())
+        .merge(pages::routes(&state))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(extract::BODY_LIMIT))
+        .layer(axum::middleware::from_fn(boundary::boundary))
         .layer(TraceLayer::new_for_http().make_span_with(|request: &Request<_>| {
             tracing::debug_span!("request", method = %request.method(), path = %loggable_path(request.uri().path()))
         }))
@@ -55,14 +92,19 @@ async fn not_found(uri: axum::http::Uri) -> axum::response::Response {
     }
 }
 
-async fn method_not_allowed(method: Method) -> impl IntoResponse {
-    let error = AppError::malformed(
-        "method-not-allowed",
-        format!("{method} is not allowed here."),
-    );
-    let mut response = error.into_response();
-    *response.status_mut() = StatusCode::METHOD_NOT_ALLOWED;
-    response
+/// 405 as JSON under `/api`, as an HTML page elsewhere.
+async fn method_not_allowed(method: Method, uri: Uri) -> axum::response::Response {
+    if uri.path().starts_with("/api/") {
+        let error = AppError::malformed(
+            "method-not-allowed",
+            format!("{method} is not allowed here."),
+        );
+        let mut response = error.into_response();
+        *response.status_mut() = StatusCode::METHOD_NOT_ALLOWED;
+        response
+    } else {
+        pages::error::status_page(StatusCode::METHOD_NOT_ALLOWED)
+    }
 }
 
 #[cfg(test)]

@@ -122,10 +122,7 @@ fn build(
 ) -> TestApp {
     let host = Host::new(store.clone());
     let (stop, stopped) = watch::channel(false);
-    let router = app(AppState {
-        host,
-        shutdown: stopped,
-    });
+    let router = app(AppState::new(host, stopped));
     TestApp {
         backend,
         url,

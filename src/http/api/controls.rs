@@ -2,7 +2,7 @@
 //! Handlers only translate between HTTP and the host.
 
 use axum::Json;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::{Method, StatusCode};
 use axum::response::IntoResponse;
 use axum::routing::{MethodRouter, delete, post};
@@ -10,7 +10,7 @@ use axum::routing::{MethodRouter, delete, post};
 use super::take_string;
 use crate::error::AppError;
 use crate::http::AppState;
-use crate::http::extract::{JsonObject, OptionalJsonObject, Token, lobby_id};
+use crate::http::extract::{ApiPath, JsonObject, OptionalJsonObject, Token, lobby_id};
 
 /// The routes of this file, for the API's table.
 pub(super) fn table() -> Vec<(Method, &'static str, MethodRouter<AppState>)> {
@@ -51,7 +51,7 @@ pub(super) fn table() -> Vec<(Method, &'static str, MethodRouter<AppState>)> {
 
 async fn replace_player(
     State(app): State<AppState>,
-    Path((id, player)): Path<(String, String)>,
+    ApiPath((id, player)): ApiPath<(String, String)>,
     token: Token,
     JsonObject(mut body): JsonObject,
 ) -> Result<impl IntoResponse, AppError> {
@@ -72,7 +72,7 @@ async fn replace_player(
 
 async fn reissue_token(
     State(app): State<AppState>,
-    Path((id, player)): Path<(String, String)>,
+    ApiPath((id, player)): ApiPath<(String, String)>,
     token: Token,
 ) -> Result<impl IntoResponse, AppError> {
     let id = lobby_id(&id)?;
@@ -83,7 +83,7 @@ async fn reissue_token(
 
 async fn kick_player(
     State(app): State<AppState>,
-    Path((id, player)): Path<(String, String)>,
+    ApiPath((id, player)): ApiPath<(String, String)>,
     token: Token,
 ) -> Result<impl IntoResponse, AppError> {
     let id = lobby_id(&id)?;
@@ -92,7 +92,7 @@ async fn kick_player(
 
 async fn remove_player(
     State(app): State<AppState>,
-    Path((id, player)): Path<(String, String)>,
+    ApiPath((id, player)): ApiPath<(String, String)>,
     token: Token,
 ) -> Result<impl IntoResponse, AppError> {
     let id = lobby_id(&id)?;
@@ -102,7 +102,7 @@ async fn remove_player(
 
 async fn leave_lobby(
     State(app): State<AppState>,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
     token: Token,
 ) -> Result<impl IntoResponse, AppError> {
     app.host.leave(lobby_id(&id)?, token.as_deref()).await?;
@@ -111,7 +111,7 @@ async fn leave_lobby(
 
 async fn reopen_signups(
     State(app): State<AppState>,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
     token: Token,
 ) -> Result<impl IntoResponse, AppError> {
     Ok(Json(
@@ -123,7 +123,7 @@ async fn reopen_signups(
 
 async fn end_game(
     State(app): State<AppState>,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
     token: Token,
     OptionalJsonObject(body): OptionalJsonObject,
 ) -> Result<impl IntoResponse, AppError> {

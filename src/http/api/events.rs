@@ -11,7 +11,7 @@ use std::collections::VecDeque;
 use std::convert::Infallible;
 use std::time::Duration;
 
-use axum::extract::{Path, Query, State};
+use axum::extract::{Query, State};
 use axum::http::HeaderMap;
 use axum::response::IntoResponse;
 use axum::response::sse::{Event, KeepAlive, Sse};
@@ -22,7 +22,7 @@ use uuid::Uuid;
 
 use crate::error::AppError;
 use crate::http::AppState;
-use crate::http::extract::{Token, lobby_id};
+use crate::http::extract::{ApiPath, Token, lobby_id};
 use crate::store::EventRow;
 use crate::store::feed::{Published, TURNS};
 
@@ -170,7 +170,7 @@ fn open(
 
 pub async fn stream_events(
     State(app): State<AppState>,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
     query: Result<Query<StreamQuery>, axum::extract::rejection::QueryRejection>,
     headers: HeaderMap,
 ) -> Result<impl IntoResponse, AppError> {
@@ -186,7 +186,7 @@ pub async fn stream_events(
 /// sent on connection and whenever a new step begins).
 pub async fn stream_player_events(
     State(app): State<AppState>,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
     query: Result<Query<StreamQuery>, axum::extract::rejection::QueryRejection>,
     token: Token,
     headers: HeaderMap,

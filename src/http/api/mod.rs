@@ -6,7 +6,7 @@ mod events;
 
 use axum::Json;
 use axum::Router;
-use axum::extract::{Path, Query, State};
+use axum::extract::{Query, State};
 use axum::http::{Method, StatusCode, header};
 use axum::response::IntoResponse;
 use axum::routing::{MethodRouter, get, post};
@@ -14,7 +14,8 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::AppState;
-use super::extract::{JsonObject, Token, lobby_id, round_number};
+use super::extract::{ApiPath, JsonObject, Token, lobby_id, round_number};
+use super::rate::{Admitted, CreatesLobby, Joins};
 use crate::error::AppError;
 
 /// The OpenAPI document, kept beside the routes it describes (a test checks they agree).
@@ -120,6 +121,7 @@ fn take_name(body: &mut serde_json::Map<String, Value>, what: &str) -> Result<St
 
 async fn create_lobby(
     State(app): State<AppState>,
+    _admitted: Admitted<CreatesLobby>,
     JsonObject(mut body): JsonObject,
 ) -> Result<impl IntoResponse, AppError> {
     let game = take_string(&mut body, "game")?;
@@ -170,14 +172,15 @@ async fn list_lobbies(
 
 async fn show_lobby(
     State(app): State<AppState>,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
 ) -> Result<impl IntoResponse, AppError> {
     Ok(Json(app.host.lobby(lobby_id(&id)?).await?))
 }
 
 async fn join_lobby(
     State(app): State<AppState>,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
+    _admitted: Admitted<Joins>,
     JsonObject(mut body): JsonObject,
 ) -> Result<impl IntoResponse, AppError> {
     let id = lobby_id(&id)?;
@@ -188,7 +191,7 @@ async fn join_lobby(
 
 async fn close_signups(
     State(app): State<AppState>,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
     token: Token,
 ) -> Result<impl IntoResponse, AppError> {
     Ok(Json(
@@ -200,7 +203,7 @@ async fn close_signups(
 
 async fn start_game(
     State(app): State<AppState>,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
     token: Token,
 ) -> Result<impl IntoResponse, AppError> {
     Ok(Json(
@@ -210,7 +213,7 @@ async fn start_game(
 
 async fn show_me(
     State(app): State<AppState>,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
     token: Token,
 ) -> Result<impl IntoResponse, AppError> {
     Ok(Json(app.host.me(lobby_id(&id)?, token.as_deref()).await?))
@@ -218,7 +221,7 @@ async fn show_me(
 
 async fn submit_order(
     State(app): State<AppState>,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
     token: Token,
     JsonObject(body): JsonObject,
 ) -> Result<impl IntoResponse, AppError> {
@@ -231,14 +234,14 @@ async fn submit_order(
 
 async fn list_rounds(
     State(app): State<AppState>,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
 ) -> Result<impl IntoResponse, AppError> {
     Ok(Json(app.host.rounds(lobby_id(&id)?).await?))
 }
 
 async fn show_round(
     State(app): State<AppState>,
-    Path((id, round)): Path<(String, String)>,
+    ApiPath((id, round)): ApiPath<(String, String)>,
     token: Token,
 ) -> Result<impl IntoResponse, AppError> {
     let id = lobby_id(&id)?;

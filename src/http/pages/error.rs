@@ -2,6 +2,7 @@
 //! an HTML page. Internal details stay in the log.
 
 use askama::Template;
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 
 use super::Live;
@@ -26,6 +27,25 @@ struct ErrorPage {
     message: String,
 }
 
+/// An error page for a bare status, for errors that no handler described (a rejection of
+/// axum's own, rewritten at the boundary).
+pub fn status_page(status: StatusCode) -> Response {
+    let reason = status.canonical_reason().unwrap_or("Error");
+    let page = ErrorPage {
+        title: reason.to_string(),
+        live: None,
+        status: status.as_u16(),
+        message: format!("This request could not be served ({reason})."),
+    };
+    match page.render() {
+        Ok(html) => (status, axum::response::Html(html)).into_response(),
+        Err(e) => {
+            tracing::error!(error = %e, "error page failed to render");
+            status.into_response()
+        }
+    }
+}
+
 impl IntoResponse for PageError {
     fn into_response(self) -> Response {
         let error = self.0;
@@ -39,12 +59,18 @@ impl IntoResponse for PageError {
             status: status.as_u16(),
             message: error.public_message(),
         };
-        match page.render() {
+        let mut response = match page.render() {
             Ok(html) => (status, axum::response::Html(html)).into_response(),
             Err(e) => {
                 tracing::error!(error = %e, "error page failed to render");
                 (status, error.public_message()).into_response()
             }
+        };
+        if let Some(seconds) = error.retry_after() {
+            response
+                .headers_mut()
+                .insert(axum::http::header::RETRY_AFTER, seconds.into());
         }
+        response
     }
 }

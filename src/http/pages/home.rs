@@ -7,11 +7,13 @@ use axum::extract::State;
 use axum::response::{IntoResponse, Response};
 use serde_json::{Map, Value, json};
 
-use super::session::{CheckedForm, Csrf, Role, identity_cookie};
+use super::session::{CheckedForm, Csrf, Role, Transport, identity_cookie};
 use super::{Live, PageError, again, see_other};
+use crate::error::AppError;
 use crate::host::GameKind;
 use crate::host::views::LobbySummary;
 use crate::http::AppState;
+use crate::http::rate::{Admitted, CreatesLobby};
 use crate::store::Status;
 
 pub struct GameOption {
@@ -108,9 +110,12 @@ pub async fn show_home(
 
 pub async fn create_lobby(
     State(app): State<AppState>,
+    admitted: Result<Admitted<CreatesLobby>, AppError>,
     Csrf(csrf): Csrf,
+    transport: Transport,
     form: CheckedForm,
 ) -> Result<Response, PageError> {
+    admitted?;
     let game = form.get("game").to_owned();
     let sent = CreateForm {
         name: form.get("name").to_owned(),
@@ -135,7 +140,7 @@ pub async fn create_lobby(
         .await
     {
         Ok(created) => {
-            let cookie = identity_cookie(created.id, Role::Host, &created.host_token);
+            let cookie = identity_cookie(created.id, Role::Host, &created.host_token, transport);
             Ok(see_other(
                 &format!("/lobbies/{}/host?created=1", created.id),
                 &[cookie],

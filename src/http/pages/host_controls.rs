@@ -7,7 +7,7 @@
 
 use askama::Template;
 use askama_web::WebTemplate;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 use serde_json::{Map, Value, json};
@@ -15,7 +15,7 @@ use uuid::Uuid;
 
 use super::host_panel::{HostPage, host_page, host_token};
 use super::session::{CheckedForm, Csrf};
-use super::{Live, PageError, again, base_url, lobby_id, see_other};
+use super::{Live, PageError, PagePath, again, base_url, lobby_id, see_other};
 use crate::error::AppError;
 use crate::http::AppState;
 
@@ -63,7 +63,7 @@ fn confirmed(form: &CheckedForm, what: &str) -> Result<(), AppError> {
 
 pub async fn remove_signup(
     State(app): State<AppState>,
-    Path((id, player)): Path<(String, String)>,
+    PagePath((id, player)): PagePath<(String, String)>,
     headers: HeaderMap,
     Csrf(csrf): Csrf,
     _form: CheckedForm,
@@ -76,7 +76,7 @@ pub async fn remove_signup(
 
 pub async fn reopen_signups(
     State(app): State<AppState>,
-    Path(id): Path<String>,
+    PagePath(id): PagePath<String>,
     headers: HeaderMap,
     Csrf(csrf): Csrf,
     _form: CheckedForm,
@@ -89,7 +89,7 @@ pub async fn reopen_signups(
 
 pub async fn kick_player(
     State(app): State<AppState>,
-    Path((id, player)): Path<(String, String)>,
+    PagePath((id, player)): PagePath<(String, String)>,
     headers: HeaderMap,
     Csrf(csrf): Csrf,
     form: CheckedForm,
@@ -105,7 +105,7 @@ pub async fn kick_player(
 
 pub async fn end_game(
     State(app): State<AppState>,
-    Path(id): Path<String>,
+    PagePath(id): PagePath<String>,
     headers: HeaderMap,
     Csrf(csrf): Csrf,
     form: CheckedForm,
@@ -137,7 +137,7 @@ pub async fn end_game(
 
 pub async fn replace_player(
     State(app): State<AppState>,
-    Path((id, player)): Path<(String, String)>,
+    PagePath((id, player)): PagePath<(String, String)>,
     headers: HeaderMap,
     Csrf(csrf): Csrf,
     form: CheckedForm,
@@ -154,7 +154,7 @@ pub async fn replace_player(
 
 pub async fn reissue_link(
     State(app): State<AppState>,
-    Path((id, player)): Path<(String, String)>,
+    PagePath((id, player)): PagePath<(String, String)>,
     headers: HeaderMap,
     Csrf(csrf): Csrf,
     _form: CheckedForm,

@@ -4,7 +4,8 @@
 
 use askama::Template;
 use askama_web::WebTemplate;
-use axum::extract::{Path, Query, State};
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Query, State};
 use axum::http::HeaderMap;
 use axum::response::Response;
 use serde::Deserialize;
@@ -14,7 +15,7 @@ use super::lobby::status_label;
 use super::round::collecting;
 use super::session::{CheckedForm, Csrf, Tokens};
 use super::table::PoolsTable;
-use super::{Live, PageError, again, base_url, lobby_id, see_other};
+use super::{Live, PageError, PagePath, again, base_url, lobby_id, see_other};
 use crate::error::AppError;
 use crate::host::GameKind;
 use crate::http::AppState;
@@ -123,11 +124,12 @@ pub(super) async fn host_page(
 
 pub async fn show_host_panel(
     State(app): State<AppState>,
-    Path(id): Path<String>,
-    Query(flags): Query<Flags>,
+    PagePath(id): PagePath<String>,
+    flags: Result<Query<Flags>, QueryRejection>,
     headers: HeaderMap,
     Csrf(csrf): Csrf,
 ) -> Result<HostPage, PageError> {
+    let Query(flags) = flags.map_err(|e| AppError::malformed("invalid-query", e.body_text()))?;
     let id = lobby_id(&id)?;
     host_page(&app, id, &headers, csrf, flags.created.is_some(), None).await
 }
@@ -162,7 +164,7 @@ async fn act(
 
 pub async fn close_signups(
     State(app): State<AppState>,
-    Path(id): Path<String>,
+    PagePath(id): PagePath<String>,
     headers: HeaderMap,
     Csrf(csrf): Csrf,
     _form: CheckedForm,
@@ -172,7 +174,7 @@ pub async fn close_signups(
 
 pub async fn start_game(
     State(app): State<AppState>,
-    Path(id): Path<String>,
+    PagePath(id): PagePath<String>,
     headers: HeaderMap,
     Csrf(csrf): Csrf,
     _form: CheckedForm,

@@ -3,20 +3,21 @@
 
 use askama::Template;
 use askama_web::WebTemplate;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 use serde_json::Map;
 
 use super::prompt_form::Field;
 use super::round::{Exports, RoundBlock, collecting, history, pools_report, so_far};
-use super::session::{CheckedForm, Csrf, Role, Tokens, identity_cookie};
+use super::session::{CheckedForm, Csrf, Role, Tokens, Transport, identity_cookie};
 use super::table::{PoolsTable, Standings, heading, names, show};
-use super::{Live, PageError, again, lobby_id, see_other};
+use super::{Live, PageError, PagePath, again, lobby_id, see_other};
 use crate::error::AppError;
 use crate::host::GameKind;
 use crate::host::views::LobbyView;
 use crate::http::AppState;
+use crate::http::rate::{Admitted, Joins};
 use crate::rules::crossing_swords;
 use crate::store::Status;
 
@@ -100,7 +101,7 @@ pub fn status_label(lobby: &LobbyView) -> String {
 
 pub async fn show_lobby(
     State(app): State<AppState>,
-    Path(id): Path<String>,
+    PagePath(id): PagePath<String>,
     headers: HeaderMap,
     Csrf(csrf): Csrf,
 ) -> Result<LobbyPage, PageError> {
@@ -154,7 +155,7 @@ pub async fn show_lobby(
 
 pub async fn show_join(
     State(app): State<AppState>,
-    Path(id): Path<String>,
+    PagePath(id): PagePath<String>,
     Csrf(csrf): Csrf,
 ) -> Result<JoinPage, PageError> {
     let id = lobby_id(&id)?;
@@ -177,10 +178,13 @@ fn join_page(lobby: &LobbyView, csrf: String, name: String, error: Option<String
 
 pub async fn join_lobby(
     State(app): State<AppState>,
-    Path(id): Path<String>,
+    PagePath(id): PagePath<String>,
+    admitted: Result<Admitted<Joins>, AppError>,
     Csrf(csrf): Csrf,
+    transport: Transport,
     form: CheckedForm,
 ) -> Result<Response, PageError> {
+    admitted?;
     let id = lobby_id(&id)?;
     let lobby = app.host.lobby(id).await?;
     let name = form.get("name").to_owned();
@@ -193,7 +197,7 @@ pub async fn join_lobby(
     }
     match app.host.join(id, &name, fields).await {
         Ok(joined) => {
-            let cookie = identity_cookie(id, Role::Player, &joined.player_token);
+            let cookie = identity_cookie(id, Role::Player, &joined.player_token, transport);
             Ok(see_other(
                 &format!("/lobbies/{id}/play?joined=1"),
                 &[cookie],
@@ -209,19 +213,20 @@ pub async fn join_lobby(
 /// player's page. A token this lobby does not know is a 404 (the link is wrong or stale).
 pub async fn continue_as(
     State(app): State<AppState>,
-    Path((id, token)): Path<(String, String)>,
+    PagePath((id, token)): PagePath<(String, String)>,
+    transport: Transport,
 ) -> Result<Response, PageError> {
     let id = lobby_id(&id)?;
     let viewer = app.host.viewer(id, Some(&token), Some(&token)).await?;
     let response = if viewer.is_host {
         see_other(
             &format!("/lobbies/{id}/host"),
-            &[identity_cookie(id, Role::Host, &token)],
+            &[identity_cookie(id, Role::Host, &token, transport)],
         )
     } else if viewer.player.is_some() {
         see_other(
             &format!("/lobbies/{id}/play"),
-            &[identity_cookie(id, Role::Player, &token)],
+            &[identity_cookie(id, Role::Player, &token, transport)],
         )
     } else {
         return Err(PageError(AppError::not_found(

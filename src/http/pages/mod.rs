@@ -40,7 +40,7 @@ pub struct Live {
     pub refresh: bool,
 }
 
-pub fn routes() -> Router<AppState> {
+pub fn routes(state: &AppState) -> Router<AppState> {
     let pages = Router::new()
         .route("/", get(home::show_home))
         // The create form posts here; a GET (a bookmark, a reload after an error) goes home.
@@ -88,32 +88,14 @@ pub fn routes() -> Router<AppState> {
         )
         .route("/lobbies/{id}/rounds/{round}", get(round::show_round))
         .route("/rules/{game}", get(rules_page::show_rules))
-        .layer(middleware::from_fn(session::issue_csrf))
-        .layer(middleware::from_fn(page_headers));
+        .layer(middleware::from_fn_with_state(
+            state.clone(),
+            session::issue_csrf,
+        ));
     Router::new()
         .route("/static/herald.css", get(stylesheet))
         .route("/static/herald.js", get(script))
         .merge(pages)
-}
-
-/// What every page response says to the browser: never store it (player pages and the host
-/// panel show private links), and load nothing from elsewhere, run no inline script, be framed
-/// by nobody (clickjacking a form) and post forms only here.
-async fn page_headers(request: axum::extract::Request, next: middleware::Next) -> Response {
-    let mut response = next.run(request).await;
-    let headers = response.headers_mut();
-    headers.insert(CACHE_CONTROL, HeaderValue::from_static("no-store"));
-    headers.insert(
-        axum::http::header::CONTENT_SECURITY_POLICY,
-        HeaderValue::from_static(
-            "default-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
-        ),
-    );
-    headers.insert(
-        axum::http::header::X_CONTENT_TYPE_OPTIONS,
-        HeaderValue::from_static("nosniff"),
-    );
-    response
 }
 
 const CSS: &str = include_str!("../../../static/herald.css");
@@ -139,6 +121,27 @@ async fn stylesheet() -> Response {
 
 async fn script() -> Response {
     asset("text/javascript; charset=utf-8", JS)
+}
+
+/// Path parameters of a page; a path that does not decode is an HTML 404 (see
+/// [`crate::http::extract::ApiPath`]).
+pub struct PagePath<T>(pub T);
+
+impl<T, S> axum::extract::FromRequestParts<S> for PagePath<T>
+where
+    T: serde::de::DeserializeOwned + Send,
+    S: Send + Sync,
+{
+    type Rejection = PageError;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        state: &S,
+    ) -> Result<PagePath<T>, PageError> {
+        let crate::http::extract::ApiPath(value) =
+            crate::http::extract::ApiPath::from_request_parts(parts, state).await?;
+        Ok(PagePath(value))
+    }
 }
 
 /// Parses a lobby id from a page path (anything else names no lobby: 404).
@@ -167,7 +170,8 @@ pub fn again<T: IntoResponse>(error: AppError, page: impl FnOnce(String) -> T) -
     (status, page(error.public_message())).into_response()
 }
 
-/// The absolute base of links to share (`http://host:port`), from the request's Host header.
+/// The absolute base of links to share (`http://host:port`), from the request's Host header
+/// and its `X-Forwarded-Proto`, which the session layer has settled ([`session::issue_csrf`]).
 pub fn base_url(headers: &axum::http::HeaderMap) -> String {
     let host = headers
         .get(axum::http::header::HOST)

@@ -3,7 +3,7 @@
 
 use askama::Template;
 use askama_web::WebTemplate;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::Response;
 use serde_json::{Map, Value};
@@ -13,7 +13,7 @@ use super::prompt_form::{PromptForm, form_for, order_body};
 use super::round::{RoundBlock, collecting, history, so_far};
 use super::session::{CheckedForm, Csrf, Role, Tokens, forget_cookie};
 use super::table::{PoolsTable, describe_order, heading, names, show};
-use super::{Live, PageError, again, base_url, lobby_id, see_other};
+use super::{Live, PageError, PagePath, again, base_url, lobby_id, see_other};
 use crate::error::AppError;
 use crate::http::AppState;
 use crate::store::Status;
@@ -117,7 +117,7 @@ async fn play_page(
 
 pub async fn show_play(
     State(app): State<AppState>,
-    Path(id): Path<String>,
+    PagePath(id): PagePath<String>,
     headers: HeaderMap,
     Csrf(csrf): Csrf,
 ) -> Result<PlayPage, PageError> {
@@ -127,7 +127,7 @@ pub async fn show_play(
 
 pub async fn submit_order(
     State(app): State<AppState>,
-    Path(id): Path<String>,
+    PagePath(id): PagePath<String>,
     headers: HeaderMap,
     Csrf(csrf): Csrf,
     posted: CheckedForm,
@@ -170,7 +170,7 @@ pub async fn submit_order(
 /// The player gives up their seat before the start; the browser forgets their token.
 pub async fn leave_lobby(
     State(app): State<AppState>,
-    Path(id): Path<String>,
+    PagePath(id): PagePath<String>,
     headers: HeaderMap,
     Csrf(csrf): Csrf,
     _form: CheckedForm,

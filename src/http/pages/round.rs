@@ -3,14 +3,14 @@
 
 use askama::Template;
 use askama_web::WebTemplate;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::HeaderMap;
 
 use super::cite::{Cited, cite};
 use super::export::{self, Report};
 use super::session::Tokens;
 use super::table::{PoolsTable, names, order_line};
-use super::{Live, PageError, lobby_id};
+use super::{Live, PageError, PagePath, lobby_id};
 use crate::error::AppError;
 use crate::host::views::LobbyView;
 use crate::http::AppState;
@@ -103,7 +103,7 @@ pub async fn history(
 
 pub async fn show_round(
     State(app): State<AppState>,
-    Path((id, round)): Path<(String, String)>,
+    PagePath((id, round)): PagePath<(String, String)>,
     headers: HeaderMap,
 ) -> Result<RoundPage, PageError> {
     let id = lobby_id(&id)?;

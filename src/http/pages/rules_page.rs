@@ -4,10 +4,10 @@
 
 use askama::Template;
 use askama_web::WebTemplate;
-use axum::extract::Path;
+
 use axum::response::{IntoResponse, Response};
 
-use super::PageError;
+use super::{PageError, PagePath};
 use crate::error::AppError;
 use crate::host::GameKind;
 use crate::rules::bst::Move;
@@ -102,7 +102,7 @@ pub fn bst_matrix() -> Vec<MatrixRow> {
         .collect()
 }
 
-pub async fn show_rules(Path(game): Path<String>) -> Result<Response, PageError> {
+pub async fn show_rules(PagePath(game): PagePath<String>) -> Result<Response, PageError> {
     let kind: GameKind = game.parse().map_err(|_| {
         AppError::not_found(
             "unknown-game",

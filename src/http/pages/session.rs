@@ -11,7 +11,7 @@
 //! read it to fill in the field.
 
 use axum::body::Bytes;
-use axum::extract::{FromRequest, FromRequestParts, Request};
+use axum::extract::{FromRequest, FromRequestParts, Request, State};
 use axum::http::header::{COOKIE, HOST, ORIGIN, SET_COOKIE};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
@@ -22,8 +22,11 @@ use uuid::Uuid;
 use super::error::PageError;
 use crate::error::AppError;
 use crate::host::auth::new_token;
+use crate::http::AppState;
+use crate::http::client::peer;
 
 pub const CSRF_COOKIE: &str = "herald_csrf";
+const FORWARDED_PROTO: &str = "x-forwarded-proto";
 /// How long identity cookies live: a play-by-forum game can run for months.
 const IDENTITY_MAX_AGE: u64 = 180 * 24 * 3600;
 
@@ -56,12 +59,43 @@ impl Role {
     }
 }
 
+/// How the browser reached Herald: over HTTPS or not (then cookies are `Secure`, and shared
+/// links say `https`). HTTPS is known from an `https://` public URL or a trusted proxy's
+/// `X-Forwarded-Proto` ([`crate::http::client::Exposure::https_from`]).
+#[derive(Copy, Clone, Debug)]
+pub struct Transport {
+    pub https: bool,
+}
+
+impl Transport {
+    fn cookie_attributes(self) -> &'static str {
+        if self.https {
+            "HttpOnly; SameSite=Lax; Secure"
+        } else {
+            "HttpOnly; SameSite=Lax"
+        }
+    }
+}
+
+impl<S: Send + Sync> FromRequestParts<S> for Transport {
+    type Rejection = PageError;
+
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Transport, PageError> {
+        parts.extensions.get::<Transport>().copied().ok_or_else(|| {
+            PageError(AppError::Internal(
+                "page route without the session layer".into(),
+            ))
+        })
+    }
+}
+
 /// The `Set-Cookie` header that remembers `token` for `role` in `lobby`. Tokens are hex and
 /// lobby ids UUIDs, so the value needs no quoting.
-pub fn identity_cookie(lobby: Uuid, role: Role, token: &str) -> HeaderValue {
+pub fn identity_cookie(lobby: Uuid, role: Role, token: &str, transport: Transport) -> HeaderValue {
     let text = format!(
-        "{}={token}; Path=/lobbies/{lobby}; Max-Age={IDENTITY_MAX_AGE}; HttpOnly; SameSite=Lax",
-        role.cookie_name(lobby)
+        "{}={token}; Path=/lobbies/{lobby}; Max-Age={IDENTITY_MAX_AGE}; {}",
+        role.cookie_name(lobby),
+        transport.cookie_attributes()
     );
     HeaderValue::from_str(&text).unwrap_or_else(|_| HeaderValue::from_static(""))
 }
@@ -97,8 +131,24 @@ impl Tokens {
 pub struct Csrf(pub String);
 
 /// Middleware for the pages: makes sure the browser has a CSRF cookie, issuing one on the
-/// first visit, and makes the token available to handlers as [`Csrf`].
-pub async fn issue_csrf(mut request: Request, next: Next) -> Response {
+/// first visit, and makes the token available to handlers as [`Csrf`]. It also settles the
+/// [`Transport`]: the request's `X-Forwarded-Proto` is replaced by what Herald believes
+/// (`https`, or nothing), so that links built from the headers never trust a client's claim.
+pub async fn issue_csrf(State(app): State<AppState>, mut request: Request, next: Next) -> Response {
+    let transport = Transport {
+        https: app
+            .edge
+            .exposure
+            .https_from(request.headers(), peer(request.extensions())),
+    };
+    request.extensions_mut().insert(transport);
+    if transport.https {
+        request
+            .headers_mut()
+            .insert(FORWARDED_PROTO, HeaderValue::from_static("https"));
+    } else {
+        request.headers_mut().remove(FORWARDED_PROTO);
+    }
     let existing = cookie(request.headers(), CSRF_COOKIE)
         .filter(|v| v.len() == 64 && v.bytes().all(|b| b.is_ascii_hexdigit()))
         .map(str::to_owned);
@@ -107,7 +157,10 @@ pub async fn issue_csrf(mut request: Request, next: Next) -> Response {
     request.extensions_mut().insert(Csrf(token.clone()));
     let mut response = next.run(request).await;
     if fresh {
-        let text = format!("{CSRF_COOKIE}={token}; Path=/; HttpOnly; SameSite=Lax");
+        let text = format!(
+            "{CSRF_COOKIE}={token}; Path=/; {}",
+            transport.cookie_attributes()
+        );
         if let Ok(value) = HeaderValue::from_str(&text) {
             response.headers_mut().append(SET_COOKIE, value);
         }

@@ -1,0 +1,119 @@
+//! The limits that keep one client from holding the server: how long a connection may take
+//! to send a request's head and body or sit idle, how many connections are served at once,
+//! and how long a shutdown waits for open requests. Each is a flag with an environment
+//! variable behind it; the defaults suit a server on the open internet.
+
+use std::time::Duration;
+
+/// Parses a duration written for people: `500ms`, `10s`, `2m`.
+fn duration(text: &str) -> Result<Duration, humantime::DurationError> {
+    humantime::parse_duration(text)
+}
+
+const HEADER_TIMEOUT: &str = "10s";
+const BODY_TIMEOUT: &str = "30s";
+const IDLE_TIMEOUT: &str = "60s";
+const DRAIN_TIMEOUT: &str = "10s";
+const MAX_CONNECTIONS: usize = 10_000;
+const CONNECTION_RESERVE: usize = 64;
+
+/// Connection limits (see the README's configuration table).
+#[derive(Clone, Debug, clap::Args)]
+pub struct Limits {
+    /// How long a client has to send a request's head (request line and headers), counted
+    /// from its first byte.
+    #[arg(long, env = "HERALD_HEADER_TIMEOUT", default_value = HEADER_TIMEOUT, value_parser = duration, global = true)]
+    pub header_timeout: Duration,
+    /// How long a client has to send a request's whole body once its head has arrived.
+    #[arg(long, env = "HERALD_BODY_TIMEOUT", default_value = BODY_TIMEOUT, value_parser = duration, global = true)]
+    pub body_timeout: Duration,
+    /// How long a kept-alive connection may wait for its next request. Event streams are
+    /// exempt while they stream.
+    #[arg(long, env = "HERALD_IDLE_TIMEOUT", default_value = IDLE_TIMEOUT, value_parser = duration, global = true)]
+    pub idle_timeout: Duration,
+    /// Connections served at once (event streams included); lowered at start to fit the
+    /// open-file limit.
+    #[arg(long, env = "HERALD_MAX_CONNECTIONS", default_value_t = MAX_CONNECTIONS, global = true)]
+    pub max_connections: usize,
+    /// Connections beyond the cap that are still accepted, only to be told `503` and closed.
+    #[arg(long, env = "HERALD_CONNECTION_RESERVE", default_value_t = CONNECTION_RESERVE, global = true)]
+    pub connection_reserve: usize,
+    /// How long a shutdown waits for open requests to finish before it closes what is left.
+    #[arg(long, env = "HERALD_DRAIN_TIMEOUT", default_value = DRAIN_TIMEOUT, value_parser = duration, global = true)]
+    pub drain_timeout: Duration,
+}
+
+impl Default for Limits {
+    /// The same defaults as the flags, whatever the environment says.
+    fn default() -> Limits {
+        let parse = |text| duration(text).expect("a default duration parses");
+        Limits {
+            header_timeout: parse(HEADER_TIMEOUT),
+            body_timeout: parse(BODY_TIMEOUT),
+            idle_timeout: parse(IDLE_TIMEOUT),
+            max_connections: MAX_CONNECTIONS,
+            connection_reserve: CONNECTION_RESERVE,
+            drain_timeout: parse(DRAIN_TIMEOUT),
+        }
+    }
+}
+
+/// File descriptors kept for everything that is not a client connection (the database
+/// pool, the SQLite files, the listener, logs).
+const OTHER_FILES: u64 = 128;
+
+impl Limits {
+    /// Raises the soft open-file limit to the hard one, logs the figure, and lowers the
+    /// connection cap if the limit cannot hold the cap, the reserve and the server's own files.
+    pub fn fit_open_files(mut self) -> Limits {
+        let files = match rlimit::increase_nofile_limit(u64::MAX) {
+            Ok(files) => files,
+            Err(error) => {
+                tracing::warn!(%error, "could not read or raise the open-file limit");
+                return self;
+            }
+        };
+        tracing::info!(open_files = files, "open-file limit");
+        let room = files.saturating_sub(OTHER_FILES + self.connection_reserve as u64);
+        if (self.max_connections as u64) > room {
+            tracing::warn!(
+                max_connections = self.max_connections,
+                lowered_to = room,
+                open_files = files,
+                "the open-file limit cannot hold the connection cap; lowering the cap"
+            );
+            self.max_connections = room.max(1) as usize;
+        }
+        self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_soft_open_file_limit_is_raised_and_the_cap_fits_under_it() {
+        let limits = Limits {
+            max_connections: usize::MAX / 2,
+            ..Limits::default()
+        }
+        .fit_open_files();
+        let (soft, hard) = rlimit::getrlimit(rlimit::Resource::NOFILE).unwrap();
+        assert!(
+            soft == hard || soft >= 1 << 20,
+            "soft {soft} raised to hard {hard} (or capped by the kernel)"
+        );
+        let room = soft.saturating_sub(OTHER_FILES + limits.connection_reserve as u64);
+        assert!(limits.max_connections as u64 <= room.max(1));
+        assert!(limits.max_connections >= 1);
+    }
+
+    #[test]
+    fn the_defaults_are_those_of_the_flags() {
+        let limits = Limits::default();
+        assert_eq!(limits.header_timeout, Duration::from_secs(10));
+        assert_eq!(limits.idle_timeout, Duration::from_secs(60));
+        assert_eq!(limits.max_connections, 10_000);
+    }
+}

@@ -1,0 +1,107 @@
+//! The accept loop: every connection is counted against the cap and watched by its limits
+//! ([`connection`]); over the cap, a reserve of connections is still accepted to be told 503,
+//! so a full server answers rather than falls silent. A shutdown stops accepting, ends the
+//! event streams, lets open requests finish for the drain time, then closes what is left.
+
+mod activity;
+mod connection;
+pub mod limits;
+
+use std::future::Future;
+use std::pin::pin;
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::net::TcpListener;
+use tokio::sync::{Semaphore, watch};
+use tokio::task::JoinSet;
+
+use crate::host::Host;
+use crate::http::client::Exposure;
+use crate::http::rate::RateLimits;
+use crate::http::{AppState, Edge, app};
+pub use limits::Limits;
+
+/// Everything a server is configured with besides its store.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    pub limits: Limits,
+    pub exposure: Exposure,
+    pub rates: RateLimits,
+}
+
+/// Serves Herald on `listener` with `options` until `shutdown` completes, then drains.
+pub async fn serve_with(
+    listener: TcpListener,
+    host: Host,
+    options: Options,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    let Options {
+        limits,
+        exposure,
+        rates,
+    } = options;
+    let (stop_streams, streams_stopped) = watch::channel(false);
+    let router = app(AppState {
+        host,
+        shutdown: streams_stopped,
+        edge: Arc::new(Edge::new(exposure, &rates)),
+    });
+    let limits = Arc::new(limits);
+    let slots = Arc::new(Semaphore::new(limits.max_connections));
+    let reserve = Arc::new(Semaphore::new(limits.connection_reserve));
+    let (drain, draining) = watch::channel(false);
+    let mut connections = JoinSet::new();
+    let mut shutdown = pin!(shutdown);
+    // Logged once each time the cap is reached, not once per refused connection (a flood
+    // must not flood the log too).
+    let mut at_cap = false;
+    loop {
+        tokio::select! {
+            biased;
+            () = &mut shutdown => break,
+            Some(_) = connections.join_next(), if !connections.is_empty() => {}
+            accepted = listener.accept() => match accepted {
+                Ok((stream, peer)) => {
+                    if let Ok(slot) = slots.clone().try_acquire_owned() {
+                        at_cap = false;
+                        connections.spawn(connection::serve(
+                            stream, peer, router.clone(), limits.clone(), draining.clone(), slot,
+                        ));
+                        continue;
+                    }
+                    if !at_cap {
+                        at_cap = true;
+                        tracing::warn!(max = limits.max_connections, "connection cap reached: answering 503 until a connection closes");
+                    }
+                    if let Ok(spare) = reserve.clone().try_acquire_owned() {
+                        connections.spawn(connection::refuse(stream, limits.header_timeout, spare));
+                    } else {
+                        tracing::debug!("connection cap and reserve reached: closing a connection unanswered");
+                    }
+                }
+                // Out of file descriptors or a connection reset before accept: keep serving.
+                Err(error) => {
+                    tracing::warn!(%error, "accept failed");
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                }
+            }
+        }
+    }
+    drop(listener);
+    let _ = stop_streams.send(true);
+    let _ = drain.send(true);
+    let drained = tokio::time::timeout(limits.drain_timeout, async {
+        while connections.join_next().await.is_some() {}
+    })
+    .await;
+    if drained.is_err() {
+        tracing::warn!(
+            open = connections.len(),
+            "drain time over: closing the connections still open"
+        );
+        connections.shutdown().await;
+    }
+    Ok(())
+}
