@@ -175,7 +175,7 @@ impl Store {
     }
 
     /// Committed events as this process's writers commit them (see `feed.rs`).
-    pub fn feed(&self) -> &feed::Feed {
+    pub fn feed(&self) -> &Arc<feed::Feed> {
         &self.feed
     }
 

@@ -20,4 +20,5 @@ mod pages_game;
 mod store_cache;
 mod store_durability;
 mod store_group_commit;
+mod store_memory;
 mod support;
