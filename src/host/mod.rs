@@ -51,8 +51,17 @@ impl Host {
         id: Uuid,
         decide: impl FnOnce(&Snapshot) -> Result<(crate::store::Change, T), AppError> + Send + 'static,
     ) -> Result<T, AppError> {
+        Ok(self.commit(id, decide).await?.value)
+    }
+
+    /// [`Host::change`], answering with what the commit published (its instant included).
+    async fn commit<T: Send + 'static>(
+        &self,
+        id: Uuid,
+        decide: impl FnOnce(&Snapshot) -> Result<(crate::store::Change, T), AppError> + Send + 'static,
+    ) -> Result<Committed<T>, AppError> {
         match self.store.transact(id, decide).await {
-            Ok(Committed { value, .. }) => Ok(value),
+            Ok(committed) => Ok(committed),
             Err(TransactError::NotFound) => Err(lobby_not_found(id)),
             Err(TransactError::Refused(error)) => Err(error),
             Err(TransactError::Conflict) => Err(AppError::conflict(

@@ -6,6 +6,7 @@ mod api_crossing_swords;
 mod api_events;
 mod api_openapi;
 mod api_race;
+mod api_receipts;
 mod api_secrecy;
 mod bots;
 mod bst_cases;
