@@ -5,6 +5,7 @@ pub mod auth;
 pub mod engine;
 pub mod games;
 mod lobby;
+pub mod names;
 pub mod pages;
 mod play;
 mod rounds;
@@ -18,8 +19,7 @@ pub use games::GameKind;
 pub(crate) use games::with_game;
 pub use rounds::{RoundSummary, RoundView};
 
-/// Longest lobby or player name, in characters.
-pub const MAX_NAME_CHARS: usize = 40;
+pub use names::{MAX_NAME_CHARS, clean_name, name_key};
 
 /// The host: the rules of each game over a store. (Listeners hear of commits from the
 /// store's feed, which the writers fill in commit order.)
@@ -75,28 +75,4 @@ impl Host {
 
 pub fn lobby_not_found(id: Uuid) -> AppError {
     AppError::not_found("unknown-lobby", format!("There is no lobby {id}."))
-}
-
-/// Trims a name and checks it: 1 to [`MAX_NAME_CHARS`] characters, no control characters.
-pub fn clean_name(raw: &str, what: &str) -> Result<String, AppError> {
-    let name = raw.trim();
-    if name.is_empty() {
-        return Err(AppError::rejected(
-            "invalid-name",
-            format!("The {what} must not be empty."),
-        ));
-    }
-    if name.chars().count() > MAX_NAME_CHARS {
-        return Err(AppError::rejected(
-            "invalid-name",
-            format!("The {what} is too long: at most {MAX_NAME_CHARS} characters."),
-        ));
-    }
-    if name.chars().any(char::is_control) {
-        return Err(AppError::rejected(
-            "invalid-name",
-            format!("The {what} must not contain control characters."),
-        ));
-    }
-    Ok(name.to_string())
 }

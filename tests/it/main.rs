@@ -4,6 +4,7 @@ mod api_bad_input;
 mod api_bst;
 mod api_crossing_swords;
 mod api_events;
+mod api_names;
 mod api_openapi;
 mod api_race;
 mod api_receipts;
