@@ -14,6 +14,13 @@ use std::fmt::{Debug, Display};
 use serde::{Serialize, de::DeserializeOwned};
 use uuid::Uuid;
 
+/// The most rounds a game runs, and the largest `max_rounds` or setup round a host may ask
+/// for. Neither ruleset has a turn limit of its own (the seeds play until someone wins); the
+/// rulings give the host a stall guard (`max_rounds`: Crossing Swords Ruling 31, BST's cap),
+/// and a game the host left uncapped is held to this one: it ends after round 10,000 exactly
+/// as if `max_rounds` were 10,000. So the round counter never nears its type's limit.
+pub const ROUND_LIMIT: u32 = 10_000;
+
 /// The random number generator every game draws from. The host seeds it; a game never seeds one
 /// of its own from the environment.
 pub type GameRng = rand_chacha::ChaCha20Rng;

@@ -1,6 +1,7 @@
 //! Herald's one integration test binary. Modules are laid out by subject.
 
 mod api_bad_input;
+mod api_bounds;
 mod api_bst;
 mod api_crossing_swords;
 mod api_events;

@@ -7,7 +7,7 @@ use super::events::{Event, MendAmount};
 use super::moves::{Move, Order};
 use super::state::{End, EndReason, State};
 use super::turn::{Play, Turn};
-use crate::rules::Seat;
+use crate::rules::{ROUND_LIMIT, Seat};
 
 /// The result of one turn: the next state, the orders revealed in seat order, the log.
 pub struct Resolved {
@@ -166,7 +166,10 @@ pub fn resolve(state: &State, orders: &[(Seat, Order)]) -> Resolved {
             p.hp = 0;
             Some(EndReason::LastStanding)
         }
-        [_, _, ..] if next.max_rounds == Some(next.round) => Some(EndReason::RoundCap),
+        // Ruling 31's stall guard, and the same end after ROUND_LIMIT when the host set none.
+        [_, _, ..] if next.round >= next.max_rounds.unwrap_or(ROUND_LIMIT) => {
+            Some(EndReason::RoundCap)
+        }
         [_, _, ..] => None,
     };
     match reason {
