@@ -6,6 +6,7 @@ use clap::{Parser, Subcommand};
 
 use crate::bots::bot::BotArgs;
 use crate::bots::load::LoadArgs;
+use crate::store::retention::Retention;
 
 /// Herald: a host server for play-by-mail games of simultaneous secret orders.
 #[derive(Clone, Debug, Parser)]
@@ -48,9 +49,44 @@ pub struct Config {
         global = true
     )]
     pub bind: SocketAddr,
+    /// Days after its last change that a lobby which never started is deleted (0: never).
+    #[arg(
+        long,
+        env = "HERALD_UNSTARTED_LOBBY_DAYS",
+        default_value_t = 7,
+        global = true
+    )]
+    pub unstarted_lobby_days: u32,
+    /// Days after it finished that a game is deleted (0, the default: finished games are kept).
+    #[arg(
+        long,
+        env = "HERALD_FINISHED_GAME_DAYS",
+        default_value_t = 0,
+        global = true
+    )]
+    pub finished_game_days: u32,
+    /// Minutes between two retention sweeps.
+    #[arg(
+        long,
+        env = "HERALD_RETENTION_SWEEP_MINUTES",
+        default_value_t = 60,
+        value_parser = clap::value_parser!(u32).range(1..),
+        global = true
+    )]
+    pub retention_sweep_minutes: u32,
 }
 
 impl Config {
+    /// What the retention sweep keeps (`store/retention.rs`).
+    pub fn retention(&self) -> Retention {
+        let days = |d: u32| (d > 0).then_some(d);
+        Retention {
+            unstarted_days: days(self.unstarted_lobby_days),
+            finished_days: days(self.finished_game_days),
+            every: std::time::Duration::from_secs(u64::from(self.retention_sweep_minutes) * 60),
+        }
+    }
+
     /// The database URL with any password replaced, for logs.
     pub fn redacted_database_url(&self) -> String {
         match (self.database_url.find("://"), self.database_url.rfind('@')) {
@@ -75,10 +111,8 @@ mod tests {
 
     #[test]
     fn a_password_in_the_database_url_is_redacted() {
-        let config = Config {
-            database_url: "postgres://herald:s3cret@db:5432/herald".into(),
-            bind: "127.0.0.1:1".parse().unwrap(),
-        };
+        let mut config = Cli::try_parse_from(["herald"]).unwrap().server;
+        config.database_url = "postgres://herald:s3cret@db:5432/herald".into();
         assert_eq!(
             config.redacted_database_url(),
             "postgres://herald:***@db:5432/herald"
@@ -92,5 +126,23 @@ mod tests {
         assert_eq!(cli.server.bind.port(), 4000);
         let cli = Cli::try_parse_from(["herald", "bot", "--lobby", "x", "--token", "t"]).unwrap();
         assert!(matches!(cli.command, Some(Command::Bot(_))));
+    }
+
+    #[test]
+    fn unstarted_lobbies_go_after_a_week_and_finished_games_stay_unless_asked() {
+        let defaults = Cli::try_parse_from(["herald"]).unwrap().server.retention();
+        assert_eq!(defaults.unstarted_days, Some(7));
+        assert_eq!(defaults.finished_days, None);
+        assert_eq!(defaults.every.as_secs(), 3600);
+        let args = [
+            "herald",
+            "--unstarted-lobby-days",
+            "0",
+            "--finished-game-days",
+            "30",
+        ];
+        let set = Cli::try_parse_from(args).unwrap().server.retention();
+        assert_eq!((set.unstarted_days, set.finished_days), (None, Some(30)));
+        assert!(Cli::try_parse_from(["herald", "--retention-sweep-minutes", "0"]).is_err());
     }
 }

@@ -35,6 +35,9 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
 async fn serve(config: Config) -> Result<(), Box<dyn std::error::Error>> {
     let store = Store::connect(&config.database_url).await?;
     tracing::info!(database = %config.redacted_database_url(), "store ready (migrations applied)");
+    let retention = config.retention();
+    tracing::info!(?retention, "retention sweep started");
+    herald::store::retention::spawn(store.clone(), retention);
     let listener = tokio::net::TcpListener::bind(config.bind).await?;
     tracing::info!(address = %listener.local_addr()?, "Herald is listening");
     herald::serve(listener, Host::new(store.clone()), shutdown_signal()).await?;

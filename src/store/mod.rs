@@ -16,6 +16,7 @@
 mod cache;
 pub mod feed;
 mod pg_writes;
+pub mod retention;
 mod rows;
 mod sql;
 mod sqlite_writer;

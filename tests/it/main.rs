@@ -24,4 +24,5 @@ mod store_cache;
 mod store_durability;
 mod store_group_commit;
 mod store_memory;
+mod store_retention;
 mod support;

@@ -22,7 +22,6 @@ const SETUP_HP_LIMIT: i64 = 85;
 /// already take 86 HP, more than any character has, at the next draw.
 const SETUP_POISON_LIMIT: i64 = 1000;
 
-
 /// The lobby's BST settings (api.md). Every field is optional.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
