@@ -53,7 +53,7 @@ impl Blocker {
 async fn stored_times(app: &TestApp) -> Vec<(String, i64)> {
     let mut conn = sqlx::AnyConnection::connect(&app.url).await.unwrap();
     let rows: Vec<(String, i64)> =
-        sqlx::query_as("SELECT player_id, submitted_at FROM orders ORDER BY submitted_at")
+        sqlx::query_as("SELECT player_id, submitted_at FROM orders ORDER BY player_id")
             .fetch_all(&mut conn)
             .await
             .unwrap();
@@ -94,11 +94,15 @@ async fn a_receipt_carries_the_instant_of_the_commit_that_stored_its_order() {
         app.clock.advance(LATER);
         blocker.release().await;
         let (ann, bob) = tokio::join!(ann, bob);
+        let later = T0 + LATER.as_millis() as i64;
         for reply in [&ann, &bob] {
             assert_eq!(reply.status, StatusCode::ACCEPTED, "{}", reply.text);
         }
-        let later = T0 + LATER.as_millis() as i64;
-        assert_eq!(ann.body["submitted_at"], json!(T0), "{}", app.backend);
+        // Ann's batch read the clock before it waited for the lock: T0, unless this machine
+        // was too busy to take her order within the 200 ms (then it read the later instant).
+        // Either way her receipt says what her stored order says (below).
+        let ann_at = ann.body["submitted_at"].as_i64().unwrap();
+        assert!([T0, later].contains(&ann_at), "{}: {ann_at}", app.backend);
         assert_eq!(
             bob.body["submitted_at"],
             json!(later),
@@ -107,8 +111,11 @@ async fn a_receipt_carries_the_instant_of_the_commit_that_stored_its_order() {
         );
         // The stored orders carry the same instants as the receipts.
         let stored = stored_times(&app).await;
-        let expected: Vec<(String, i64)> =
-            vec![(players[0].0.clone(), T0), (players[1].0.clone(), later)];
+        let mut expected: Vec<(String, i64)> = vec![
+            (players[0].0.clone(), ann_at),
+            (players[1].0.clone(), later),
+        ];
+        expected.sort();
         assert_eq!(stored, expected, "{}", app.backend);
     }
 }
