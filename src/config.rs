@@ -9,6 +9,7 @@ use crate::bots::load::LoadArgs;
 use crate::http::client::Exposure;
 use crate::http::rate::RateLimits;
 use crate::server::{Limits, Options};
+use crate::store::retention::Retention;
 
 /// Herald: a host server for play-by-mail games of simultaneous secret orders.
 ///
@@ -69,6 +70,20 @@ pub struct Config {
     /// Rate limits per client address.
     #[command(flatten)]
     pub rates: RateLimits,
+    /// Days after its last change that a lobby which never started is deleted (0: never).
+    #[arg(long, env = "HERALD_UNSTARTED_LOBBY_DAYS", default_value_t = 7)]
+    pub unstarted_lobby_days: u32,
+    /// Days after it finished that a game is deleted (0, the default: finished games are kept).
+    #[arg(long, env = "HERALD_FINISHED_GAME_DAYS", default_value_t = 0)]
+    pub finished_game_days: u32,
+    /// Minutes between two retention sweeps.
+    #[arg(
+        long,
+        env = "HERALD_RETENTION_SWEEP_MINUTES",
+        default_value_t = 60,
+        value_parser = clap::value_parser!(u32).range(1..)
+    )]
+    pub retention_sweep_minutes: u32,
 }
 
 impl Config {
@@ -78,6 +93,16 @@ impl Config {
             limits: self.limits.clone(),
             exposure: self.exposure.clone(),
             rates: self.rates.clone(),
+        }
+    }
+
+    /// What the retention sweep keeps (`store/retention.rs`).
+    pub fn retention(&self) -> Retention {
+        let days = |d: u32| (d > 0).then_some(d);
+        Retention {
+            unstarted_days: days(self.unstarted_lobby_days),
+            finished_days: days(self.finished_game_days),
+            every: std::time::Duration::from_secs(u64::from(self.retention_sweep_minutes) * 60),
         }
     }
 
@@ -105,13 +130,8 @@ mod tests {
 
     #[test]
     fn a_password_in_the_database_url_is_redacted() {
-        let config = Config {
-            database_url: "postgres://herald:s3cret@db:5432/herald".into(),
-            bind: "127.0.0.1:1".parse().unwrap(),
-            limits: Limits::default(),
-            exposure: Exposure::default(),
-            rates: RateLimits::default(),
-        };
+        let mut config = Cli::try_parse_from(["herald"]).unwrap().server;
+        config.database_url = "postgres://herald:s3cret@db:5432/herald".into();
         assert_eq!(
             config.redacted_database_url(),
             "postgres://herald:***@db:5432/herald"
@@ -171,5 +191,23 @@ mod tests {
         assert_eq!(server.rates.lobbies_per_minute, 0);
         assert_eq!(server.rates.rate_limit_exempt.len(), 1);
         assert!(Cli::try_parse_from(["herald", "--trusted-proxies", "nope"]).is_err());
+    }
+
+    #[test]
+    fn unstarted_lobbies_go_after_a_week_and_finished_games_stay_unless_asked() {
+        let defaults = Cli::try_parse_from(["herald"]).unwrap().server.retention();
+        assert_eq!(defaults.unstarted_days, Some(7));
+        assert_eq!(defaults.finished_days, None);
+        assert_eq!(defaults.every.as_secs(), 3600);
+        let args = [
+            "herald",
+            "--unstarted-lobby-days",
+            "0",
+            "--finished-game-days",
+            "30",
+        ];
+        let set = Cli::try_parse_from(args).unwrap().server.retention();
+        assert_eq!((set.unstarted_days, set.finished_days), (None, Some(30)));
+        assert!(Cli::try_parse_from(["herald", "--retention-sweep-minutes", "0"]).is_err());
     }
 }

@@ -46,6 +46,9 @@ async fn serve(config: Config) -> Result<(), Box<dyn std::error::Error>> {
     tracing::info!(database = %config.redacted_database_url(), "store ready (migrations applied)");
     let mut options = config.options();
     options.limits = options.limits.fit_open_files();
+    let retention = config.retention();
+    tracing::info!(?retention, "retention sweep started");
+    herald::store::retention::spawn(store.clone(), retention);
     let listener = tokio::net::TcpListener::bind(config.bind).await?;
     tracing::info!(address = %listener.local_addr()?, limits = ?options.limits, "Herald is listening");
     herald::serve_with(

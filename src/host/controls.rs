@@ -127,13 +127,12 @@ impl Host {
         token: Option<&str>,
         player_id: String,
     ) -> Result<LobbyView, AppError> {
-        let now = self.store.clock().now_millis();
         let presented = Presented::new(token);
         self.change(id, move |snapshot| {
             require_host(snapshot, &presented)?;
             let player = seated(snapshot, &player_id)?;
             let kind: GameKind = snapshot.lobby.game.parse()?;
-            let change = with_game!(kind, G => kick_player::<G>(snapshot, player, now)?);
+            let change = with_game!(kind, G => kick_player::<G>(snapshot, player)?);
             Ok((change, ()))
         })
         .await?;
@@ -148,12 +147,11 @@ impl Host {
         token: Option<&str>,
         body: Map<String, Value>,
     ) -> Result<LobbyView, AppError> {
-        let now = self.store.clock().now_millis();
         let presented = Presented::new(token);
         self.change(id, move |snapshot| {
             require_host(snapshot, &presented)?;
             let kind: GameKind = snapshot.lobby.game.parse()?;
-            let change = with_game!(kind, G => end_now::<G>(snapshot, body, now)?);
+            let change = with_game!(kind, G => end_now::<G>(snapshot, body)?);
             Ok((change, ()))
         })
         .await?;
@@ -179,7 +177,6 @@ fn renamed<G: Game>(
 pub(super) fn kick_player<G: Game>(
     snapshot: &Snapshot,
     player: &PlayerRow,
-    now: i64,
 ) -> Result<Change, AppError> {
     let state = running_state::<G>(snapshot)?;
     let act = G::kick(&state, Seat(player.seat)).map_err(engine::refused)?;
@@ -193,11 +190,11 @@ pub(super) fn kick_player<G: Game>(
         change.order_dropped = Some(player.id);
     }
     if G::owes(&act.state).is_empty() {
-        finish_by_host::<G>(snapshot, &act, now, &mut change)?;
+        finish_by_host::<G>(snapshot, &act, &mut change)?;
         return Ok(change);
     }
     match answers_in::<G>(snapshot, &act.state, player)? {
-        Some(orders) => resolve_step::<G>(snapshot, &act.state, &orders, now, &mut change)?,
+        Some(orders) => resolve_step::<G>(snapshot, &act.state, &orders, &mut change)?,
         None => {
             change.lobby = LobbyPatch {
                 state: Some(to_text(&act.state)?),
@@ -235,11 +232,7 @@ fn answers_in<G: Game>(
     Ok(Some(orders))
 }
 
-fn end_now<G: Game>(
-    snapshot: &Snapshot,
-    body: Map<String, Value>,
-    now: i64,
-) -> Result<Change, AppError> {
+fn end_now<G: Game>(snapshot: &Snapshot, body: Map<String, Value>) -> Result<Change, AppError> {
     let state = running_state::<G>(snapshot)?;
     let ending: G::Ending = engine::from_client(Value::Object(body), "ending")?;
     let act: HostAct<G> = G::end_by_host(&state, ending).map_err(engine::refused)?;
@@ -249,6 +242,6 @@ fn end_now<G: Game>(
         kind: "ended-by-host",
         data: json!({"result": result}).to_string(),
     });
-    finish_by_host::<G>(snapshot, &act, now, &mut change)?;
+    finish_by_host::<G>(snapshot, &act, &mut change)?;
     Ok(change)
 }

@@ -37,8 +37,17 @@ pub fn from_stored<T: DeserializeOwned>(text: &str) -> Result<T, AppError> {
 
 /// Reads a client's JSON value into `T`; a failure is a 400 naming the problem.
 pub fn from_client<T: DeserializeOwned>(value: Value, what: &str) -> Result<T, AppError> {
-    serde_json::from_value(value)
-        .map_err(|e| AppError::malformed("invalid-body", format!("The {what} is not valid: {e}.")))
+    // The path names the field at fault (`setup.round: invalid value: integer
+    // `4294967296`, expected u32`), which serde's own message leaves out.
+    serde_path_to_error::deserialize(value).map_err(|e| {
+        let at = e.path().to_string();
+        let error = e.into_inner();
+        let message = match at.as_str() {
+            "." => format!("The {what} is not valid: {error}."),
+            _ => format!("The {what} is not valid: {at}: {error}."),
+        };
+        AppError::malformed("invalid-body", message)
+    })
 }
 
 /// A rules refusal as an HTTP error.

@@ -7,10 +7,12 @@ use uuid::Uuid;
 use super::auth::{Presented, hash_token, new_token, require_host};
 use super::engine::{self, rng_for, to_text};
 use super::views::{LobbySummary, LobbyView, lobby_view};
-use super::{GameKind, Host, clean_name, with_game};
+use super::{GameKind, Host, clean_name, name_key, with_game};
 use crate::error::AppError;
 use crate::rules::Game;
-use crate::store::{Change, LobbyPatch, NewEvent, NewLobby, NewPlayer, Snapshot, Status};
+use crate::store::{
+    Change, LobbyPatch, NewEvent, NewLobby, NewPlayer, PlayerRow, Snapshot, Status,
+};
 
 /// A lobby just created: its id, the host's token (shown this once) and its public view.
 #[derive(Debug, Serialize)]
@@ -107,8 +109,14 @@ impl Host {
                     format!("This lobby is full ({capacity} players)."),
                 ));
             }
-            let name_key = name.to_lowercase();
-            if snapshot.players.iter().any(|p| p.name.to_lowercase() == name_key) {
+            // Compared with each seated player's name as this rule reads it, and with the key
+            // a lobby created before it stored for them (their name in lowercase), which the
+            // table's UNIQUE (lobby, name_key) would otherwise refuse as a database error.
+            let name_key = name_key(&name);
+            let taken = |p: &PlayerRow| {
+                self::name_key(&p.name) == name_key || p.name.to_lowercase() == name_key
+            };
+            if snapshot.players.iter().any(taken) {
                 return Err(AppError::conflict(
                     "name-taken",
                     format!("Someone in this lobby is already called {name:?}; pick another name."),

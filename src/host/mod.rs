@@ -6,6 +6,7 @@ mod controls;
 pub mod engine;
 pub mod games;
 mod lobby;
+pub mod names;
 pub mod pages;
 mod play;
 mod resolve;
@@ -22,8 +23,7 @@ pub(crate) use games::with_game;
 pub use lobby::Joined;
 pub use rounds::{RoundSummary, RoundView};
 
-/// Longest lobby or player name, in characters.
-pub const MAX_NAME_CHARS: usize = 40;
+pub use names::{MAX_NAME_CHARS, clean_name, name_key};
 
 /// The host: the rules of each game over a store. (Listeners hear of commits from the
 /// store's feed, which the writers fill in commit order.)
@@ -55,8 +55,17 @@ impl Host {
         id: Uuid,
         decide: impl FnOnce(&Snapshot) -> Result<(crate::store::Change, T), AppError> + Send + 'static,
     ) -> Result<T, AppError> {
+        Ok(self.commit(id, decide).await?.value)
+    }
+
+    /// [`Host::change`], answering with what the commit published (its instant included).
+    async fn commit<T: Send + 'static>(
+        &self,
+        id: Uuid,
+        decide: impl FnOnce(&Snapshot) -> Result<(crate::store::Change, T), AppError> + Send + 'static,
+    ) -> Result<Committed<T>, AppError> {
         match self.store.transact(id, decide).await {
-            Ok(Committed { value, .. }) => Ok(value),
+            Ok(committed) => Ok(committed),
             Err(TransactError::NotFound) => Err(lobby_not_found(id)),
             Err(TransactError::Refused(error)) => Err(error),
             Err(TransactError::Conflict) => Err(AppError::conflict(
@@ -70,28 +79,4 @@ impl Host {
 
 pub fn lobby_not_found(id: Uuid) -> AppError {
     AppError::not_found("unknown-lobby", format!("There is no lobby {id}."))
-}
-
-/// Trims a name and checks it: 1 to [`MAX_NAME_CHARS`] characters, no control characters.
-pub fn clean_name(raw: &str, what: &str) -> Result<String, AppError> {
-    let name = raw.trim();
-    if name.is_empty() {
-        return Err(AppError::rejected(
-            "invalid-name",
-            format!("The {what} must not be empty."),
-        ));
-    }
-    if name.chars().count() > MAX_NAME_CHARS {
-        return Err(AppError::rejected(
-            "invalid-name",
-            format!("The {what} is too long: at most {MAX_NAME_CHARS} characters."),
-        ));
-    }
-    if name.chars().any(char::is_control) {
-        return Err(AppError::rejected(
-            "invalid-name",
-            format!("The {what} must not contain control characters."),
-        ));
-    }
-    Ok(name.to_string())
 }

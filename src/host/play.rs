@@ -63,7 +63,31 @@ pub struct Receipt {
     pub replaced: bool,
     /// True if this was the last order owed and the step has now resolved.
     pub resolved: bool,
+    /// The commit's instant (what the stored order carries), so that of two replacements the
+    /// later receipt is the one that stands, whichever process took them.
     pub submitted_at: i64,
+}
+
+/// A receipt before its commit: everything but the commit's instant.
+struct Accepted {
+    round: u32,
+    step: String,
+    order: Value,
+    replaced: bool,
+    resolved: bool,
+}
+
+impl Accepted {
+    fn committed_at(self, submitted_at: i64) -> Receipt {
+        Receipt {
+            round: self.round,
+            step: self.step,
+            order: self.order,
+            replaced: self.replaced,
+            resolved: self.resolved,
+            submitted_at,
+        }
+    }
 }
 
 impl Host {
@@ -83,14 +107,15 @@ impl Host {
         token: Option<&str>,
         body: Map<String, Value>,
     ) -> Result<Receipt, AppError> {
-        let now = self.store.clock().now_millis();
         let presented = Presented::new(token);
-        self.change(id, move |snapshot| {
-            let player = require_player(snapshot, &presented)?;
-            let kind: GameKind = snapshot.lobby.game.parse()?;
-            with_game!(kind, G => submit_order::<G>(snapshot, player, body, now))
-        })
-        .await
+        let committed = self
+            .commit(id, move |snapshot| {
+                let player = require_player(snapshot, &presented)?;
+                let kind: GameKind = snapshot.lobby.game.parse()?;
+                with_game!(kind, G => submit_order::<G>(snapshot, player, body))
+            })
+            .await?;
+        Ok(committed.value.committed_at(committed.at))
     }
 }
 
@@ -180,8 +205,7 @@ fn submit_order<G: Game>(
     snapshot: &Snapshot,
     player: &PlayerRow,
     mut body: Map<String, Value>,
-    now: i64,
-) -> Result<(Change, Receipt), AppError> {
+) -> Result<(Change, Accepted), AppError> {
     let state = running_state::<G>(snapshot)?;
     let (round, step) = (G::round(&state), G::step(&state));
     check_addressed(&mut body, round, step)?;
@@ -199,10 +223,14 @@ fn submit_order<G: Game>(
     let replaced = snapshot.orders.iter().any(|o| o.player_id == player.id);
 
     let mut change = Change::default();
-    change.events.push(NewEvent {
-        kind: "submitted",
-        data: submitted_event(round, step, player)?,
-    });
+    // A replacement is the player's own business: their receipt says so, but nobody else
+    // learns that they changed their mind (a forum host would not tell either).
+    if !replaced {
+        change.events.push(NewEvent {
+            kind: "submitted",
+            data: submitted_event(round, step, player)?,
+        });
+    }
     // Everyone owed has answered once this order is counted (orders are stored only for owed
     // seats of this step, so counting distinct players is enough).
     let answered = snapshot
@@ -214,21 +242,19 @@ fn submit_order<G: Game>(
     let resolved = answered >= owed.len();
     if resolved {
         let orders = orders_with::<G>(snapshot, player, &order)?;
-        resolve_step::<G>(snapshot, &state, &orders, now, &mut change)?;
+        resolve_step::<G>(snapshot, &state, &orders, &mut change)?;
     } else {
         change.order = Some(NewOrder {
             player_id: player.id,
             body: order_json.to_string(),
-            submitted_at: now,
         });
     }
-    let receipt = Receipt {
+    let receipt = Accepted {
         round,
         step: step.to_string(),
         order: order_json,
         replaced,
         resolved,
-        submitted_at: now,
     };
     Ok((change, receipt))
 }

@@ -29,7 +29,6 @@ pub(super) fn resolve_step<G: Game>(
     snapshot: &Snapshot,
     state: &G::State,
     orders: &[(Seat, G::Order)],
-    now: i64,
     change: &mut Change,
 ) -> Result<(), AppError> {
     let lobby = &snapshot.lobby;
@@ -81,7 +80,6 @@ pub(super) fn resolve_step<G: Game>(
         revealed: Value::Array(revealed).to_string(),
         log: log_of(this_step)?,
         pools: pools.clone(),
-        resolved_at: now,
     });
     if let Some(opened) = opening.first().and_then(|e| e.opens_round()) {
         change.resolved.push(NewStep {
@@ -90,7 +88,6 @@ pub(super) fn resolve_step<G: Game>(
             revealed: "[]".into(),
             log: log_of(opening)?,
             pools,
-            resolved_at: now,
         });
     }
     change.lobby = LobbyPatch {
@@ -108,7 +105,6 @@ pub(super) fn resolve_step<G: Game>(
 pub(super) fn finish_by_host<G: Game>(
     snapshot: &Snapshot,
     act: &crate::rules::HostAct<G>,
-    now: i64,
     change: &mut Change,
 ) -> Result<(), AppError> {
     let next = &act.state;
@@ -119,7 +115,6 @@ pub(super) fn finish_by_host<G: Game>(
         revealed: "[]".into(),
         log: log_of(&act.log)?,
         pools: public_pools::<G>(next, &snapshot.players)?.to_string(),
-        resolved_at: now,
     });
     let result = G::outcome(next).map(|o| to_json(&o)).transpose()?;
     change.events.push(NewEvent {

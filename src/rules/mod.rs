@@ -14,6 +14,13 @@ use std::fmt::{Debug, Display};
 use serde::{Serialize, de::DeserializeOwned};
 use uuid::Uuid;
 
+/// The most rounds a game runs, and the largest `max_rounds` or setup round a host may ask
+/// for. Neither ruleset has a turn limit of its own (the seeds play until someone wins); the
+/// rulings give the host a stall guard (`max_rounds`: Crossing Swords Ruling 31, BST's cap),
+/// and a game the host left uncapped is held to this one: it ends after round 10,000 exactly
+/// as if `max_rounds` were 10,000. So the round counter never nears its type's limit.
+pub const ROUND_LIMIT: u32 = 10_000;
+
 /// The random number generator every game draws from. The host seeds it; a game never seeds one
 /// of its own from the environment.
 pub type GameRng = rand_chacha::ChaCha20Rng;
@@ -95,6 +102,22 @@ pub enum SettingsError<R> {
     Refused(R),
 }
 
+/// Reads a settings object into its type; a shape it cannot take is `Malformed` with the path
+/// of the field at fault (`setup.round: invalid value: integer ...`), which serde's own
+/// message leaves out.
+pub fn read_settings<T: DeserializeOwned, R>(
+    raw: serde_json::Value,
+) -> Result<T, SettingsError<R>> {
+    serde_path_to_error::deserialize(raw).map_err(|e| {
+        let at = e.path().to_string();
+        let error = e.into_inner();
+        SettingsError::Malformed(match at.as_str() {
+            "." => error.to_string(),
+            _ => format!("{at}: {error}"),
+        })
+    })
+}
+
 /// The outcome of resolving one step.
 #[derive(Clone, Debug)]
 pub struct Resolution<G: Game> {
@@ -169,7 +192,7 @@ pub trait Game: Sized + 'static {
     fn parse_settings(
         raw: serde_json::Value,
     ) -> Result<Self::Settings, SettingsError<Self::Refusal>> {
-        serde_json::from_value(raw).map_err(|e| SettingsError::Malformed(e.to_string()))
+        read_settings(raw)
     }
     /// The settings as everyone may see them now: every setting with its effective value,
     /// without what stays secret while the game runs (a seed, a pool). `finished`: the game

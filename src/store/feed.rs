@@ -9,6 +9,10 @@
 //! event; it never skips one. Another process's commits are not published here (its
 //! listeners are its own).
 //!
+//! A lobby's channels exist only while someone listens: the [`Subscription`] a listener holds
+//! removes them when the last one is dropped, so a lobby whose streams have all closed costs
+//! the feed nothing (an open-ended number of lobbies must not keep memory for good).
+//!
 //! A listener that cares only about the turns of a game (a step beginning or resolving, the
 //! game ending: what a bot waiting for its prompt needs) listens to the lobby's `turns`
 //! channel, which carries only the commits holding such an event, so it is not woken by every
@@ -18,6 +22,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use tokio::sync::broadcast;
+use tokio::sync::broadcast::error::RecvError;
 use uuid::Uuid;
 
 use super::rows::EventRow;
@@ -76,14 +81,30 @@ impl std::fmt::Debug for Feed {
 
 impl Feed {
     /// Listens to `lobby`'s commits from now on: all of them, or (`turns_only`) those that
-    /// hold an event of [`TURNS`].
-    pub fn subscribe(&self, lobby: Uuid, turns_only: bool) -> broadcast::Receiver<Published> {
-        let mut lobbies = self.lobbies.lock().unwrap_or_else(|e| e.into_inner());
+    /// hold an event of [`TURNS`]. The lobby's channels live as long as a subscription does.
+    pub fn subscribe(self: &Arc<Feed>, lobby: Uuid, turns_only: bool) -> Subscription {
+        let mut lobbies = self.lock();
         let channels = lobbies.entry(lobby).or_insert_with(Channels::new);
-        match turns_only {
+        let receiver = match turns_only {
             true => channels.turns.subscribe(),
             false => channels.all.subscribe(),
+        };
+        Subscription {
+            receiver: Some(receiver),
+            feed: Arc::clone(self),
+            lobby,
         }
+    }
+
+    /// How many lobbies have channels now (those with at least one listener).
+    pub fn lobbies_held(&self) -> usize {
+        self.lock().len()
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<Uuid, Channels>> {
+        // Each operation under the lock is one insert, lookup or remove, so a panic cannot
+        // leave the map half-changed: a poisoned lock is still usable.
+        self.lobbies.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Hands a committed change's events to `lobby`'s listeners, if it has any.
@@ -91,7 +112,7 @@ impl Feed {
         if events.is_empty() {
             return;
         }
-        let mut lobbies = self.lobbies.lock().unwrap_or_else(|e| e.into_inner());
+        let lobbies = self.lock();
         let Some(channels) = lobbies.get(&lobby) else {
             return;
         };
@@ -100,10 +121,66 @@ impl Feed {
             let _ = channels.turns.send(events.clone());
         }
         let _ = channels.all.send(events);
-        if channels.all.receiver_count() + channels.turns.receiver_count() == 0 {
-            // Nobody listens any more: drop the channels until someone subscribes again.
+    }
+
+    /// Drops `lobby`'s channels if nobody listens to them any more. Runs under the lock that
+    /// `subscribe` takes, so a listener arriving meanwhile keeps them.
+    fn release(&self, lobby: Uuid) {
+        let mut lobbies = self.lock();
+        let unheard = lobbies
+            .get(&lobby)
+            .is_some_and(|c| c.all.receiver_count() + c.turns.receiver_count() == 0);
+        if unheard {
             lobbies.remove(&lobby);
+            // A map keeps its capacity when emptied: after a crowd of streams has gone, give
+            // the memory back rather than hold the largest size it ever had.
+            if lobbies.capacity() > 64 && lobbies.len() * 4 < lobbies.capacity() {
+                let keep = lobbies.len() * 2;
+                lobbies.shrink_to(keep);
+            }
         }
+    }
+}
+
+/// One listener's place in a lobby's feed. Dropping it (the stream closed) frees the lobby's
+/// channels if it was the last.
+pub struct Subscription {
+    /// Always Some until dropped (taken out so that it is gone before the count is read).
+    receiver: Option<broadcast::Receiver<Published>>,
+    feed: Arc<Feed>,
+    lobby: Uuid,
+}
+
+impl Subscription {
+    /// The next publication; see [`broadcast::Receiver::recv`].
+    pub async fn recv(&mut self) -> Result<Published, RecvError> {
+        match &mut self.receiver {
+            Some(receiver) => receiver.recv().await,
+            None => Err(RecvError::Closed),
+        }
+    }
+
+    /// The next publication if one is waiting; see [`broadcast::Receiver::try_recv`].
+    pub fn try_recv(&mut self) -> Result<Published, broadcast::error::TryRecvError> {
+        match &mut self.receiver {
+            Some(receiver) => receiver.try_recv(),
+            None => Err(broadcast::error::TryRecvError::Closed),
+        }
+    }
+}
+
+impl Drop for Subscription {
+    fn drop(&mut self) {
+        drop(self.receiver.take());
+        self.feed.release(self.lobby);
+    }
+}
+
+impl std::fmt::Debug for Subscription {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Subscription")
+            .field("lobby", &self.lobby)
+            .finish()
     }
 }
 
@@ -122,7 +199,7 @@ mod tests {
 
     #[test]
     fn a_listener_hears_each_commit_of_its_lobby_only_and_in_order() {
-        let feed = Feed::default();
+        let feed = Arc::new(Feed::default());
         let (a, b) = (Uuid::new_v4(), Uuid::new_v4());
         let mut listener = feed.subscribe(a, false);
         feed.publish(a, events(1..=2));
@@ -135,18 +212,39 @@ mod tests {
     }
 
     #[test]
-    fn a_lobby_nobody_listens_to_keeps_no_channel() {
-        let feed = Feed::default();
+    fn a_lobby_keeps_its_channels_until_its_last_listener_leaves() {
+        let feed = Arc::new(Feed::default());
         let lobby = Uuid::new_v4();
-        drop(feed.subscribe(lobby, false));
-        drop(feed.subscribe(lobby, true));
+        let all = feed.subscribe(lobby, false);
+        let turns = feed.subscribe(lobby, true);
+        drop(all);
+        assert_eq!(feed.lobbies_held(), 1, "one listener is left");
+        drop(turns);
+        assert_eq!(feed.lobbies_held(), 0, "freed with no event published");
+        let mut again = feed.subscribe(lobby, false);
         feed.publish(lobby, events(1..=1));
-        assert!(feed.lobbies.lock().unwrap().is_empty());
+        assert_eq!(
+            again.try_recv().unwrap()[0].seq,
+            1,
+            "a later listener still hears"
+        );
+    }
+
+    #[test]
+    fn a_crowd_of_lobbies_that_came_and_went_leaves_the_map_small() {
+        let feed = Arc::new(Feed::default());
+        let listeners: Vec<_> = (0..10_000)
+            .map(|_| feed.subscribe(Uuid::new_v4(), false))
+            .collect();
+        assert_eq!(feed.lobbies_held(), 10_000);
+        drop(listeners);
+        assert_eq!(feed.lobbies_held(), 0);
+        assert!(feed.lock().capacity() <= 64, "the map gave its memory back");
     }
 
     #[test]
     fn a_listener_that_falls_too_far_behind_is_told_so() {
-        let feed = Feed::default();
+        let feed = Arc::new(Feed::default());
         let lobby = Uuid::new_v4();
         let mut listener = feed.subscribe(lobby, false);
         for seq in 1..=(BACKLOG as i64 + 1) {
@@ -160,7 +258,7 @@ mod tests {
 
     #[test]
     fn a_turns_listener_hears_only_the_commits_that_turn_the_game() {
-        let feed = Feed::default();
+        let feed = Arc::new(Feed::default());
         let lobby = Uuid::new_v4();
         let mut turns = feed.subscribe(lobby, true);
         feed.publish(lobby, events(1..=1));

@@ -16,6 +16,7 @@
 mod cache;
 pub mod feed;
 mod pg_writes;
+pub mod retention;
 mod rows;
 mod sql;
 mod sqlite_writer;
@@ -176,7 +177,7 @@ impl Store {
     }
 
     /// Committed events as this process's writers commit them (see `feed.rs`).
-    pub fn feed(&self) -> &feed::Feed {
+    pub fn feed(&self) -> &Arc<feed::Feed> {
         &self.feed
     }
 

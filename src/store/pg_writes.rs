@@ -24,13 +24,13 @@ use super::transact::WriteError;
 
 /// What a batch writes at its end.
 pub(super) struct Deferred {
-    /// The batch's instant (from the store's clock): its events' time.
+    /// The batch's instant (from the store's clock): its events', orders' and steps' time.
     now: i64,
     /// Each changed lobby's version when the batch first read it.
     versions_before: HashMap<Uuid, i64>,
-    /// Pending orders, keyed as the table is (lobby, step, player): a later order of the same
-    /// player for the same step replaces the earlier, as the upsert would have.
-    orders: HashMap<(String, i64, String), (String, i64)>,
+    /// Pending orders' bodies, keyed as the table is (lobby, step, player): a later order of
+    /// the same player for the same step replaces the earlier, as the upsert would have.
+    orders: HashMap<(String, i64, String), String>,
 }
 
 impl Deferred {
@@ -108,7 +108,7 @@ pub(super) async fn apply(
     if let Some(order) = &change.order {
         deferred.orders.insert(
             (id.clone(), now_seq, order.player_id.to_string()),
-            (order.body.clone(), order.submitted_at),
+            order.body.clone(),
         );
     }
     for (offset, step) in change.resolved.iter().enumerate() {
@@ -120,7 +120,7 @@ pub(super) async fn apply(
             .bind(&step.revealed)
             .bind(&step.log)
             .bind(&step.pools)
-            .bind(step.resolved_at)
+            .bind(deferred.now)
             .execute(&mut *conn)
             .await?;
     }
@@ -172,13 +172,13 @@ impl Deferred {
                 tail,
             );
             let mut query = sqlx::query(sqlx::AssertSqlSafe(sql));
-            for ((lobby, step_seq, player), (body, submitted_at)) in chunk {
+            for ((lobby, step_seq, player), body) in chunk {
                 query = query
                     .bind(lobby.as_str())
                     .bind(*step_seq)
                     .bind(player.as_str())
                     .bind(body.as_str())
-                    .bind(*submitted_at);
+                    .bind(self.now);
             }
             query.execute(&mut *conn).await?;
         }

@@ -260,8 +260,9 @@ impl std::fmt::Debug for ParsedState {
 
 impl Snapshot {
     /// The snapshot as it is once `change` is committed: what `transact::apply` writes, done to
-    /// the copy in memory (the version and counters move exactly as the UPDATE moves them).
-    pub(super) fn after(&self, change: Change) -> Snapshot {
+    /// the copy in memory (the version and counters move exactly as the UPDATE moves them),
+    /// by a batch stamped `at`.
+    pub(super) fn after(&self, change: Change, at: i64) -> Snapshot {
         let mut next = self.clone();
         let lobby = &mut next.lobby;
         let patch = change.lobby;
@@ -312,7 +313,7 @@ impl Snapshot {
             let row = OrderRow {
                 player_id: order.player_id,
                 body: order.body,
-                submitted_at: order.submitted_at,
+                submitted_at: at,
             };
             match next
                 .orders
@@ -343,7 +344,7 @@ impl Snapshot {
                         revealed: step.revealed.clone(),
                         log: step.log.clone(),
                         pools: step.pools.clone(),
-                        resolved_at: step.resolved_at,
+                        resolved_at: at,
                     });
                 }
             }
@@ -429,15 +430,16 @@ pub struct NewPlayer {
     pub token_hash: String,
 }
 
-/// A pending order (inserted, or replacing the player's earlier one for the same step).
+/// A pending order (inserted, or replacing the player's earlier one for the same step). Its
+/// time is the commit's: the writer stamps it.
 #[derive(Clone, Debug)]
 pub struct NewOrder {
     pub player_id: Uuid,
     pub body: String,
-    pub submitted_at: i64,
 }
 
-/// A resolved step to record. Recording steps also clears the pending orders.
+/// A resolved step to record. Recording steps also clears the pending orders. Its time is
+/// the commit's: the writer stamps it.
 #[derive(Clone, Debug)]
 pub struct NewStep {
     pub round: u32,
@@ -445,7 +447,6 @@ pub struct NewStep {
     pub revealed: String,
     pub log: String,
     pub pools: String,
-    pub resolved_at: i64,
 }
 
 /// An event to publish.

@@ -127,7 +127,7 @@ fn run_batch(
     // Stable: one lobby's jobs keep their queue order.
     batch.sort_by_key(Job::lobby);
     let changes = batch.len() as u64;
-    let mut progress = Progress::default();
+    let mut progress = Progress::at(now);
     let outcome = (|| {
         // IMMEDIATE takes the write lock up front (another process may hold the file too).
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
@@ -310,7 +310,7 @@ fn apply(
             now_seq,
             order.player_id.to_string(),
             order.body,
-            order.submitted_at,
+            now,
         ])?;
     }
     for (offset, step) in change.resolved.iter().enumerate() {
@@ -322,7 +322,7 @@ fn apply(
             step.revealed,
             step.log,
             step.pools,
-            step.resolved_at,
+            now,
         ])?;
     }
     if !change.resolved.is_empty() {

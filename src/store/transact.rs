@@ -7,7 +7,7 @@ use tokio::sync::oneshot;
 use uuid::Uuid;
 
 use super::rows::{Change, NewLobby, Snapshot, Status};
-use super::writer::{Decision, Job, Read};
+use super::writer::{Decision, Job, Read, Written};
 use super::{Store, sql};
 
 /// Why a transaction did not apply.
@@ -26,12 +26,15 @@ pub enum TransactError<E> {
     Database(#[from] sqlx::Error),
 }
 
-/// What a committed transaction published: the caller's value and the lobby's last event number
-/// (the writer has already handed the events to this process's streams, `feed.rs`).
+/// What a committed transaction published: the caller's value, the lobby's last event number
+/// (the writer has already handed the events to this process's streams, `feed.rs`) and the
+/// commit's instant (the time its orders, steps and events carry).
 #[derive(Debug)]
 pub struct Committed<T> {
     pub value: T,
     pub event_seq: i64,
+    /// Milliseconds since the Unix epoch, by the store's clock, when the batch ran.
+    pub at: i64,
 }
 
 /// Why writing a decided change failed (writing never refuses: deciding did that).
@@ -122,7 +125,11 @@ where
             change: Some(change),
             deliver: Box::new(move |result| {
                 let answer = result
-                    .map(|event_seq| Committed { value, event_seq })
+                    .map(|Written { event_seq, at }| Committed {
+                        value,
+                        event_seq,
+                        at,
+                    })
                     .map_err(TransactError::from);
                 let _ = sender.send(answer);
             }),

@@ -50,7 +50,15 @@ pub(super) struct Decision {
 }
 
 /// Answers one caller, once the batch's fate is known.
-pub(super) type Deliver = Box<dyn FnOnce(Result<i64, WriteError>) + Send>;
+pub(super) type Deliver = Box<dyn FnOnce(Result<Written, WriteError>) + Send>;
+
+/// What a committed change left: the lobby's last event number, and the batch's instant
+/// (the time every row it wrote carries).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Written {
+    pub event_seq: i64,
+    pub at: i64,
+}
 
 /// A decision to take on what the writer read.
 pub(super) type Decide = Box<dyn FnOnce(Read<'_>) -> Decision + Send>;
@@ -192,12 +200,25 @@ pub(super) enum Ending {
 }
 
 /// The batch so far: how each job ended, and each changed lobby as it will be once committed.
-#[derive(Default)]
 pub(super) struct Progress {
+    /// The batch's instant, from the store's clock: what every row it writes is stamped with.
+    pub at: i64,
     pub endings: Vec<Ending>,
     pub changed: HashMap<Uuid, Arc<Snapshot>>,
     /// Each written change's events, numbered, in the order written (for the `Feed`).
     pub published: Vec<(Uuid, Published)>,
+}
+
+impl Progress {
+    /// A batch that runs at `at`, with nothing done yet.
+    pub fn at(at: i64) -> Progress {
+        Progress {
+            at,
+            endings: Vec::new(),
+            changed: HashMap::new(),
+            published: Vec::new(),
+        }
+    }
 }
 
 /// The steps of a `Job::Transact` that both writers (this one and `sqlite_writer.rs`) share;
@@ -269,7 +290,8 @@ impl Progress {
                     })
                     .collect();
                 self.published.push((lobby, events));
-                self.changed.insert(lobby, Arc::new(snapshot.after(change)));
+                let after = snapshot.after(change, self.at);
+                self.changed.insert(lobby, Arc::new(after));
             }
             Err(WriteError::Conflict) => {
                 // Nothing was written (the version check comes first), but what we hold of
@@ -288,7 +310,7 @@ async fn run_batch(shared: &Shared, batch: &mut Vec<Job>) {
     // Stable: one lobby's jobs keep their queue order.
     batch.sort_by_key(Job::lobby);
     let changes = batch.len() as u64;
-    let mut progress = Progress::default();
+    let mut progress = Progress::at(shared.clock.now_millis());
     let changed: Vec<String> = batch
         .iter()
         .filter(|job| matches!(job, Job::Transact { .. }))
@@ -300,7 +322,7 @@ async fn run_batch(shared: &Shared, batch: &mut Vec<Job>) {
         // Every lobby the batch will change, locked in one statement, in id order (the order
         // the batch runs in), so that two batches or two processes never wait in a cycle.
         let locked = versions::fetch(&mut tx, changed, true).await?;
-        let mut deferred = Deferred::at(shared.clock.now_millis());
+        let mut deferred = Deferred::at(progress.at);
         for job in batch.drain(..) {
             run_job(shared, &mut tx, &locked, &mut deferred, job, &mut progress).await?;
         }
@@ -334,6 +356,7 @@ pub(super) fn finish(
     stats: &GroupCommits,
     changes: u64,
 ) {
+    let at = progress.at;
     match &failed {
         None => {
             // Counted before anyone is answered, so that an answered caller sees its commit.
@@ -351,7 +374,9 @@ pub(super) fn finish(
     }
     for ending in progress.endings {
         match (ending, &failed) {
-            (Ending::Decided { deliver, result }, None) => deliver(result),
+            (Ending::Decided { deliver, result }, None) => {
+                deliver(result.map(|event_seq| Written { event_seq, at }))
+            }
             (Ending::Decided { deliver, .. }, Some(error)) => deliver(Err(batch_failed(error))),
             (Ending::Created { reply, result }, None) => drop(reply.send(result)),
             (Ending::Created { reply, .. }, Some(error)) => {

@@ -345,3 +345,90 @@ async fn the_player_stream_carries_each_new_prompt_and_no_one_elses_secrets() {
         assert!(again.next().await.is_none());
     }
 }
+
+/// Replacing an order is the author's business: their receipt says `replaced`, but nothing
+/// public changes: no second `submitted` event (streamed or stored), the same public view,
+/// the same view for everyone else. Only the reveal shows the order that stood.
+#[tokio::test]
+async fn a_replaced_order_tells_no_one_but_its_author() {
+    for app in apps().await {
+        let (lobby, host) = app.create_lobby("crossing-swords", json!({})).await;
+        let mut players = Vec::new();
+        for name in ["Ann", "Bob", "Cat"] {
+            players.push(app.join(&lobby, json!({"name": name})).await);
+        }
+        app.start(&lobby, &host).await;
+        let lobby_path = format!("/api/v1/lobbies/{lobby}");
+        let orders = format!("{lobby_path}/orders");
+        let id: uuid::Uuid = lobby.parse().unwrap();
+        let (ann, bob, cat) = (&players[0], &players[1], &players[2]);
+        let order = |mv: &str, target: &str| json!({"round": 1, "step": "orders", "move": mv, "target": target});
+        let first = app
+            .post(&orders, Some(&ann.1), order("strike", &bob.0))
+            .await;
+        assert_eq!(first.body["replaced"], false);
+        let stored_before = app.store.events_after(id, 0).await.unwrap().len();
+        let mut public = EventReader::open(&app, &lobby, Some(&stored_before.to_string())).await;
+        let public_before = app.get(&lobby_path, None).await.body;
+        let others_before = [
+            app.get(&format!("{lobby_path}/me"), Some(&bob.1))
+                .await
+                .body,
+            app.get(&format!("{lobby_path}/me"), Some(&cat.1))
+                .await
+                .body,
+        ];
+
+        let second = app
+            .post(&orders, Some(&ann.1), order("lunge", &cat.0))
+            .await;
+        assert_eq!(second.status, StatusCode::ACCEPTED, "{}", second.text);
+        assert_eq!(second.body["replaced"], true, "the author is told");
+        assert!(
+            public.next().await.is_none(),
+            "{}: nothing streamed",
+            app.backend
+        );
+        assert_eq!(
+            app.store.events_after(id, 0).await.unwrap().len(),
+            stored_before,
+            "{}: nothing stored for later listeners either",
+            app.backend
+        );
+        assert_eq!(app.get(&lobby_path, None).await.body, public_before);
+        let others_after = [
+            app.get(&format!("{lobby_path}/me"), Some(&bob.1))
+                .await
+                .body,
+            app.get(&format!("{lobby_path}/me"), Some(&cat.1))
+                .await
+                .body,
+        ];
+        assert_eq!(others_after, others_before);
+        let me = app
+            .get(&format!("{lobby_path}/me"), Some(&ann.1))
+            .await
+            .body;
+        assert_eq!(
+            me["pending"]["move"], "lunge",
+            "the author sees the order that stands"
+        );
+
+        app.post(&orders, Some(&bob.1), order("block", &ann.0))
+            .await;
+        app.post(&orders, Some(&cat.1), order("block", &ann.0))
+            .await;
+        let mut kinds = Vec::new();
+        while let Some(event) = public.next().await {
+            kinds.push(event.kind);
+        }
+        assert_eq!(
+            kinds,
+            ["submitted", "submitted", "step-resolved", "round-resolved"],
+            "{}: one submitted per player",
+            app.backend
+        );
+        let reveal = app.get(&format!("{lobby_path}/rounds/1"), None).await.body;
+        assert_eq!(reveal["orders"][0]["order"]["move"], "lunge");
+    }
+}

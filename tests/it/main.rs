@@ -1,6 +1,7 @@
 //! Herald's one integration test binary. Modules are laid out by subject.
 
 mod api_bad_input;
+mod api_bounds;
 mod api_bst;
 mod api_crossing_swords;
 mod api_crossing_swords_variants;
@@ -8,9 +9,11 @@ mod api_errors_walk;
 mod api_events;
 mod api_host_controls;
 mod api_host_kick_end;
+mod api_names;
 mod api_openapi;
 mod api_openapi_strict;
 mod api_race;
+mod api_receipts;
 mod api_secrecy;
 mod bots;
 mod bst_cases;
@@ -33,4 +36,6 @@ mod server_rate_limits;
 mod store_cache;
 mod store_durability;
 mod store_group_commit;
+mod store_memory;
+mod store_retention;
 mod support;

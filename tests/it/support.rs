@@ -14,6 +14,7 @@ use serde_json::{Value, json};
 use tokio::sync::watch;
 use tower::ServiceExt;
 
+use herald::clock::Clock;
 use herald::host::Host;
 use herald::store::Store;
 use herald::{AppState, app};
@@ -27,6 +28,8 @@ pub struct TestApp {
     pub url: String,
     pub router: Router,
     pub store: Store,
+    /// The store's clock: the system's, or a manual one the test moves.
+    pub clock: Clock,
     /// Keeps the SQLite file alive for the test's duration.
     _dir: Option<tempfile::TempDir>,
     /// Kept so that event streams stay open while the test runs.
@@ -35,9 +38,18 @@ pub struct TestApp {
 
 /// The apps a store-backed test runs against: SQLite always, PostgreSQL when configured.
 pub async fn apps() -> Vec<TestApp> {
-    let mut apps = vec![sqlite_app().await];
+    apps_on(Clock::system).await
+}
+
+/// [`apps`], each on its own manual clock standing at `millis` until the test moves it.
+pub async fn manual_apps(millis: i64) -> Vec<TestApp> {
+    apps_on(|| Clock::manual(millis)).await
+}
+
+async fn apps_on(clock: impl Fn() -> Clock) -> Vec<TestApp> {
+    let mut apps = vec![sqlite_app_on(clock()).await];
     match std::env::var(POSTGRES_ENV) {
-        Ok(url) if !url.is_empty() => apps.push(postgres_app(&url).await),
+        Ok(url) if !url.is_empty() => apps.push(postgres_app_on(&url, clock()).await),
         _ => announce_postgres_skip(),
     }
     apps
@@ -56,17 +68,27 @@ pub fn announce_postgres_skip() {
 }
 
 pub async fn sqlite_app() -> TestApp {
+    sqlite_app_on(Clock::system()).await
+}
+
+async fn sqlite_app_on(clock: Clock) -> TestApp {
     let dir = tempfile::tempdir().expect("temp dir");
     let url = format!(
         "sqlite://{}?mode=rwc",
         dir.path().join("herald.db").display()
     );
-    let store = Store::connect(&url).await.expect("sqlite store");
+    let store = Store::connect_with_clock(&url, clock)
+        .await
+        .expect("sqlite store");
     build("sqlite", url, store, Some(dir))
 }
 
 /// A fresh PostgreSQL database for one test, created through the configured server.
 pub async fn postgres_app(admin_url: &str) -> TestApp {
+    postgres_app_on(admin_url, Clock::system()).await
+}
+
+async fn postgres_app_on(admin_url: &str, clock: Clock) -> TestApp {
     use sqlx::Executor;
     sqlx::any::install_default_drivers();
     let name = format!("herald_test_{}", uuid::Uuid::new_v4().simple());
@@ -87,7 +109,9 @@ pub async fn postgres_app(admin_url: &str) -> TestApp {
         }
         _ => format!("{admin_url}/{name}"),
     };
-    let store = Store::connect(&url).await.expect("postgres store");
+    let store = Store::connect_with_clock(&url, clock)
+        .await
+        .expect("postgres store");
     build("postgres", url, store, None)
 }
 
@@ -127,6 +151,7 @@ fn build(
         backend,
         url,
         router,
+        clock: store.clock().clone(),
         store,
         _dir: dir,
         _stop: stop,
@@ -137,7 +162,9 @@ impl TestApp {
     /// Another server on the same database, with its own connection pool (as a second
     /// process would have).
     pub async fn second_server(&self) -> TestApp {
-        let store = Store::connect(&self.url).await.expect("second store");
+        let store = Store::connect_with_clock(&self.url, self.clock.clone())
+            .await
+            .expect("second store");
         build(self.backend, self.url.clone(), store, None)
     }
 
@@ -145,7 +172,7 @@ impl TestApp {
     /// restart would.
     pub async fn restart(self) -> TestApp {
         self.store.close().await;
-        let store = Store::connect(&self.url)
+        let store = Store::connect_with_clock(&self.url, self.clock.clone())
             .await
             .expect("store after restart");
         build(self.backend, self.url, store, self._dir)

@@ -24,7 +24,7 @@ use crate::error::AppError;
 use crate::http::AppState;
 use crate::http::extract::{ApiPath, Token, lobby_id};
 use crate::store::EventRow;
-use crate::store::feed::{Published, TURNS};
+use crate::store::feed::{Subscription, TURNS};
 
 /// The public events' kinds.
 const PUBLIC_KINDS: [&str; 12] = [
@@ -53,7 +53,7 @@ struct Listener {
     /// Whether the database may hold events after `last` that the feed will not bring: on
     /// connection, and after a gap or a lag.
     catch_up: bool,
-    commits: broadcast::Receiver<Published>,
+    commits: Subscription,
     /// Whether `commits` brings only the commits that turn the game (see `feed.rs`): then
     /// consecutive publications skip event numbers by design.
     turns_only: bool,

@@ -102,12 +102,16 @@ fn take_string(body: &mut serde_json::Map<String, Value>, field: &str) -> Result
     }
 }
 
-/// Takes the name out of a body. The document's `Name` allows at most 40 characters as sent,
-/// so a name longer than that is refused even if trimming would shorten it (the host trims
-/// and checks the rest).
+/// How long a name may be as sent, in code points (the document's `Name.maxLength`): room
+/// for decomposed accents and white space that normalising takes away, since the stored name
+/// is at most [`crate::host::MAX_NAME_CHARS`] characters once normalised (the host checks it).
+pub const MAX_SENT_NAME_CHARS: usize = 4 * crate::host::MAX_NAME_CHARS;
+
+/// Takes the name out of a body; one longer than the document allows as sent is refused before
+/// the host normalises it.
 fn take_name(body: &mut serde_json::Map<String, Value>, what: &str) -> Result<String, AppError> {
     let name = take_string(body, "name")?;
-    if name.chars().count() > crate::host::MAX_NAME_CHARS {
+    if name.chars().count() > MAX_SENT_NAME_CHARS {
         return Err(AppError::rejected(
             "invalid-name",
             format!(

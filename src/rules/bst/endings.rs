@@ -45,7 +45,9 @@ impl Run<'_> {
             p.revived_this_turn = false;
         }
         self.s.turn = Default::default();
-        if self.s.max_rounds.is_some_and(|cap| self.s.round >= cap) {
+        // The host's stall cap, or ROUND_LIMIT when the host set none: the round counter
+        // never runs on without end.
+        if self.s.round >= self.s.max_rounds.unwrap_or(crate::rules::ROUND_LIMIT) {
             self.finish_by_hp(EndReason::RoundCap);
         } else {
             self.s.round += 1;

@@ -12,7 +12,15 @@ use super::engine::{CHARGE_CAP, HAND_LIMIT};
 use super::refusals::BstRefusal;
 use super::state::{Op, PlayerRef, PlayerState, State, Turn};
 use super::tokens::Token;
-use crate::rules::{Entrant, GameRng};
+use crate::rules::{Entrant, GameRng, ROUND_LIMIT};
+
+/// The most HP a setup may give: the highest start of any character (the Sentinel's 85, L287);
+/// each player's own character's start is checked when the game starts.
+const SETUP_HP_LIMIT: i64 = 85;
+
+/// The most poison counters a setup may give. The rulings set no cap (T2), but 43 counters
+/// already take 86 HP, more than any character has, at the next draw.
+const SETUP_POISON_LIMIT: i64 = 1000;
 
 /// The lobby's BST settings (api.md). Every field is optional.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -81,6 +89,10 @@ pub struct SetupPlayer {
     pub free_turn: Option<bool>,
 }
 
+/// The most tokens a list in the settings (`pool`, `setup.pool`, `setup.discard`) may hold:
+/// the whole set (S1).
+const SET_SIZE: usize = 80;
+
 fn refuse(code: &'static str, message: impl Into<String>) -> BstRefusal {
     BstRefusal::new(code, message)
 }
@@ -126,30 +138,33 @@ fn count(tokens: &[Token]) -> BTreeMap<Token, usize> {
 fn check_player(i: usize, p: &SetupPlayer) -> Result<Seated, BstRefusal> {
     let n = i + 1;
     let hp = match p.hp {
-        Some(hp) if hp < 1 => {
+        Some(hp) if !(1..=SETUP_HP_LIMIT).contains(&hp) => {
             return Err(refuse(
                 "hp-out-of-range",
-                format!("player {n}'s HP must be at least 1 at the play step"),
+                format!(
+                    "setup.players[{i}].hp (player {n}) must be between 1 and {SETUP_HP_LIMIT} \
+                     at the play step, not {hp}"
+                ),
             ));
         }
-        Some(hp) => Some(
-            i32::try_from(hp)
-                .map_err(|_| refuse("hp-out-of-range", format!("player {n}'s HP is too large")))?,
-        ),
+        Some(hp) => Some(i32::try_from(hp).unwrap_or(1)),
         None => None,
     };
     let charges = p.charges.unwrap_or(1);
     if !(0..=i64::from(CHARGE_CAP)).contains(&charges) {
         return Err(refuse(
             "charges-out-of-range",
-            format!("player {n}'s Charges must be 0-5 (L139)"),
+            format!("setup.players[{i}].charges (player {n}) must be 0-5 (L139), not {charges}"),
         ));
     }
     let poison = p.poison.unwrap_or(0);
-    if !(0..=1000).contains(&poison) {
+    if !(0..=SETUP_POISON_LIMIT).contains(&poison) {
         return Err(refuse(
             "poison-out-of-range",
-            format!("player {n}'s poison must be 0 or more"),
+            format!(
+                "setup.players[{i}].poison (player {n}) must be between 0 and \
+                 {SETUP_POISON_LIMIT}, not {poison}"
+            ),
         ));
     }
     let hand = p.hand.as_deref().map(parse_list).transpose()?;
@@ -157,13 +172,16 @@ fn check_player(i: usize, p: &SetupPlayer) -> Result<Seated, BstRefusal> {
         if h.len() > HAND_LIMIT {
             return Err(refuse(
                 "hand-too-large",
-                format!("player {n}'s hand holds more than 9 tokens (L138)"),
+                format!("setup.players[{i}].hand (player {n}) holds more than 9 tokens (L138)"),
             ));
         }
         if h.is_empty() {
             return Err(refuse(
                 "empty-hand",
-                format!("player {n}'s hand is empty, which cannot happen at the play step (A35)"),
+                format!(
+                    "setup.players[{i}].hand (player {n}) is empty, which cannot happen at the \
+                     play step (A35)"
+                ),
             ));
         }
     }
@@ -182,14 +200,34 @@ fn opening(settings: &Settings) -> Result<Opening, BstRefusal> {
     if settings.max_players.is_some_and(|n| n != 2) {
         return Err(refuse(
             "invalid-max-players",
-            "BST is always played by exactly 2 players",
+            "max_players: BST is always played by exactly 2 players",
         ));
     }
-    if settings.max_rounds == Some(0) {
+    if let Some(cap) = settings.max_rounds
+        && !(1..=ROUND_LIMIT).contains(&cap)
+    {
         return Err(refuse(
             "invalid-max-rounds",
-            "max_rounds must be at least 1",
+            format!("max_rounds must be between 1 and {ROUND_LIMIT}, not {cap}"),
         ));
+    }
+    let in_setup = settings.setup.as_ref();
+    for (field, list) in [
+        ("pool", settings.pool.as_ref()),
+        ("setup.pool", in_setup.and_then(|s| s.pool.as_ref())),
+        ("setup.discard", in_setup.and_then(|s| s.discard.as_ref())),
+    ] {
+        if let Some(list) = list
+            && list.len() > SET_SIZE
+        {
+            return Err(refuse(
+                "too-many-tokens",
+                format!(
+                    "{field} lists {} tokens; the set has {SET_SIZE} (S1)",
+                    list.len()
+                ),
+            ));
+        }
     }
     let setup = settings.setup.clone().unwrap_or_default();
     if settings.pool.is_some() && setup.pool.is_some() {
@@ -199,20 +237,20 @@ fn opening(settings: &Settings) -> Result<Opening, BstRefusal> {
         ));
     }
     let round = setup.round.unwrap_or(1);
-    if round == 0 {
-        return Err(refuse("invalid-round", "the setup's round counts from 1"));
-    }
-    if settings.max_rounds.is_some_and(|cap| round > cap) {
+    if !(1..=ROUND_LIMIT).contains(&round) {
         return Err(refuse(
             "invalid-round",
-            "the setup's round is beyond max_rounds",
+            format!("setup.round must be between 1 and {ROUND_LIMIT}, not {round}"),
         ));
+    }
+    if settings.max_rounds.is_some_and(|cap| round > cap) {
+        return Err(refuse("invalid-round", "setup.round is beyond max_rounds"));
     }
     let entries = setup.players.unwrap_or_default();
     if entries.len() > 2 {
         return Err(refuse(
             "too-many-setup-players",
-            "a BST setup has at most two players",
+            "setup.players: a BST setup has at most two players",
         ));
     }
     let mut players = [

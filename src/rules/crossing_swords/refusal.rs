@@ -4,13 +4,14 @@ use std::fmt;
 
 use super::moves::Move;
 use super::rulebook::Rulebook;
-use crate::rules;
+use super::setup::SETUP_POOL_LIMIT;
+use crate::rules::{self, ROUND_LIMIT};
 
 /// What is wrong with a `settings.setup` position (api.md "Starting from a position").
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SetupProblem {
-    /// `round` must be at least 1 (rounds count from 1).
-    RoundZero,
+    /// `round` must be 1..=[`ROUND_LIMIT`] (rounds count from 1).
+    RoundOutOfRange { round: u32 },
     /// The setup starts after the round cap, so the game would already be over (Ruling 31).
     RoundPastCap { round: u32, max_rounds: u32 },
     /// More entries than the game can seat (G1: up to 16; or the lobby's `max_players`).
@@ -34,8 +35,9 @@ pub enum SetupProblem {
 pub enum Refusal {
     /// `max_players` outside 2..=16 (G1): `invalid-max-players`.
     InvalidMaxPlayers { got: u32 },
-    /// `max_rounds` of 0 (the cap counts turns from 1): `invalid-max-rounds`.
-    InvalidMaxRounds,
+    /// `max_rounds` outside 1..=[`ROUND_LIMIT`] (the cap counts turns from 1):
+    /// `invalid-max-rounds`.
+    InvalidMaxRounds { got: u32 },
     /// A settings key that is no setting of this game: `unknown-setting`.
     UnknownSetting { key: String },
     /// A variant key (§3.1) with a value the rulings do not list: `invalid-setting`.
@@ -71,7 +73,7 @@ impl rules::Refusal for Refusal {
     fn code(&self) -> &'static str {
         match self {
             Refusal::InvalidMaxPlayers { .. } => "invalid-max-players",
-            Refusal::InvalidMaxRounds => "invalid-max-rounds",
+            Refusal::InvalidMaxRounds { .. } => "invalid-max-rounds",
             Refusal::UnknownSetting { .. } => "unknown-setting",
             Refusal::InvalidSetting { .. } => "invalid-setting",
             Refusal::InvalidSetup(_) => "invalid-setup",
@@ -97,7 +99,7 @@ impl rules::Refusal for Refusal {
             | Refusal::TooFewPlayers { .. }
             | Refusal::TooManyPlayers { .. } => true,
             Refusal::InvalidMaxPlayers { .. }
-            | Refusal::InvalidMaxRounds
+            | Refusal::InvalidMaxRounds { .. }
             | Refusal::UnknownSetting { .. }
             | Refusal::InvalidSetting { .. }
             | Refusal::InvalidSetup(_)
@@ -114,39 +116,42 @@ impl rules::Refusal for Refusal {
 impl fmt::Display for SetupProblem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            SetupProblem::RoundZero => write!(f, "the setup's round must be 1 or more"),
+            SetupProblem::RoundOutOfRange { round } => write!(
+                f,
+                "setup.round must be between 1 and {ROUND_LIMIT}, not {round}"
+            ),
             SetupProblem::RoundPastCap { round, max_rounds } => write!(
                 f,
-                "the setup starts at round {round}, after the last round ({max_rounds})"
+                "setup.round {round} is after the last round (max_rounds {max_rounds})"
             ),
             SetupProblem::TooManyEntries { entries, max } => {
                 write!(
                     f,
-                    "the setup lists {entries} players but at most {max} can play"
+                    "setup.players lists {entries} players but at most {max} can play"
                 )
             }
             SetupProblem::TooFewAlive { alive } => write!(
                 f,
-                "the setup has {alive} living player(s); a game needs at least 2"
+                "setup.players has {alive} living player(s); a game needs at least 2"
             ),
             SetupProblem::Negative { entry } => {
-                write!(f, "player {entry} of the setup has negative HP or VP")
+                write!(f, "setup.players[{entry}].hp and .vp must not be negative")
             }
             SetupProblem::TooLarge { entry } => write!(
                 f,
-                "player {entry} of the setup has more than 1000000 HP or VP"
+                "setup.players[{entry}].hp and .vp must be at most {SETUP_POOL_LIMIT}"
             ),
             SetupProblem::HpDoesNotFitAlive { entry } => write!(
                 f,
-                "player {entry} of the setup: a dead player has 0 HP and a living one more"
+                "setup.players[{entry}].hp: a dead player has 0 HP and a living one more"
             ),
             SetupProblem::CarryOverOutOfRange { entry, index } => write!(
                 f,
-                "player {entry} of the setup: focus or dodge names player {index}, who is not in the setup"
+                "setup.players[{entry}].focus or .dodge names seat {index}, which is not in the setup"
             ),
             SetupProblem::CarryOverOnDeadPlayer { entry } => write!(
                 f,
-                "player {entry} of the setup is dead and cannot carry a focus or dodge"
+                "setup.players[{entry}] is dead and cannot carry a focus or dodge"
             ),
         }
     }
@@ -158,7 +163,12 @@ impl fmt::Display for Refusal {
             Refusal::InvalidMaxPlayers { got } => {
                 write!(f, "max_players must be between 2 and 16, not {got}")
             }
-            Refusal::InvalidMaxRounds => write!(f, "max_rounds must be 1 or more"),
+            Refusal::InvalidMaxRounds { got } => {
+                write!(
+                    f,
+                    "max_rounds must be between 1 and {ROUND_LIMIT}, not {got}"
+                )
+            }
             Refusal::UnknownSetting { key } => write!(
                 f,
                 "'{key}' is not a Crossing Swords setting; the settings are max_players, max_rounds, setup and the variant keys {}",

@@ -8,7 +8,7 @@ use super::moves::{Move, Order};
 use super::rulebook::Tiebreak;
 use super::state::{End, EndReason, State};
 use super::turn::{Play, Turn};
-use crate::rules::Seat;
+use crate::rules::{ROUND_LIMIT, Seat};
 
 /// The result of one turn: the next state, the orders revealed in seat order, the log.
 pub struct Resolved {
@@ -172,7 +172,8 @@ pub fn resolve(state: &State, orders: &[(Seat, Order)]) -> Resolved {
             p.hp = 0;
             Some(EndReason::LastStanding)
         }
-        [_, _, ..] if next.max_rounds == Some(next.round) => {
+        // Ruling 31's stall guard, and the same end after ROUND_LIMIT when the host set none.
+        [_, _, ..] if next.round >= next.max_rounds.unwrap_or(ROUND_LIMIT) => {
             // Ruling 31: no conversion at the cap, unless `convert_at_cap` (§3.2).
             if next.rules.convert_at_cap {
                 for &s in &living {

@@ -6,7 +6,7 @@ use serde_json::Value;
 use super::refusal::{Refusal, SetupProblem};
 use super::rulebook::Rulebook;
 use super::state::{Fighter, State};
-use crate::rules::{Entrant, Seat, SettingsError};
+use crate::rules::{Entrant, ROUND_LIMIT, Seat, SettingsError};
 
 /// The most players a game seats (G1: "playable by up to 16 people").
 pub const MOST_PLAYERS: u32 = 16;
@@ -26,7 +26,9 @@ pub const SETUP_POOL_LIMIT: i64 = 1_000_000;
 pub struct Settings {
     /// How many may sign up, 2..=16 (G1); default 16.
     pub max_players: u32,
-    /// The stall guard of Ruling 31: the game ends after this turn, with no conversion. None: no cap.
+    /// The stall guard of Ruling 31: the game ends after this turn, with no conversion; 1 to
+    /// [`ROUND_LIMIT`]. None: the host set no cap, and the game ends after round
+    /// [`ROUND_LIMIT`] all the same.
     pub max_rounds: Option<u32>,
     /// A position to start from instead of the normal start.
     pub setup: Option<Setup>,
@@ -70,7 +72,7 @@ pub fn parse(raw: Value) -> Result<Settings, SettingsError<Refusal>> {
             }
         }
     }
-    serde_json::from_value(raw).map_err(|e| SettingsError::Malformed(e.to_string()))
+    crate::rules::read_settings(raw)
 }
 
 /// An opening position: the moment round `round`'s orders fall due. Every field is optional
@@ -111,8 +113,10 @@ pub fn check(settings: &Settings) -> Result<(), Refusal> {
             got: settings.max_players,
         });
     }
-    if settings.max_rounds == Some(0) {
-        return Err(Refusal::InvalidMaxRounds);
+    if let Some(got) = settings.max_rounds
+        && !(1..=ROUND_LIMIT).contains(&got)
+    {
+        return Err(Refusal::InvalidMaxRounds { got });
     }
     let Some(setup) = &settings.setup else {
         return Ok(());
@@ -122,8 +126,8 @@ pub fn check(settings: &Settings) -> Result<(), Refusal> {
 
 fn check_setup(setup: &Setup, settings: &Settings) -> Result<(), SetupProblem> {
     let round = setup.round.unwrap_or(1);
-    if round == 0 {
-        return Err(SetupProblem::RoundZero);
+    if !(1..=ROUND_LIMIT).contains(&round) {
+        return Err(SetupProblem::RoundOutOfRange { round });
     }
     if let Some(max_rounds) = settings.max_rounds
         && round > max_rounds

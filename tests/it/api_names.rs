@@ -1,0 +1,112 @@
+//! Names read as what they are: stored in NFC with whitespace collapsed, refused when they hold
+//! bidirectional controls, zero-width or other format characters, or nothing visible, and
+//! unique in a lobby however they are cased or disguised with look-alike letters.
+
+use axum::http::StatusCode;
+use serde_json::json;
+
+use crate::support::apps;
+
+#[tokio::test]
+async fn names_are_normalised_and_invisible_or_reordering_characters_refused() {
+    for app in apps().await {
+        let (lobby, _) = app.create_lobby("crossing-swords", json!({})).await;
+        let players = format!("/api/v1/lobbies/{lobby}/players");
+        let join = |name: &str| app.post(&players, None, json!({"name": name}));
+        for (name, why) in [
+            ("\u{200b}", "only a zero-width space"),
+            ("A\u{200b}nn", "a zero-width space inside"),
+            ("\u{2060}Ann", "a word joiner"),
+            ("Ann\u{202e}ttam", "a right-to-left override"),
+            ("\u{2066}Bob\u{2069}", "a bidi isolate"),
+            ("\u{3164}", "a Hangul filler alone"),
+            (" \u{2800} ", "a blank Braille cell"),
+            ("Ann\u{7}", "a control character"),
+            (&"x".repeat(41), "41 characters"),
+        ] {
+            let reply = join(name).await;
+            assert_eq!(
+                (reply.status, reply.code()),
+                (StatusCode::UNPROCESSABLE_ENTITY, "invalid-name"),
+                "{}: {why}: {}",
+                app.backend,
+                reply.text
+            );
+            assert!(
+                reply.body["error"]["message"]
+                    .as_str()
+                    .unwrap()
+                    .contains("player name")
+            );
+        }
+        let reply = join("  Zoe\u{301}   la\tGrande ").await;
+        assert_eq!(reply.status, StatusCode::CREATED, "{}", reply.text);
+        let view = app
+            .get(&format!("/api/v1/lobbies/{lobby}"), None)
+            .await
+            .body;
+        assert_eq!(
+            view["players"][0]["name"], "Zo\u{e9} la Grande",
+            "NFC, collapsed"
+        );
+        // 40 decomposed é are 80 code points but 40 characters once composed.
+        let reply = join(&"e\u{301}".repeat(40)).await;
+        assert_eq!(reply.status, StatusCode::CREATED, "{}", reply.text);
+
+        let reply = app
+            .post(
+                "/api/v1/lobbies",
+                None,
+                json!({"game": "crossing-swords", "name": "\u{202e}gnirts"}),
+            )
+            .await;
+        assert_eq!(reply.status, StatusCode::UNPROCESSABLE_ENTITY);
+        assert!(
+            reply.body["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("lobby name")
+        );
+    }
+}
+
+#[tokio::test]
+async fn case_nfd_and_confusable_twins_of_a_seated_name_are_taken() {
+    for app in apps().await {
+        let (lobby, _) = app
+            .create_lobby("crossing-swords", json!({"max_players": 16}))
+            .await;
+        let players = format!("/api/v1/lobbies/{lobby}/players");
+        for name in ["Ann", "Zo\u{e9}", "Il"] {
+            app.join(&lobby, json!({"name": name})).await;
+        }
+        for (twin, of) in [
+            ("ann", "Ann"),
+            ("ANN", "Ann"),
+            ("\u{410}nn", "Ann, with a Cyrillic A"),
+            ("\u{430}nn", "Ann, with a Cyrillic a"),
+            ("Zoe\u{301}", "Zoé, decomposed"),
+            ("ZO\u{c9}", "Zoé, capitals"),
+            ("lI", "Il, l and I swapped"),
+            ("I1", "Il, a digit one for the l"),
+        ] {
+            let reply = app.post(&players, None, json!({"name": twin})).await;
+            assert_eq!(
+                (reply.status, reply.code()),
+                (StatusCode::CONFLICT, "name-taken"),
+                "{}: {twin:?} is {of}: {}",
+                app.backend,
+                reply.text
+            );
+        }
+        for other in ["Anne", "Zoë", "\u{410}\u{43d}\u{43d}"] {
+            let reply = app.post(&players, None, json!({"name": other})).await;
+            assert_eq!(
+                reply.status,
+                StatusCode::CREATED,
+                "{other:?}: {}",
+                reply.text
+            );
+        }
+    }
+}
