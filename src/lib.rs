@@ -26,6 +26,9 @@ pub async fn serve(
     host: host::Host,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
+    // Deadlines fall due while this server runs (and those that fell due while it was down
+    // fire at once); the scheduler stops with it.
+    let _scheduler = host.spawn_scheduler();
     let (stop, stopped) = watch::channel(false);
     let router = app(AppState {
         host,

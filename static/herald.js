@@ -96,7 +96,7 @@
     if (event.type !== "submitted" && event.type !== "player-joined") whole = true;
     schedule();
   };
-  ["player-joined", "signups-closed", "started", "submitted", "step-resolved", "round-resolved", "finished"].forEach(function (kind) {
+  ["player-joined", "signups-closed", "started", "submitted", "step-resolved", "round-resolved", "finished", "deadline-set", "deadline-approaching", "paused", "resumed"].forEach(function (kind) {
     source.addEventListener(kind, onEvent);
   });
   source.onopen = function () { if (note) note.classList.add("connected"); };

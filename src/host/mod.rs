@@ -2,22 +2,29 @@
 //! It is the only layer that calls both the rules and the store; handlers call it.
 
 pub mod auth;
+mod deadlines;
 pub mod engine;
+mod fallback;
 pub mod games;
 mod lobby;
 pub mod pages;
 mod play;
 mod resolve;
 mod rounds;
+mod scheduler;
+pub mod timing;
 pub mod views;
 
 use uuid::Uuid;
 
 use crate::error::AppError;
 use crate::store::{Committed, Snapshot, Store, TransactError};
+pub use deadlines::Fired;
+pub use fallback::FallbackView;
 pub use games::GameKind;
 pub(crate) use games::with_game;
 pub use rounds::{RoundSummary, RoundView};
+pub use scheduler::Scheduler;
 
 /// Longest lobby or player name, in characters.
 pub const MAX_NAME_CHARS: usize = 40;
@@ -27,11 +34,16 @@ pub const MAX_NAME_CHARS: usize = 40;
 #[derive(Clone, Debug)]
 pub struct Host {
     store: Store,
+    /// Wakes this process's deadline scheduler when a change sets a clock (`scheduler.rs`).
+    wake: std::sync::Arc<tokio::sync::Notify>,
 }
 
 impl Host {
     pub fn new(store: Store) -> Host {
-        Host { store }
+        Host {
+            store,
+            wake: Default::default(),
+        }
     }
 
     pub fn store(&self) -> &Store {
@@ -52,8 +64,22 @@ impl Host {
         id: Uuid,
         decide: impl FnOnce(&Snapshot) -> Result<(crate::store::Change, T), AppError> + Send + 'static,
     ) -> Result<T, AppError> {
+        // A change that sets a clock may set one sooner than the scheduler waits for.
+        let decide = move |snapshot: &Snapshot| {
+            let (change, value) = decide(snapshot)?;
+            let wakes = change.lobby.clock.is_some_and(|c| c.wake_at.is_some());
+            Ok((change, (value, wakes)))
+        };
         match self.store.transact(id, decide).await {
-            Ok(Committed { value, .. }) => Ok(value),
+            Ok(Committed {
+                value: (value, wakes),
+                ..
+            }) => {
+                if wakes {
+                    self.wake.notify_one();
+                }
+                Ok(value)
+            }
             Err(TransactError::NotFound) => Err(lobby_not_found(id)),
             Err(TransactError::Refused(error)) => Err(error),
             Err(TransactError::Conflict) => Err(AppError::conflict(

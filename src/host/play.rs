@@ -28,6 +28,12 @@ pub struct MeView {
     /// Your order for the current step, if you have sent one (you may replace it until the
     /// step resolves), as stored.
     pub pending: Option<Box<RawValue>>,
+    /// When the open step resolves without the missing orders (RFC 3339 UTC), or null.
+    pub deadline_at: Option<String>,
+    /// True while the host has paused the clock.
+    pub paused: bool,
+    /// Your standing fallback order (as you set it), or null. Only you see it.
+    pub fallback: Option<Box<RawValue>>,
     /// The game's private view (BST: your hand), flattened.
     #[serde(flatten)]
     pub private: Map<String, Value>,
@@ -51,7 +57,7 @@ impl MeView {
     }
 }
 
-use super::resolve::resolve_step;
+use super::resolve::{Closing, resolve_step};
 
 /// The acknowledgement of an order: it is durably stored when this is sent.
 #[derive(Debug, Serialize)]
@@ -131,6 +137,14 @@ fn me_view<G: Game>(snapshot: &Snapshot, player: &PlayerRow) -> Result<MeView, A
             .flatten(),
         prompt,
         pending,
+        deadline_at: super::views::deadline_at(lobby),
+        paused: lobby.clock.paused_left.is_some(),
+        fallback: player
+            .fallback
+            .clone()
+            .map(RawValue::from_string)
+            .transpose()
+            .map_err(|e| AppError::Internal(format!("stored fallback: {e}")))?,
         private,
     })
 }
@@ -214,7 +228,14 @@ fn submit_order<G: Game>(
     let resolved = answered >= owed.len();
     if resolved {
         let orders = orders_with::<G>(snapshot, player, &order)?;
-        resolve_step::<G>(snapshot, &state, &orders, now, &mut change)?;
+        resolve_step::<G>(
+            snapshot,
+            &state,
+            &orders,
+            (Closing::Answered, &[]),
+            now,
+            &mut change,
+        )?;
     } else {
         change.order = Some(NewOrder {
             player_id: player.id,
@@ -234,7 +255,9 @@ fn submit_order<G: Game>(
 }
 
 /// The game's state while it runs; a 409 before the start and after the end.
-fn running_state<G: Game>(snapshot: &Snapshot) -> Result<std::sync::Arc<G::State>, AppError> {
+pub(super) fn running_state<G: Game>(
+    snapshot: &Snapshot,
+) -> Result<std::sync::Arc<G::State>, AppError> {
     match snapshot.lobby.status {
         Status::Running => {}
         Status::Signups | Status::Closed => {

@@ -27,7 +27,7 @@ use crate::store::EventRow;
 use crate::store::feed::{Published, TURNS};
 
 /// The public events' kinds.
-const PUBLIC_KINDS: [&str; 7] = [
+const PUBLIC_KINDS: [&str; 11] = [
     "player-joined",
     "signups-closed",
     "started",
@@ -35,6 +35,10 @@ const PUBLIC_KINDS: [&str; 7] = [
     "step-resolved",
     "round-resolved",
     "finished",
+    "deadline-set",
+    "deadline-approaching",
+    "paused",
+    "resumed",
 ];
 
 /// The player stream's own kind.
