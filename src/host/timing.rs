@@ -223,14 +223,21 @@ pub fn due(clock: StepClock, now: i64, reminders: &[i64]) -> Due {
     Due::Reminder(running(deadline_at, left, reminders))
 }
 
-/// An instant as RFC 3339 UTC with milliseconds (`2026-12-01T09:30:00.000Z`).
+/// An instant as RFC 3339 UTC, always with milliseconds (`2026-12-01T09:30:00.000Z`), so
+/// that every instant Herald writes has one length and sorts as text.
 pub fn rfc3339(millis: i64) -> String {
     let nanos = i128::from(millis) * 1_000_000;
     let at = OffsetDateTime::from_unix_timestamp_nanos(nanos).unwrap_or(OffsetDateTime::UNIX_EPOCH);
-    let at = at
-        .replace_nanosecond(at.millisecond() as u32 * 1_000_000)
-        .unwrap_or(at);
-    at.format(&Rfc3339).unwrap_or_default()
+    format!(
+        "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03}Z",
+        at.year(),
+        u8::from(at.month()),
+        at.day(),
+        at.hour(),
+        at.minute(),
+        at.second(),
+        at.millisecond()
+    )
 }
 
 /// An RFC 3339 instant (any offset) as unix milliseconds.
@@ -325,6 +332,7 @@ mod tests {
     #[test]
     fn instants_read_and_write_as_rfc_3339_utc() {
         assert_eq!(rfc3339(1_700_000_000_123), "2023-11-14T22:13:20.123Z");
+        assert_eq!(rfc3339(1_700_000_000_000), "2023-11-14T22:13:20.000Z");
         assert_eq!(
             parse_rfc3339("2023-11-14T22:13:20.123Z"),
             Some(1_700_000_000_123)
