@@ -65,10 +65,9 @@ impl Host {
         body: Map<String, Value>,
     ) -> Result<LobbyView, AppError> {
         let now = self.store.clock().now_millis();
-        let request = DeadlineRequest::parse(body, now)?;
         let presented = Presented::new(token);
         self.clock_control(id, presented, move |snapshot, clock, reminders| {
-            let clock = match request {
+            let clock = match DeadlineRequest::parse(body, now)? {
                 DeadlineRequest::Extend(ms) => {
                     let deadline_at = clock.deadline_at.ok_or_else(no_running_clock(clock))?;
                     if deadline_at + ms - now > MAX_SECONDS as i64 * 1000 {
@@ -136,7 +135,8 @@ impl Host {
         self.lobby(id).await
     }
 
-    /// One of the host's clock controls: checks the caller and that a step is open, lets
+    /// One of the host's clock controls: checks the caller, that a step is open and (in
+    /// `control`) the request's values, in that order; lets
     /// `control` decide the new clock and its event, and writes both.
     async fn clock_control(
         &self,

@@ -3,6 +3,7 @@
 mod api_bad_input;
 mod api_bst;
 mod api_crossing_swords;
+mod api_deadline_controls;
 mod api_deadlines;
 mod api_events;
 mod api_openapi;
