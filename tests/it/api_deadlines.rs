@@ -397,3 +397,77 @@ async fn missed_steps_are_counted_in_a_row() {
         assert_eq!(misses().await, [0, 0], "an answer starts the count again");
     }
 }
+
+/// The one real deadline: a server on a loopback port with the system clock, a one-second
+/// deadline, and nobody answering: the round resolves by itself, over HTTP, within seconds.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_real_one_second_deadline_resolves_a_round_over_http() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}?mode=rwc", dir.path().join("h.db").display());
+    let store = herald::store::Store::connect(&url).await.unwrap();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}/api/v1/lobbies", listener.local_addr().unwrap());
+    let host = herald::host::Host::new(store);
+    tokio::spawn(herald::serve(listener, host, std::future::pending()));
+    let http = reqwest::Client::new();
+    let created: Value = http
+        .post(&base)
+        .json(&json!({"game": "crossing-swords", "name": "fast", "settings": {"deadline_seconds": 1}}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let (lobby, host_token) = (
+        created["id"].as_str().unwrap(),
+        created["host_token"].as_str().unwrap(),
+    );
+    for name in ["Ann", "Bob"] {
+        let reply = http
+            .post(format!("{base}/{lobby}/players"))
+            .json(&json!({"name": name}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(reply.status(), StatusCode::CREATED);
+    }
+    let started: Value = http
+        .post(format!("{base}/{lobby}/start"))
+        .bearer_auth(host_token)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert!(started["deadline_at"].is_string(), "{started}");
+    let began = std::time::Instant::now();
+    loop {
+        let view: Value = http
+            .get(format!("{base}/{lobby}"))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        if view["round"].as_u64() >= Some(2) {
+            break;
+        }
+        assert!(
+            began.elapsed() < Duration::from_secs(10),
+            "the deadline never fired: {view}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let round: Value = http
+        .get(format!("{base}/{lobby}/rounds/1"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(round["orders"][0]["source"], "default", "{round}");
+}
