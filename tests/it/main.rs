@@ -17,6 +17,7 @@ mod crossing_swords_props;
 mod pages_browser;
 mod pages_bst;
 mod pages_client;
+mod pages_deadlines;
 mod pages_forms;
 mod pages_game;
 mod store_cache;

@@ -3,8 +3,10 @@
 //! and answers with a 303 to the page to look at next, or with the same form again and a
 //! message. Handlers only translate between HTTP and the [`crate::host::Host`].
 
+mod deadline;
 pub mod error;
 pub mod export;
+mod fallback_form;
 mod home;
 mod host_panel;
 mod lobby;
@@ -57,6 +59,21 @@ pub fn routes() -> Router<AppState> {
             post(host_panel::close_signups),
         )
         .route("/lobbies/{id}/host/start", post(host_panel::start_game))
+        .route("/lobbies/{id}/host/extend", post(host_panel::extend))
+        .route("/lobbies/{id}/host/pause", post(host_panel::pause))
+        .route("/lobbies/{id}/host/resume", post(host_panel::resume))
+        .route(
+            "/lobbies/{id}/host/resolve-now",
+            post(host_panel::resolve_now),
+        )
+        .route(
+            "/lobbies/{id}/play/fallback",
+            post(fallback_form::set_fallback),
+        )
+        .route(
+            "/lobbies/{id}/play/fallback/remove",
+            post(fallback_form::clear_fallback),
+        )
         .route(
             "/lobbies/{id}/play",
             get(play::show_play).post(play::submit_order),
