@@ -29,6 +29,11 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             .await
             .map(drop)
             .map_err(Into::into),
+        Some(Command::DeadlineBench(args)) => {
+            herald::deadline_bench::run(args, &cli.server.database_url)
+                .await
+                .map_err(|e| e as Box<dyn std::error::Error>)
+        }
     }
 }
 

@@ -24,7 +24,7 @@ pub use fallback::FallbackView;
 pub use games::GameKind;
 pub(crate) use games::with_game;
 pub use rounds::{RoundSummary, RoundView};
-pub use scheduler::Scheduler;
+pub use scheduler::{Report, Scheduler};
 
 /// Longest lobby or player name, in characters.
 pub const MAX_NAME_CHARS: usize = 40;

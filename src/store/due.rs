@@ -1,6 +1,6 @@
-//! The scheduler's reads: which lobbies' clocks are due, and when the next one is. Both use
-//! the partial index on `lobbies.wake_at` (migration 0003), so they cost the same with ten
-//! lobbies or ten thousand.
+//! The scheduler's read: the lobbies whose clocks need it soonest. It walks the partial index
+//! on `lobbies.wake_at` (migration 0003) from its start, so it costs the same with ten lobbies
+//! or ten thousand.
 
 use sqlx::Row;
 use uuid::Uuid;
@@ -9,26 +9,16 @@ use super::Store;
 use super::rows::uuid;
 
 impl Store {
-    /// The earliest instant any lobby's clock needs the scheduler (unix ms), if any.
-    pub async fn next_wake(&self) -> Result<Option<i64>, sqlx::Error> {
-        let row = sqlx::query(
-            "SELECT wake_at FROM lobbies WHERE wake_at IS NOT NULL ORDER BY wake_at LIMIT 1",
-        )
-        .fetch_optional(&self.pool)
-        .await?;
-        row.map(|r| r.try_get(0)).transpose()
-    }
-
-    /// Up to `limit` lobbies whose clocks are due at `now`, the most overdue first.
-    pub async fn due_lobbies(&self, now: i64, limit: i64) -> Result<Vec<Uuid>, sqlx::Error> {
+    /// Up to `limit` lobbies with a clock, soonest first: (id, wake_at in unix ms).
+    pub async fn upcoming(&self, limit: i64) -> Result<Vec<(Uuid, i64)>, sqlx::Error> {
         let rows = sqlx::query(
-            "SELECT id FROM lobbies WHERE wake_at IS NOT NULL AND wake_at <= $1 \
-             ORDER BY wake_at LIMIT $2",
+            "SELECT id, wake_at FROM lobbies WHERE wake_at IS NOT NULL ORDER BY wake_at LIMIT $1",
         )
-        .bind(now)
         .bind(limit)
         .fetch_all(&self.pool)
         .await?;
-        rows.iter().map(|r| uuid(r.try_get(0)?)).collect()
+        rows.iter()
+            .map(|r| Ok((uuid(r.try_get(0)?)?, r.try_get(1)?)))
+            .collect()
     }
 }
