@@ -44,7 +44,7 @@ pub async fn run(args: DeadlineBenchArgs, database_url: &str) -> Result<(), Benc
     let store = Store::connect(database_url).await?;
     let host = Host::new(store.clone());
     let (report, mut reports) = mpsc::unbounded_channel();
-    let _scheduler = host.spawn_scheduler_reporting(Some(report));
+    let scheduler = host.spawn_scheduler_reporting(Some(report));
 
     let began = Instant::now();
     let mut seated = Vec::with_capacity(args.lobbies);
@@ -129,6 +129,7 @@ pub async fn run(args: DeadlineBenchArgs, database_url: &str) -> Result<(), Benc
         pick(0.99),
         late[late.len() - 1]
     );
+    drop(scheduler);
     store.close().await;
     Ok(())
 }
