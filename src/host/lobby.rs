@@ -155,31 +155,48 @@ impl Host {
         id: Uuid,
         token: Option<&str>,
     ) -> Result<LobbyView, AppError> {
+        self.switch_signups(id, token, Status::Closed).await
+    }
+
+    /// Moves a lobby that has not started between open (`Signups`) and closed sign-ups (host
+    /// only): closing them, or opening them again (`to` says which). A 409 when they already
+    /// are so, or the game has started.
+    pub(super) async fn switch_signups(
+        &self,
+        id: Uuid,
+        token: Option<&str>,
+        to: Status,
+    ) -> Result<LobbyView, AppError> {
         let presented = Presented::new(token);
         self.change(id, move |snapshot| {
             require_host(snapshot, &presented)?;
-            match snapshot.lobby.status {
-                Status::Signups => {}
-                Status::Closed => {
-                    return Err(AppError::conflict(
-                        "signups-closed",
-                        "Sign-ups are already closed.",
-                    ));
-                }
-                Status::Running | Status::Finished => {
-                    return Err(AppError::conflict(
-                        "already-started",
-                        "The game has already started.",
-                    ));
-                }
+            let status = snapshot.lobby.status;
+            if matches!(status, Status::Running | Status::Finished) {
+                return Err(AppError::conflict(
+                    "already-started",
+                    "The game has already started.",
+                ));
+            }
+            let (kind, already) = match to {
+                Status::Closed => (
+                    "signups-closed",
+                    AppError::conflict("signups-closed", "Sign-ups are already closed."),
+                ),
+                _ => (
+                    "signups-reopened",
+                    AppError::conflict("signups-open", "Sign-ups are already open."),
+                ),
+            };
+            if status == to {
+                return Err(already);
             }
             let change = Change {
                 lobby: LobbyPatch {
-                    status: Some(Status::Closed),
+                    status: Some(to),
                     ..LobbyPatch::default()
                 },
                 events: vec![NewEvent {
-                    kind: "signups-closed",
+                    kind,
                     data: "{}".into(),
                 }],
                 ..Change::default()

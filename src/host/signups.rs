@@ -10,7 +10,7 @@ use super::auth::{Presented, require_host, require_player};
 use super::controls::{named, seated};
 use super::views::LobbyView;
 use crate::error::AppError;
-use crate::store::{Change, LobbyPatch, NewEvent, PlayerRow, RemovedPlayer, Snapshot, Status};
+use crate::store::{Change, NewEvent, PlayerRow, RemovedPlayer, Snapshot, Status};
 
 /// A sign-up can be withdrawn until the game starts.
 fn before_start(snapshot: &Snapshot) -> Result<(), AppError> {
@@ -73,38 +73,6 @@ impl Host {
         id: Uuid,
         token: Option<&str>,
     ) -> Result<LobbyView, AppError> {
-        let presented = Presented::new(token);
-        self.change(id, move |snapshot| {
-            require_host(snapshot, &presented)?;
-            match snapshot.lobby.status {
-                Status::Closed => {}
-                Status::Signups => {
-                    return Err(AppError::conflict(
-                        "signups-open",
-                        "Sign-ups are already open.",
-                    ));
-                }
-                Status::Running | Status::Finished => {
-                    return Err(AppError::conflict(
-                        "already-started",
-                        "The game has already started.",
-                    ));
-                }
-            }
-            let change = Change {
-                lobby: LobbyPatch {
-                    status: Some(Status::Signups),
-                    ..LobbyPatch::default()
-                },
-                events: vec![NewEvent {
-                    kind: "signups-reopened",
-                    data: "{}".into(),
-                }],
-                ..Change::default()
-            };
-            Ok((change, ()))
-        })
-        .await?;
-        self.lobby(id).await
+        self.switch_signups(id, token, Status::Signups).await
     }
 }
