@@ -11,6 +11,7 @@ mod api_errors_walk;
 mod api_events;
 mod api_host_controls;
 mod api_host_kick_end;
+mod api_missed_turns;
 mod api_names;
 mod api_openapi;
 mod api_openapi_strict;
