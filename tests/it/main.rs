@@ -24,6 +24,7 @@ mod bst_props;
 mod crossing_swords_cases;
 mod crossing_swords_props;
 mod pages_browser;
+mod pages_browser_clock;
 mod pages_browser_host;
 mod pages_bst;
 mod pages_client;
