@@ -180,3 +180,44 @@ async fn without_a_miss_limit_nobody_is_ever_kicked() {
         assert_eq!(misses, [4, 4, 4], "the misses are counted all the same");
     }
 }
+
+/// When several players reach the limit in one step they are kicked in seat order, each from
+/// the state the previous kick left, until one kick ends the game: Crossing Swords with three
+/// silent players and a limit of 1 kicks Ann, then Bob, and Dan, last standing, wins (G6).
+#[tokio::test]
+async fn players_at_the_limit_together_are_kicked_in_seat_order_until_the_game_ends() {
+    for app in timed_apps().await {
+        let settings = json!({"deadline_seconds": 60, "miss_limit": 1});
+        let (lobby, _host, p) = seated(&app, settings, &["Ann", "Bob", "Dan"]).await;
+        app.clock.advance(MINUTE);
+        let view = wait_for_round(&app, &lobby, 99).await;
+        assert_eq!(view["status"], "finished", "{}: {view}", app.backend);
+        assert_eq!(view["result"]["winners"], json!([p[2].0]), "{view}");
+        assert_eq!(view["deadline_at"], Value::Null);
+        let kicked: Vec<Value> = kicks(&app, &lobby)
+            .await
+            .iter()
+            .map(|k| k["player"]["name"].clone())
+            .collect();
+        assert_eq!(kicked, [json!("Ann"), json!("Bob")]);
+        let kinds: Vec<String> = event_kinds(&app, &lobby)
+            .await
+            .into_iter()
+            .map(|(kind, _)| kind)
+            .filter(|k| k != "deadline-approaching")
+            .collect();
+        let from = kinds.iter().position(|k| k == "step-resolved").unwrap();
+        assert_eq!(
+            kinds[from..],
+            [
+                "step-resolved",
+                "round-resolved",
+                "player-kicked",
+                "player-kicked",
+                "round-resolved",
+                "finished",
+            ],
+            "one commit: the resolution, the kicks, the end (and no clock after)"
+        );
+    }
+}
