@@ -64,8 +64,9 @@ pub(super) struct Filled {
     pub text: String,
 }
 
-/// The host's own lines at the head of a step's log: how the step closed and what each
-/// missing player played instead.
+/// The host's own lines at the head of a step's log: how the step closed, what each missing
+/// player played instead, and who the missed-turn policy removes after it (`kicked`: seat and
+/// misses in a row).
 fn host_lines(
     snapshot: &Snapshot,
     closing: Closing,
@@ -104,7 +105,10 @@ fn host_lines(
         lines.push(json!({
             "kind": "missed-turns",
             "player": {"id": who.id, "name": who.name},
-            "text": format!("{} missed {misses} steps in a row and is removed from the game.", who.name),
+            "text": match misses {
+                1 => format!("{} missed a step and is removed from the game.", who.name),
+                n => format!("{} missed {n} steps in a row and is removed from the game.", who.name),
+            },
         }));
     }
     lines
