@@ -172,10 +172,47 @@ fn renamed<G: Game>(
         .transpose()
 }
 
-/// What kicking `player` writes, decided inside the lobby's transaction: the game's kick, the
-/// `player-kicked` event, the kicked player's pending order dropped, and then either the end
-/// (the kick finished the game), the step resolved (every owed answer is in), or the new state.
-/// Also what a kick by a missed-turn policy would write.
+/// Why a player was kicked (`reason` in `player-kicked`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(super) enum KickReason {
+    /// The host's `kick`.
+    Host,
+    /// The missed-turn policy: the player missed this many steps in a row (`miss_limit`).
+    MissedTurns(i64),
+}
+
+/// Writes a kick the rules have made (`act`, `G::kick` of `player`'s seat) into `change`: the
+/// `player-kicked` event and, if the kick ended the game, the end. Returns the state the game
+/// goes on in, or None when it ended. Shared by the host's kick and the missed-turn policy,
+/// so both have the same effects.
+pub(super) fn write_kick<G: Game>(
+    snapshot: &Snapshot,
+    player: &PlayerRow,
+    reason: KickReason,
+    act: HostAct<G>,
+    change: &mut Change,
+) -> Result<Option<G::State>, AppError> {
+    let data = match reason {
+        KickReason::Host => json!({"player": named(player), "reason": "host"}),
+        KickReason::MissedTurns(misses) => {
+            json!({"player": named(player), "reason": "missed-turns", "misses": misses})
+        }
+    };
+    change.events.push(NewEvent {
+        kind: "player-kicked",
+        data: data.to_string(),
+    });
+    if G::owes(&act.state).is_empty() {
+        finish_by_host::<G>(snapshot, &act, change)?;
+        return Ok(None);
+    }
+    Ok(Some(act.state))
+}
+
+/// What the host's kick of `player` writes, decided inside the lobby's transaction: the
+/// game's kick ([`write_kick`]), the kicked player's pending order dropped, and then either
+/// the end (the kick finished the game), the step resolved (every owed answer is in), or the
+/// new state.
 pub(super) fn kick_player<G: Game>(
     snapshot: &Snapshot,
     player: &PlayerRow,
@@ -184,22 +221,17 @@ pub(super) fn kick_player<G: Game>(
     let state = running_state::<G>(snapshot)?;
     let act = G::kick(&state, Seat(player.seat)).map_err(engine::refused)?;
     let mut change = Change::default();
-    change.events.push(NewEvent {
-        kind: "player-kicked",
-        data: json!({"player": named(player)}).to_string(),
-    });
     // The kicked player's order, if one is pending, goes unrevealed with them.
     if snapshot.orders.iter().any(|o| o.player_id == player.id) {
         change.order_dropped = Some(player.id);
     }
-    if G::owes(&act.state).is_empty() {
-        finish_by_host::<G>(snapshot, &act, &mut change)?;
+    let Some(next) = write_kick::<G>(snapshot, player, KickReason::Host, act, &mut change)? else {
         return Ok(change);
-    }
-    match answers_in::<G>(snapshot, &act.state, player)? {
+    };
+    match answers_in::<G>(snapshot, &next, player)? {
         Some(orders) => resolve_step::<G>(
             snapshot,
-            &act.state,
+            &next,
             &orders,
             (Closing::Answered, &[]),
             now,
@@ -207,7 +239,7 @@ pub(super) fn kick_player<G: Game>(
         )?,
         None => {
             change.lobby = LobbyPatch {
-                state: Some(to_text(&act.state)?),
+                state: Some(to_text(&next)?),
                 ..LobbyPatch::default()
             }
         }

@@ -8,6 +8,7 @@ pub mod engine;
 mod fallback;
 pub mod games;
 mod lobby;
+mod missed_turns;
 pub mod names;
 pub mod pages;
 mod play;

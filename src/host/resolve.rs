@@ -4,10 +4,12 @@
 
 use serde_json::{Value, json};
 
+use super::controls::{KickReason, write_kick};
 use super::engine::{LogEntry, public_pools, rng_for, to_json, to_text};
+use super::missed_turns::policy_kicks;
 use super::timing::{self, Timing};
 use crate::error::AppError;
-use crate::rules::{Event as _, Game, Seat};
+use crate::rules::{Event as _, Game, HostAct, Seat};
 use crate::store::{
     Change, LobbyPatch, NewEvent, NewStep, PlayerPatch, Snapshot, Status, StepClock,
 };
@@ -62,9 +64,15 @@ pub(super) struct Filled {
     pub text: String,
 }
 
-/// The host's own lines at the head of a step's log: how the step closed and what each
-/// missing player played instead.
-fn host_lines(snapshot: &Snapshot, closing: Closing, filled: &[Filled]) -> Vec<Value> {
+/// The host's own lines at the head of a step's log: how the step closed, what each missing
+/// player played instead, and who the missed-turn policy removes after it (`kicked`: seat and
+/// misses in a row).
+fn host_lines(
+    snapshot: &Snapshot,
+    closing: Closing,
+    filled: &[Filled],
+    kicked: &[(usize, i64)],
+) -> Vec<Value> {
     let mut lines = Vec::new();
     match closing {
         Closing::Answered => {}
@@ -90,6 +98,17 @@ fn host_lines(snapshot: &Snapshot, closing: Closing, filled: &[Filled]) -> Vec<V
             "player": {"id": who.id, "name": who.name},
             "source": filled.source.as_str(),
             "text": text,
+        }));
+    }
+    for (seat, misses) in kicked {
+        let who = &snapshot.players[*seat];
+        lines.push(json!({
+            "kind": "missed-turns",
+            "player": {"id": who.id, "name": who.name},
+            "text": match misses {
+                1 => format!("{} missed a step and is removed from the game.", who.name),
+                n => format!("{} missed {n} steps in a row and is removed from the game.", who.name),
+            },
         }));
     }
     lines
@@ -209,6 +228,12 @@ pub(super) fn resolve_step<G: Game>(
     let next = resolution.state;
     let revealed = reveal::<G>(snapshot, &resolution.revealed, filled)?;
     let finished = G::owes(&next).is_empty();
+    let misses = miss_counts(snapshot, &G::owes(state), filled);
+    let kicks = match finished {
+        true => Vec::new(),
+        false => policy_kicks::<G>(snapshot, &next, &misses)?,
+    };
+    let kicked: Vec<(usize, i64)> = kicks.iter().map(|k| (k.seat, k.misses)).collect();
     let (next_round, next_step) = (G::round(&next), G::step(&next));
     change.events.push(NewEvent {
         kind: "step-resolved",
@@ -242,7 +267,7 @@ pub(super) fn resolve_step<G: Game>(
         round,
         step: step.to_string(),
         revealed: revealed.to_string(),
-        log: step_log(host_lines(snapshot, closing, filled), this_step)?,
+        log: step_log(host_lines(snapshot, closing, filled, &kicked), this_step)?,
         pools: pools.clone(),
     });
     if let Some(opened) = opening.first().and_then(|e| e.opens_round()) {
@@ -254,14 +279,23 @@ pub(super) fn resolve_step<G: Game>(
             pools,
         });
     }
-    change
-        .players
-        .extend(miss_counts(snapshot, &G::owes(state), filled));
+    change.players.extend(misses);
+    // The missed-turn policy acts on the resolved state (the next step's owed seats), in
+    // this same transaction: exactly once, with the host's kick's effects.
+    let mut next = next;
+    for kick in kicks {
+        let player = &snapshot.players[kick.seat];
+        let reason = KickReason::MissedTurns(kick.misses);
+        match write_kick::<G>(snapshot, player, reason, kick.act, change)? {
+            Some(state) => next = state,
+            None => return Ok(()),
+        }
+    }
     change.lobby = LobbyPatch {
         status: finished.then_some(Status::Finished),
         state: Some(to_text(&next)?),
-        round: Some(next_round),
-        step: Some(next_step.to_string()),
+        round: Some(G::round(&next)),
+        step: Some(G::step(&next).to_string()),
         clock: None,
     };
     open_clock::<G>(snapshot, &next, now, change)
@@ -272,7 +306,7 @@ pub(super) fn resolve_step<G: Game>(
 /// `round-resolved` and `finished`, and the finished state. Inside the lobby's transaction.
 pub(super) fn finish_by_host<G: Game>(
     snapshot: &Snapshot,
-    act: &crate::rules::HostAct<G>,
+    act: &HostAct<G>,
     change: &mut Change,
 ) -> Result<(), AppError> {
     let next = &act.state;

@@ -128,10 +128,7 @@ fn lobby_view_of<G: Game>(kind: GameKind, snapshot: &Snapshot) -> Result<LobbyVi
             .flatten(),
         capacity: G::capacity(&settings),
         max_rounds: settings_json.get("max_rounds").and_then(Value::as_u64),
-        settings: to_json(&G::public_settings(
-            &settings,
-            lobby.status == Status::Finished,
-        ))?,
+        settings: public_settings::<G>(snapshot, &settings)?,
         created_at: lobby.created_at,
         players,
         table,
@@ -141,6 +138,27 @@ fn lobby_view_of<G: Game>(kind: GameKind, snapshot: &Snapshot) -> Result<LobbyVi
         paused: lobby.clock.paused_left.is_some(),
         seed: (lobby.status == Status::Finished).then(|| lobby.seed.to_string()),
     })
+}
+
+/// The game's public settings with the lobby's effective deadline settings beside them
+/// (`Timing::effective`: `deadline_seconds`, `decision_deadline_seconds`, `reminder_seconds`,
+/// `miss_limit`).
+fn public_settings<G: Game>(
+    snapshot: &Snapshot,
+    settings: &G::Settings,
+) -> Result<Value, AppError> {
+    let lobby = &snapshot.lobby;
+    let mut public = to_json(&G::public_settings(
+        settings,
+        lobby.status == Status::Finished,
+    ))?;
+    if let (Value::Object(map), Value::Object(timing)) = (
+        &mut public,
+        super::timing::Timing::parse(&lobby.timing)?.effective(),
+    ) {
+        map.extend(timing);
+    }
+    Ok(public)
 }
 
 /// The open step's deadline as shown: RFC 3339 UTC, or None.

@@ -171,3 +171,159 @@ async fn a_player_sets_replaces_and_removes_a_fallback_order_on_their_page() {
         assert!(!ann.get(&play).await.html.contains("id=\"fallback-now\""));
     }
 }
+
+/// The lobby view's `settings` holds the effective deadline settings, and the lobby page says
+/// them in words next to the variants; a lobby without them says it waits.
+#[tokio::test]
+async fn the_lobby_shows_its_deadline_settings_in_the_view_and_in_words() {
+    for app in timed_apps().await {
+        let settings = json!({"deadline_seconds": 5400, "decision_deadline_seconds": 600,
+                              "reminder_seconds": [3600], "miss_limit": 3, "heal_cap": 20});
+        let (lobby, _) = app.create_lobby("crossing-swords", settings).await;
+        let view = app.get(&format!("/api/v1/lobbies/{lobby}"), None).await;
+        let shown = &view.body["settings"];
+        assert_eq!(
+            (
+                &shown["deadline_seconds"],
+                &shown["decision_deadline_seconds"],
+                &shown["reminder_seconds"],
+                &shown["miss_limit"],
+                &shown["heal_cap"]
+            ),
+            (
+                &json!(5400),
+                &json!(600),
+                &json!([3600]),
+                &json!(3),
+                &json!(20)
+            ),
+            "{}: {shown}",
+            app.backend
+        );
+        let page = app.get(&format!("/lobbies/{lobby}"), None).await.text;
+        assert!(page.contains("Variants: heal cap 20 (Ruling 28)"), "{page}");
+        let words = "Deadline: 1 hour 30 minutes for orders, 10 minutes for decisions · \
+                     reminders 1 hour before · a player who misses 3 steps in a row is kicked";
+        assert!(page.contains(words), "{page}");
+
+        let (plain, _) = app
+            .create_lobby("bst", json!({"deadline_seconds": 60}))
+            .await;
+        let view = app.get(&format!("/api/v1/lobbies/{plain}"), None).await;
+        let shown = &view.body["settings"];
+        assert_eq!(
+            shown["decision_deadline_seconds"], 60,
+            "defaults to the main's"
+        );
+        assert_eq!(
+            shown["reminder_seconds"],
+            json!([86400, 3600]),
+            "the defaults"
+        );
+        assert_eq!(shown["miss_limit"], serde_json::Value::Null, "off");
+        let page = app.get(&format!("/lobbies/{plain}"), None).await.text;
+        assert!(
+            page.contains("Deadline: 1 minute for plays, 1 minute for decisions"),
+            "{page}"
+        );
+        assert!(!page.contains("in a row"), "{page}");
+
+        let (none, _) = app.create_lobby("crossing-swords", json!({})).await;
+        let page = app.get(&format!("/lobbies/{none}"), None).await.text;
+        assert!(
+            page.contains("No deadline: the game waits for every answer"),
+            "{page}"
+        );
+    }
+}
+
+/// The home page's create form takes the deadline as hours and minutes and the missed-turn
+/// limit; wrong values come back in words with the form kept, and nothing is created.
+#[tokio::test]
+async fn the_create_form_takes_a_deadline_and_a_miss_limit() {
+    for app in timed_apps().await {
+        let mut host = Visitor::new(&app);
+        let home = host.get("/").await;
+        for field in ["deadline-hours", "deadline-minutes", "miss-limit"] {
+            assert!(home.html.contains(&format!("id=\"{field}\"")), "{field}");
+        }
+        let lobbies = || async { app.get("/api/v1/lobbies", None).await.body };
+        let before = lobbies().await;
+        for (fields, words) in [
+            (
+                [
+                    ("deadline_hours", "soon"),
+                    ("deadline_minutes", ""),
+                    ("miss_limit", ""),
+                ],
+                "The deadline in hours and minutes must be given as whole numbers",
+            ),
+            (
+                [
+                    ("deadline_hours", "0"),
+                    ("deadline_minutes", "0"),
+                    ("miss_limit", ""),
+                ],
+                "The deadline must be from 1 minute to 30 days (720 hours).",
+            ),
+            (
+                [
+                    ("deadline_hours", "721"),
+                    ("deadline_minutes", ""),
+                    ("miss_limit", ""),
+                ],
+                "The deadline must be from 1 minute to 30 days (720 hours).",
+            ),
+            (
+                [
+                    ("deadline_hours", "1"),
+                    ("deadline_minutes", ""),
+                    ("miss_limit", "0"),
+                ],
+                "Missed turns before a kick must be a whole number from 1 to 1000",
+            ),
+        ] {
+            let mut sent = vec![("game", "crossing-swords"), ("name", "Timed")];
+            sent.extend(fields);
+            let refused = host.post("/lobbies", &sent).await;
+            assert_eq!(
+                refused.status,
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "{fields:?}"
+            );
+            assert!(refused.html.contains(words), "{fields:?}: {}", refused.html);
+            assert!(
+                refused.html.contains(&format!("value=\"{}\"", fields[0].1)),
+                "the form is kept"
+            );
+        }
+        assert_eq!(lobbies().await, before, "nothing created");
+
+        let created = host
+            .post(
+                "/lobbies",
+                &[
+                    ("game", "crossing-swords"),
+                    ("name", "Timed"),
+                    ("deadline_hours", "2"),
+                    ("deadline_minutes", "30"),
+                    ("miss_limit", "3"),
+                ],
+            )
+            .await;
+        assert_eq!(created.status, StatusCode::SEE_OTHER, "{}", created.html);
+        let id = created.location().split('/').nth(2).unwrap().to_owned();
+        let view = app.get(&format!("/api/v1/lobbies/{id}"), None).await.body;
+        assert_eq!(view["settings"]["deadline_seconds"], 9000, "{view}");
+        assert_eq!(view["settings"]["miss_limit"], 3);
+        let plain = host
+            .post("/lobbies", &[("game", "bst"), ("name", "Untimed")])
+            .await;
+        let id = plain.location().split('/').nth(2).unwrap().to_owned();
+        let view = app.get(&format!("/api/v1/lobbies/{id}"), None).await.body;
+        assert_eq!(
+            view["settings"]["deadline_seconds"],
+            serde_json::Value::Null
+        );
+    }
+}

@@ -1,6 +1,8 @@
 //! The open step's deadline as the pages show it: an absolute UTC instant (the script adds the
 //! viewer's own time and a countdown), or that the host has paused the clock.
 
+use serde_json::Value;
+
 use crate::host::views::LobbyView;
 
 /// The deadline line of a page (`templates/deadline.html`).
@@ -34,5 +36,84 @@ impl DeadlineLine {
             text,
             paused: false,
         })
+    }
+}
+
+/// A span of seconds in words: `1 hour 30 minutes`, `2 days`, `45 seconds`.
+pub fn span_in_words(seconds: u64) -> String {
+    let units = [
+        (86_400, "day"),
+        (3_600, "hour"),
+        (60, "minute"),
+        (1, "second"),
+    ];
+    let mut left = seconds;
+    let mut parts = Vec::new();
+    for (size, name) in units {
+        let n = left / size;
+        left %= size;
+        if n > 0 {
+            parts.push(format!("{n} {name}{}", if n == 1 { "" } else { "s" }));
+        }
+    }
+    if parts.is_empty() {
+        return "0 seconds".into();
+    }
+    parts.join(" ")
+}
+
+/// The lobby's deadline settings in words, from its view's effective `settings`
+/// (docs/deadlines.md): the deadlines of the main and the decision steps, the reminders and
+/// the missed-turn policy. `main` names the main step's answers ("orders", "plays").
+pub fn settings_in_words(lobby: &LobbyView, main: &str) -> Vec<String> {
+    let settings = &lobby.settings;
+    let seconds = |key: &str| settings.get(key).and_then(Value::as_u64);
+    let mut lines = Vec::new();
+    match (
+        seconds("deadline_seconds"),
+        seconds("decision_deadline_seconds"),
+    ) {
+        (None, None) => lines.push("No deadline: the game waits for every answer".to_owned()),
+        (main_s, decision) => {
+            let mut parts = Vec::new();
+            if let Some(s) = main_s {
+                parts.push(format!("{} for {main}", span_in_words(s)));
+            }
+            if let Some(s) = decision {
+                parts.push(format!("{} for decisions", span_in_words(s)));
+            }
+            lines.push(format!("Deadline: {}", parts.join(", ")));
+            let reminders: Vec<String> = settings
+                .get("reminder_seconds")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_u64)
+                .map(span_in_words)
+                .collect();
+            if !reminders.is_empty() {
+                lines.push(format!("reminders {} before", reminders.join(" and ")));
+            }
+        }
+    }
+    if let Some(n) = seconds("miss_limit") {
+        let steps = if n == 1 { "step" } else { "steps" };
+        lines.push(format!(
+            "a player who misses {n} {steps} in a row is kicked"
+        ));
+    }
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::span_in_words;
+
+    #[test]
+    fn spans_read_as_words() {
+        assert_eq!(span_in_words(1), "1 second");
+        assert_eq!(span_in_words(5_400), "1 hour 30 minutes");
+        assert_eq!(span_in_words(172_800), "2 days");
+        assert_eq!(span_in_words(86_461), "1 day 1 minute 1 second");
     }
 }

@@ -34,6 +34,61 @@ pub struct LobbyLine {
 pub struct CreateForm {
     pub name: String,
     pub max_players: String,
+    /// The main step's deadline, as hours and minutes (both empty: no deadline).
+    pub deadline_hours: String,
+    pub deadline_minutes: String,
+    /// Missed steps in a row before a kick (empty: never).
+    pub miss_limit: String,
+}
+
+/// The longest deadline the form takes, in minutes (30 days, as the API).
+const MOST_MINUTES: u64 = 30 * 24 * 60;
+
+/// An optional whole number from the form: empty is None, anything else not a number is Err.
+fn number(text: &str) -> Result<Option<u64>, ()> {
+    match text.is_empty() {
+        true => Ok(None),
+        false => text.parse::<u64>().map(Some).map_err(|_| ()),
+    }
+}
+
+impl CreateForm {
+    /// The settings the form asks for (`max_players`, `deadline_seconds`, `miss_limit`), or
+    /// what is wrong in words.
+    fn settings(&self) -> Result<Map<String, Value>, &'static str> {
+        let mut settings = Map::new();
+        let max = number(&self.max_players)
+            .map_err(|_| "The most players must be a whole number (or left empty).")?;
+        if let Some(n) = max {
+            settings.insert("max_players".into(), json!(n));
+        }
+        let words = "The deadline in hours and minutes must be given as whole numbers (or both left empty for no deadline).";
+        let hours = number(&self.deadline_hours).map_err(|_| words)?;
+        let minutes = number(&self.deadline_minutes).map_err(|_| words)?;
+        if hours.is_some() || minutes.is_some() {
+            let total = hours
+                .unwrap_or(0)
+                .saturating_mul(60)
+                .saturating_add(minutes.unwrap_or(0));
+            if !(1..=MOST_MINUTES).contains(&total) {
+                return Err("The deadline must be from 1 minute to 30 days (720 hours).");
+            }
+            settings.insert("deadline_seconds".into(), json!(total * 60));
+        }
+        let limit = number(&self.miss_limit).ok().flatten();
+        match (self.miss_limit.is_empty(), limit) {
+            (true, _) => {}
+            (false, Some(n)) if (1..=1000).contains(&n) => {
+                settings.insert("miss_limit".into(), json!(n));
+            }
+            (false, _) => {
+                return Err(
+                    "Missed turns before a kick must be a whole number from 1 to 1000 (or left empty: never).",
+                );
+            }
+        }
+        Ok(settings)
+    }
 }
 
 #[derive(Template, WebTemplate)]
@@ -120,20 +175,17 @@ pub async fn create_lobby(
     let sent = CreateForm {
         name: form.get("name").to_owned(),
         max_players: form.get("max_players").trim().to_owned(),
+        deadline_hours: form.get("deadline_hours").trim().to_owned(),
+        deadline_minutes: form.get("deadline_minutes").trim().to_owned(),
+        miss_limit: form.get("miss_limit").trim().to_owned(),
     };
-    let mut settings = Map::new();
-    if !sent.max_players.is_empty() {
-        match sent.max_players.parse::<u64>() {
-            Ok(n) => {
-                settings.insert("max_players".into(), json!(n));
-            }
-            Err(_) => {
-                let message = "The most players must be a whole number (or left empty).";
-                let page = home_page(&app, csrf, &game, sent, Some(message.into())).await?;
-                return Ok((axum::http::StatusCode::UNPROCESSABLE_ENTITY, page).into_response());
-            }
+    let settings = match sent.settings() {
+        Ok(settings) => settings,
+        Err(message) => {
+            let page = home_page(&app, csrf, &game, sent, Some(message.into())).await?;
+            return Ok((axum::http::StatusCode::UNPROCESSABLE_ENTITY, page).into_response());
         }
-    }
+    };
     match app
         .host
         .create_lobby(&game, &sent.name, Value::Object(settings))

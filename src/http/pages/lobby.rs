@@ -8,7 +8,7 @@ use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 use serde_json::Map;
 
-use super::deadline::DeadlineLine;
+use super::deadline::{DeadlineLine, settings_in_words};
 use super::prompt_form::Field;
 use super::round::{Exports, RoundBlock, collecting, history, pools_report, so_far};
 use super::session::{CheckedForm, Csrf, Role, Tokens, Transport, identity_cookie};
@@ -50,6 +50,8 @@ pub struct LobbyPage {
     pub seed: Option<String>,
     /// The rule variants that differ from the default game, in words (rulings §3.1).
     pub variants: Vec<String>,
+    /// The deadline settings in words (docs/deadlines.md).
+    pub timing: Vec<String>,
     pub deadline: Option<DeadlineLine>,
 }
 
@@ -85,6 +87,15 @@ pub fn variants(lobby: &LobbyView) -> Vec<String> {
         }
         GameKind::Bst => Vec::new(),
     }
+}
+
+/// The lobby's deadline settings in words, the main step named as the game names it.
+pub fn timing_in_words(lobby: &LobbyView) -> Vec<String> {
+    let main = match lobby.game {
+        GameKind::CrossingSwords => "orders",
+        GameKind::Bst => "plays",
+    };
+    settings_in_words(lobby, main)
 }
 
 pub fn status_label(lobby: &LobbyView) -> String {
@@ -153,6 +164,7 @@ pub async fn show_lobby(
         exports,
         seed: lobby.seed.clone(),
         variants: variants(&lobby),
+        timing: timing_in_words(&lobby),
     })
 }
 
