@@ -12,7 +12,6 @@ use axum::body::Body;
 use hyper::body::{Frame, SizeHint};
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::TcpStream;
-use tokio::sync::Notify;
 use tokio::time::Instant;
 
 use super::limits::Limits;
@@ -29,8 +28,6 @@ pub struct Activity {
     idle_since: AtomicU64,
     /// When (ms since `born`) the next request's first byte arrived, or [`NONE`].
     head_since: AtomicU64,
-    /// Wakes the task when the deadline moves earlier (a head starts, a response ends).
-    pub changed: Notify,
 }
 
 impl Activity {
@@ -40,7 +37,6 @@ impl Activity {
             in_flight: AtomicU32::new(0),
             idle_since: AtomicU64::new(0),
             head_since: AtomicU64::new(NONE),
-            changed: Notify::new(),
         }
     }
 
@@ -58,7 +54,6 @@ impl Activity {
             && self.head_since.load(Ordering::Acquire) == NONE
         {
             self.head_since.store(self.now_ms(), Ordering::Release);
-            self.changed.notify_one();
         }
     }
 
@@ -72,7 +67,6 @@ impl Activity {
     fn end(&self) {
         if self.in_flight.fetch_sub(1, Ordering::AcqRel) == 1 {
             self.idle_since.store(self.now_ms(), Ordering::Release);
-            self.changed.notify_one();
         }
     }
 
