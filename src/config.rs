@@ -46,6 +46,9 @@ pub enum Command {
     Bot(BotArgs),
     /// Load a running server with many lobbies of bots and report throughput and latency.
     Load(LoadArgs),
+    /// Measure the deadline scheduler on the configured database: idle CPU among many far
+    /// deadlines, and how late due ones fire (docs/performance.md).
+    DeadlineBench(crate::deadline_bench::DeadlineBenchArgs),
 }
 
 /// The server's settings.

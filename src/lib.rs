@@ -6,6 +6,7 @@
 pub mod bots;
 pub mod clock;
 pub mod config;
+pub mod deadline_bench;
 pub mod error;
 pub mod host;
 pub mod http;

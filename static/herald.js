@@ -39,6 +39,30 @@
   };
   bind(document);
 
+  // Deadlines: the page says the instant in UTC; the script adds it in the viewer's own time
+  // zone and counts down to it, once a second, on whatever content is on the page now.
+  var left = function (ms) {
+    if (ms <= 0) return "the deadline has passed";
+    var s = Math.floor(ms / 1000), d = Math.floor(s / 86400), h = Math.floor(s % 86400 / 3600),
+        m = Math.floor(s % 3600 / 60), parts = [];
+    if (d) parts.push(d + " d");
+    if (d || h) parts.push(h + " h");
+    if (!d) parts.push(m + " min");
+    if (!d && !h) parts.push(s % 60 + " s");
+    return "in " + parts.join(" ");
+  };
+  var tick = function () {
+    document.querySelectorAll("time[data-countdown]").forEach(function (time) {
+      var at = new Date(time.getAttribute("datetime"));
+      var out = time.nextElementSibling;
+      if (isNaN(at.getTime()) || !out || !out.classList.contains("countdown")) return;
+      out.textContent = "(" + at.toLocaleString([], { dateStyle: "medium", timeStyle: "short" }) +
+        " your time, " + left(at.getTime() - Date.now()) + ")";
+    });
+  };
+  tick();
+  setInterval(tick, 1000);
+
   // Live updates from the lobby's event stream. Someone joining or submitting refreshes the
   // marked regions in place (a half-filled form is kept); anything else replaces the whole of
   // the page's main content. Either way the page fetches itself and swaps content in: it never
@@ -97,7 +121,8 @@
     schedule();
   };
   ["player-joined", "signups-closed", "started", "submitted", "step-resolved", "round-resolved", "finished",
-   "player-replaced", "player-kicked", "player-left", "signups-reopened", "ended-by-host"].forEach(function (kind) {
+   "player-replaced", "player-kicked", "player-left", "signups-reopened", "ended-by-host",
+   "deadline-set", "deadline-approaching", "paused", "resumed"].forEach(function (kind) {
     source.addEventListener(kind, onEvent);
   });
   source.onopen = function () { if (note) note.classList.add("connected"); };

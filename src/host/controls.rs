@@ -9,7 +9,7 @@ use super::auth::{Presented, hash_token, new_token, require_host};
 use super::engine::{self, from_stored, to_json, to_text};
 use super::lobby::Joined;
 use super::play::running_state;
-use super::resolve::{finish_by_host, resolve_step};
+use super::resolve::{Closing, finish_by_host, resolve_step};
 use super::views::LobbyView;
 use super::{GameKind, Host, clean_name, with_game};
 use crate::error::AppError;
@@ -128,11 +128,13 @@ impl Host {
         player_id: String,
     ) -> Result<LobbyView, AppError> {
         let presented = Presented::new(token);
+        // The instant the next step's clock counts from, if the kick resolves the step.
+        let now = self.store.clock().now_millis();
         self.change(id, move |snapshot| {
             require_host(snapshot, &presented)?;
             let player = seated(snapshot, &player_id)?;
             let kind: GameKind = snapshot.lobby.game.parse()?;
-            let change = with_game!(kind, G => kick_player::<G>(snapshot, player)?);
+            let change = with_game!(kind, G => kick_player::<G>(snapshot, player, now)?);
             Ok((change, ()))
         })
         .await?;
@@ -177,6 +179,7 @@ fn renamed<G: Game>(
 pub(super) fn kick_player<G: Game>(
     snapshot: &Snapshot,
     player: &PlayerRow,
+    now: i64,
 ) -> Result<Change, AppError> {
     let state = running_state::<G>(snapshot)?;
     let act = G::kick(&state, Seat(player.seat)).map_err(engine::refused)?;
@@ -194,7 +197,14 @@ pub(super) fn kick_player<G: Game>(
         return Ok(change);
     }
     match answers_in::<G>(snapshot, &act.state, player)? {
-        Some(orders) => resolve_step::<G>(snapshot, &act.state, &orders, &mut change)?,
+        Some(orders) => resolve_step::<G>(
+            snapshot,
+            &act.state,
+            &orders,
+            (Closing::Answered, &[]),
+            now,
+            &mut change,
+        )?,
         None => {
             change.lobby = LobbyPatch {
                 state: Some(to_text(&act.state)?),

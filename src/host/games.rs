@@ -21,6 +21,12 @@ impl GameKind {
         with_game!(self, G => <G as crate::rules::Game>::ID)
     }
 
+    /// The name of the game's main step, which a fallback order answers
+    /// ([`crate::rules::Game::MAIN_STEP`]).
+    pub fn main_step(self) -> &'static str {
+        with_game!(self, G => <G as crate::rules::Game>::MAIN_STEP)
+    }
+
     /// The game's name for people.
     pub fn title(self) -> &'static str {
         match self {

@@ -6,6 +6,7 @@ use uuid::Uuid;
 
 use super::auth::{Presented, hash_token, new_token, require_host};
 use super::engine::{self, rng_for, to_text};
+use super::timing::Timing;
 use super::views::{LobbySummary, LobbyView, lobby_view};
 use super::{GameKind, Host, clean_name, name_key, with_game};
 use crate::error::AppError;
@@ -39,6 +40,8 @@ impl Host {
     ) -> Result<Created, AppError> {
         let kind: GameKind = game.parse()?;
         let name = clean_name(name, "lobby name")?;
+        let mut settings = settings;
+        let timing = Timing::split_from(&mut settings)?;
         let (settings, seed) = with_game!(kind, G => {
             let (settings, text) = engine::check_settings::<G>(settings)?;
             (text, G::seed(&settings))
@@ -53,6 +56,7 @@ impl Host {
             // A seed the settings do not fix is drawn here, in the shell, and kept secret.
             seed: seed.unwrap_or_else(rand::random),
             created_at: self.store.clock().now_millis(),
+            timing: to_text(&timing)?,
         };
         self.store.create_lobby(&lobby).await?;
         let view = self.lobby(lobby.id).await?;
@@ -189,10 +193,11 @@ impl Host {
     /// Starts the game (host only): closes sign-ups if open and deals round 1.
     pub async fn start(&self, id: Uuid, token: Option<&str>) -> Result<LobbyView, AppError> {
         let presented = Presented::new(token);
+        let now = self.store.clock().now_millis();
         self.change(id, move |snapshot| {
             require_host(snapshot, &presented)?;
             let kind: GameKind = snapshot.lobby.game.parse()?;
-            let change = with_game!(kind, G => start_game::<G>(snapshot)?);
+            let change = with_game!(kind, G => start_game::<G>(snapshot, now)?);
             Ok((change, ()))
         })
         .await?;
@@ -200,7 +205,7 @@ impl Host {
     }
 }
 
-fn start_game<G: Game>(snapshot: &Snapshot) -> Result<Change, AppError> {
+fn start_game<G: Game>(snapshot: &Snapshot, now: i64) -> Result<Change, AppError> {
     let lobby = &snapshot.lobby;
     match lobby.status {
         Status::Signups | Status::Closed => {}
@@ -246,7 +251,7 @@ fn start_game<G: Game>(snapshot: &Snapshot) -> Result<Change, AppError> {
             data: json!({"result": result}).to_string(),
         });
     }
-    Ok(Change {
+    let mut change = Change {
         lobby: LobbyPatch {
             status: Some(if finished {
                 Status::Finished
@@ -256,8 +261,11 @@ fn start_game<G: Game>(snapshot: &Snapshot) -> Result<Change, AppError> {
             state: Some(to_text(&state)?),
             round: Some(round),
             step: Some(step.to_string()),
+            clock: None,
         },
         events,
         ..Change::default()
-    })
+    };
+    super::resolve::open_clock::<G>(snapshot, &state, now, &mut change)?;
+    Ok(change)
 }

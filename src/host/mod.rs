@@ -3,7 +3,9 @@
 
 pub mod auth;
 mod controls;
+mod deadlines;
 pub mod engine;
+mod fallback;
 pub mod games;
 mod lobby;
 pub mod names;
@@ -11,17 +13,22 @@ pub mod pages;
 mod play;
 mod resolve;
 mod rounds;
+mod scheduler;
 mod signups;
+pub mod timing;
 pub mod views;
 
 use uuid::Uuid;
 
 use crate::error::AppError;
 use crate::store::{Committed, Snapshot, Store, TransactError};
+pub use deadlines::Fired;
+pub use fallback::FallbackView;
 pub use games::GameKind;
 pub(crate) use games::with_game;
 pub use lobby::Joined;
 pub use rounds::{RoundSummary, RoundView};
+pub use scheduler::{Report, Scheduler};
 
 pub use names::{MAX_NAME_CHARS, clean_name, name_key};
 
@@ -30,11 +37,16 @@ pub use names::{MAX_NAME_CHARS, clean_name, name_key};
 #[derive(Clone, Debug)]
 pub struct Host {
     store: Store,
+    /// Wakes this process's deadline scheduler when a change sets a clock (`scheduler.rs`).
+    wake: std::sync::Arc<tokio::sync::Notify>,
 }
 
 impl Host {
     pub fn new(store: Store) -> Host {
-        Host { store }
+        Host {
+            store,
+            wake: Default::default(),
+        }
     }
 
     pub fn store(&self) -> &Store {
@@ -64,8 +76,27 @@ impl Host {
         id: Uuid,
         decide: impl FnOnce(&Snapshot) -> Result<(crate::store::Change, T), AppError> + Send + 'static,
     ) -> Result<Committed<T>, AppError> {
+        // A change that sets a clock may set one sooner than the scheduler waits for.
+        let decide = move |snapshot: &Snapshot| {
+            let (change, value) = decide(snapshot)?;
+            let wakes = change.lobby.clock.is_some_and(|c| c.wake_at.is_some());
+            Ok((change, (value, wakes)))
+        };
         match self.store.transact(id, decide).await {
-            Ok(committed) => Ok(committed),
+            Ok(Committed {
+                value: (value, wakes),
+                event_seq,
+                at,
+            }) => {
+                if wakes {
+                    self.wake.notify_one();
+                }
+                Ok(Committed {
+                    value,
+                    event_seq,
+                    at,
+                })
+            }
             Err(TransactError::NotFound) => Err(lobby_not_found(id)),
             Err(TransactError::Refused(error)) => Err(error),
             Err(TransactError::Conflict) => Err(AppError::conflict(

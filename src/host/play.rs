@@ -28,6 +28,12 @@ pub struct MeView {
     /// Your order for the current step, if you have sent one (you may replace it until the
     /// step resolves), as stored.
     pub pending: Option<Box<RawValue>>,
+    /// When the open step resolves without the missing orders (RFC 3339 UTC), or null.
+    pub deadline_at: Option<String>,
+    /// True while the host has paused the clock.
+    pub paused: bool,
+    /// Your standing fallback order (as you set it), or null. Only you see it.
+    pub fallback: Option<Box<RawValue>>,
     /// The game's private view (BST: your hand), flattened.
     #[serde(flatten)]
     pub private: Map<String, Value>,
@@ -51,7 +57,7 @@ impl MeView {
     }
 }
 
-use super::resolve::resolve_step;
+use super::resolve::{Closing, resolve_step};
 
 /// The acknowledgement of an order: it is durably stored when this is sent.
 #[derive(Debug, Serialize)]
@@ -108,11 +114,13 @@ impl Host {
         body: Map<String, Value>,
     ) -> Result<Receipt, AppError> {
         let presented = Presented::new(token);
+        // The instant the next step's clock counts from, if this order resolves the step.
+        let now = self.store.clock().now_millis();
         let committed = self
             .commit(id, move |snapshot| {
                 let player = require_player(snapshot, &presented)?;
                 let kind: GameKind = snapshot.lobby.game.parse()?;
-                with_game!(kind, G => submit_order::<G>(snapshot, player, body))
+                with_game!(kind, G => submit_order::<G>(snapshot, player, body, now))
             })
             .await?;
         Ok(committed.value.committed_at(committed.at))
@@ -156,6 +164,14 @@ fn me_view<G: Game>(snapshot: &Snapshot, player: &PlayerRow) -> Result<MeView, A
             .flatten(),
         prompt,
         pending,
+        deadline_at: super::views::deadline_at(lobby),
+        paused: lobby.clock.paused_left.is_some(),
+        fallback: player
+            .fallback
+            .clone()
+            .map(RawValue::from_string)
+            .transpose()
+            .map_err(|e| AppError::Internal(format!("stored fallback: {e}")))?,
         private,
     })
 }
@@ -205,6 +221,7 @@ fn submit_order<G: Game>(
     snapshot: &Snapshot,
     player: &PlayerRow,
     mut body: Map<String, Value>,
+    now: i64,
 ) -> Result<(Change, Accepted), AppError> {
     let state = running_state::<G>(snapshot)?;
     let (round, step) = (G::round(&state), G::step(&state));
@@ -242,7 +259,14 @@ fn submit_order<G: Game>(
     let resolved = answered >= owed.len();
     if resolved {
         let orders = orders_with::<G>(snapshot, player, &order)?;
-        resolve_step::<G>(snapshot, &state, &orders, &mut change)?;
+        resolve_step::<G>(
+            snapshot,
+            &state,
+            &orders,
+            (Closing::Answered, &[]),
+            now,
+            &mut change,
+        )?;
     } else {
         change.order = Some(NewOrder {
             player_id: player.id,

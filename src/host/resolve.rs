@@ -5,9 +5,12 @@
 use serde_json::{Value, json};
 
 use super::engine::{LogEntry, public_pools, rng_for, to_json, to_text};
+use super::timing::{self, Timing};
 use crate::error::AppError;
 use crate::rules::{Event as _, Game, Seat};
-use crate::store::{Change, LobbyPatch, NewEvent, NewStep, Snapshot, Status};
+use crate::store::{
+    Change, LobbyPatch, NewEvent, NewStep, PlayerPatch, Snapshot, Status, StepClock,
+};
 
 /// The name under which a round's opening (its events before any order falls due) is filed.
 pub const ROUND_OPENING: &str = "opening";
@@ -21,14 +24,182 @@ fn log_of<E: crate::rules::Event>(events: &[E]) -> Result<String, AppError> {
     to_text(&entries)
 }
 
-/// Resolves the open step with `orders` (one per owed seat, in seat order) and adds to
-/// `change` what that writes: the events, the resolved step (and the next round's opening),
-/// and the lobby's new state. Whoever calls it does so inside the lobby's transaction, so a
-/// step resolves exactly once.
+/// What closed a step.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(super) enum Closing {
+    /// The last owed answer arrived.
+    Answered,
+    /// Its deadline passed.
+    Deadline,
+    /// The host resolved it now.
+    Host,
+}
+
+/// Where a revealed order came from (`source` in a round's reveal).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(super) enum Source {
+    Order,
+    Fallback,
+    Default,
+}
+
+impl Source {
+    fn as_str(self) -> &'static str {
+        match self {
+            Source::Order => "order",
+            Source::Fallback => "fallback",
+            Source::Default => "default",
+        }
+    }
+}
+
+/// An owed seat that sent nothing: what it plays instead, and that line of the log.
+#[derive(Clone, Debug)]
+pub(super) struct Filled {
+    pub seat: Seat,
+    pub source: Source,
+    /// The order in words (`Block on Ann`, `Pass`).
+    pub text: String,
+}
+
+/// The host's own lines at the head of a step's log: how the step closed and what each
+/// missing player played instead.
+fn host_lines(snapshot: &Snapshot, closing: Closing, filled: &[Filled]) -> Vec<Value> {
+    let mut lines = Vec::new();
+    match closing {
+        Closing::Answered => {}
+        Closing::Deadline => lines.push(json!({
+            "kind": "deadline-passed",
+            "text": "The deadline passed before every order was in.",
+        })),
+        Closing::Host => lines.push(json!({
+            "kind": "resolved-by-host",
+            "text": "The host resolved this step before every order was in.",
+        })),
+    }
+    for filled in filled {
+        let who = &snapshot.players[filled.seat.0];
+        let text = match filled.source {
+            Source::Fallback => format!("{}'s fallback order: {}", who.name, filled.text),
+            Source::Order | Source::Default => {
+                format!("{} sent no order: {}", who.name, filled.text)
+            }
+        };
+        lines.push(json!({
+            "kind": "order-missing",
+            "player": {"id": who.id, "name": who.name},
+            "source": filled.source.as_str(),
+            "text": text,
+        }));
+    }
+    lines
+}
+
+/// The log of a step: the host's lines, then the game's events.
+fn step_log<E: crate::rules::Event>(host: Vec<Value>, events: &[E]) -> Result<String, AppError> {
+    if host.is_empty() {
+        return log_of(events);
+    }
+    let mut entries = host;
+    for event in events {
+        entries.push(to_json(&LogEntry::of(event))?);
+    }
+    to_text(&entries)
+}
+
+/// The revealed orders, each with its source; an owed seat the rules let pass with no order at
+/// all (Crossing Swords Ruling 2) shows as `"order": null` from its default.
+fn reveal<G: Game>(
+    snapshot: &Snapshot,
+    revealed: &[(Seat, G::Order)],
+    filled: &[Filled],
+) -> Result<Value, AppError> {
+    let source_of = |seat: Seat| {
+        filled
+            .iter()
+            .find(|f| f.seat == seat)
+            .map_or(Source::Order, |f| f.source)
+    };
+    let mut entries: Vec<(Seat, Value)> = Vec::with_capacity(revealed.len());
+    for (seat, order) in revealed {
+        let who = &snapshot.players[seat.0];
+        entries.push((
+            *seat,
+            json!({"player": {"id": who.id, "name": who.name}, "order": to_json(order)?,
+                   "source": source_of(*seat).as_str()}),
+        ));
+    }
+    for f in filled {
+        if !revealed.iter().any(|(seat, _)| *seat == f.seat) {
+            let who = &snapshot.players[f.seat.0];
+            entries.push((
+                f.seat,
+                json!({"player": {"id": who.id, "name": who.name}, "order": null,
+                       "source": f.source.as_str()}),
+            ));
+        }
+    }
+    entries.sort_by_key(|(seat, _)| *seat);
+    Ok(Value::Array(entries.into_iter().map(|(_, v)| v).collect()))
+}
+
+/// Missed-turn counts after a step: a seat that sent nothing counts one more, one that
+/// answered starts again from 0 (only changed counts are written).
+fn miss_counts(snapshot: &Snapshot, owed: &[Seat], filled: &[Filled]) -> Vec<PlayerPatch> {
+    let mut patches = Vec::new();
+    for seat in owed {
+        let player = &snapshot.players[seat.0];
+        let missed = filled.iter().any(|f| f.seat == *seat);
+        let misses = if missed { player.misses + 1 } else { 0 };
+        if misses != player.misses {
+            patches.push(PlayerPatch {
+                id: player.id,
+                fallback: None,
+                misses: Some(misses),
+            });
+        }
+    }
+    patches
+}
+
+/// The clock of the step that `state` has open, and its `deadline-set` event if it has one.
+pub(super) fn open_clock<G: Game>(
+    snapshot: &Snapshot,
+    state: &G::State,
+    now: i64,
+    change: &mut Change,
+) -> Result<(), AppError> {
+    let finished = G::owes(state).is_empty();
+    let clock = match finished {
+        true => Default::default(),
+        false => {
+            let timing = Timing::parse(&snapshot.lobby.timing)?;
+            timing::opened(&timing, G::step(state), G::MAIN_STEP, now)
+        }
+    };
+    if let Some(deadline_at) = clock.deadline_at {
+        change.events.push(NewEvent {
+            kind: "deadline-set",
+            data: json!({"round": G::round(state), "step": G::step(state),
+                         "deadline_at": timing::rfc3339(deadline_at)})
+            .to_string(),
+        });
+    }
+    change.lobby.clock = Some(clock);
+    Ok(())
+}
+
+/// Resolves the open step with `orders` (one per owed seat that plays an order, in seat
+/// order; `filled` says which of them stand in for a missing answer, and which seats send
+/// none) and adds to `change` what that writes: the events, the resolved step (and the next
+/// round's opening), the missed-turn counts, the next step's clock and the lobby's new state.
+/// Whoever calls it does so inside the lobby's transaction, so a step resolves exactly once.
 pub(super) fn resolve_step<G: Game>(
     snapshot: &Snapshot,
     state: &G::State,
     orders: &[(Seat, G::Order)],
+    (closing, filled): (Closing, &[Filled]),
+    now: i64,
     change: &mut Change,
 ) -> Result<(), AppError> {
     let lobby = &snapshot.lobby;
@@ -36,21 +207,14 @@ pub(super) fn resolve_step<G: Game>(
     let rng_stream = u64::try_from(lobby.step_seq).unwrap_or(0) + 1;
     let resolution = G::resolve(state, orders, &mut rng_for(lobby.seed, rng_stream));
     let next = resolution.state;
-    let revealed = resolution
-        .revealed
-        .iter()
-        .map(|(seat, order)| {
-            let who = &snapshot.players[seat.0];
-            Ok(json!({"player": {"id": who.id, "name": who.name}, "order": to_json(order)?}))
-        })
-        .collect::<Result<Vec<_>, AppError>>()?;
+    let revealed = reveal::<G>(snapshot, &resolution.revealed, filled)?;
     let finished = G::owes(&next).is_empty();
     let (next_round, next_step) = (G::round(&next), G::step(&next));
     change.events.push(NewEvent {
         kind: "step-resolved",
-        data:
-            json!({"round": round, "step": step, "next_round": next_round, "next_step": next_step})
-                .to_string(),
+        data: json!({"round": round, "step": step, "next_round": next_round,
+                     "next_step": next_step, "timed_out": closing != Closing::Answered})
+        .to_string(),
     });
     if finished || next_round > round {
         change.events.push(NewEvent {
@@ -77,8 +241,8 @@ pub(super) fn resolve_step<G: Game>(
     change.resolved.push(NewStep {
         round,
         step: step.to_string(),
-        revealed: Value::Array(revealed).to_string(),
-        log: log_of(this_step)?,
+        revealed: revealed.to_string(),
+        log: step_log(host_lines(snapshot, closing, filled), this_step)?,
         pools: pools.clone(),
     });
     if let Some(opened) = opening.first().and_then(|e| e.opens_round()) {
@@ -90,13 +254,17 @@ pub(super) fn resolve_step<G: Game>(
             pools,
         });
     }
+    change
+        .players
+        .extend(miss_counts(snapshot, &G::owes(state), filled));
     change.lobby = LobbyPatch {
         status: finished.then_some(Status::Finished),
         state: Some(to_text(&next)?),
         round: Some(next_round),
         step: Some(next_step.to_string()),
+        clock: None,
     };
-    Ok(())
+    open_clock::<G>(snapshot, &next, now, change)
 }
 
 /// Adds to `change` what a host's act that ended the game writes: its lines as the round's
@@ -130,6 +298,8 @@ pub(super) fn finish_by_host<G: Game>(
         state: Some(to_text(next)?),
         round: Some(round),
         step: Some(G::step(next).to_string()),
+        // A finished game has no deadline.
+        clock: Some(StepClock::default()),
     };
     Ok(())
 }

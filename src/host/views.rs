@@ -41,6 +41,11 @@ pub struct LobbyView {
     pub current_round: Option<Value>,
     /// Winners and standings, once finished.
     pub result: Option<Value>,
+    /// When the open step resolves without the missing orders (RFC 3339 UTC), or null: no
+    /// deadline, or the clock is paused.
+    pub deadline_at: Option<String>,
+    /// True while the host has paused the clock.
+    pub paused: bool,
     /// The RNG seed, published only once the game is over, so anyone can replay it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub seed: Option<String>,
@@ -132,6 +137,13 @@ fn lobby_view_of<G: Game>(kind: GameKind, snapshot: &Snapshot) -> Result<LobbyVi
         table,
         current_round: None,
         result,
+        deadline_at: deadline_at(lobby),
+        paused: lobby.clock.paused_left.is_some(),
         seed: (lobby.status == Status::Finished).then(|| lobby.seed.to_string()),
     })
+}
+
+/// The open step's deadline as shown: RFC 3339 UTC, or None.
+pub fn deadline_at(lobby: &LobbyRow) -> Option<String> {
+    lobby.clock.deadline_at.map(super::timing::rfc3339)
 }

@@ -281,8 +281,30 @@ pub trait Game: Sized + 'static {
         seat: Seat,
         body: Self::OrderBody,
     ) -> Result<Self::Order, Self::Refusal>;
-    /// Resolves the current step once every owed seat has answered. `orders` holds exactly one
-    /// checked order per owed seat, in seat order. The result must not depend on the order in
+    /// The name of a round's main step (Crossing Swords `orders`, BST `play`): the step a
+    /// standing fallback order answers and `deadline_seconds` bounds. Every other step is a
+    /// decision step.
+    const MAIN_STEP: &'static str;
+
+    /// Checks what can be checked of a standing fallback order (a main-step answer) before the
+    /// position it will answer is known: its form (known move and token names, a well-formed
+    /// target). Whether it is legal is judged by [`Game::check_order`] when it is used.
+    fn check_fallback(body: &Self::OrderBody) -> Result<(), Self::Refusal>;
+
+    /// What `seat`, which owes an answer, plays when it sent none in time and has no usable
+    /// fallback order: the rulings' default (Crossing Swords Ruling 2, BST A36). `None`: the
+    /// seat sends nothing, and [`Game::resolve`] treats the missing order as the rules say
+    /// (Crossing Swords: a Pass). `rng` is the host's seeded stream for defaults, so that a
+    /// replay draws the same.
+    fn default_order(state: &Self::State, seat: Seat, rng: &mut GameRng) -> Option<Self::Order>;
+
+    /// An order in words for the log (`block on Ann`); `None` is no order at all (Crossing
+    /// Swords: `Pass`).
+    fn describe_order(state: &Self::State, order: Option<&Self::Order>) -> String;
+
+    /// Resolves the current step once every owed seat has answered, or once its deadline has
+    /// passed. `orders` holds at most one checked order per owed seat (one for each, except where
+    /// [`Game::default_order`] gives none), in seat order. The result must not depend on the order in
     /// which the orders arrived.
     fn resolve(
         state: &Self::State,

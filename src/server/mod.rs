@@ -42,6 +42,9 @@ pub async fn serve_with(
         exposure,
         rates,
     } = options;
+    // Deadlines fall due while this server runs (and those that fell due while it was down
+    // fire at once); the scheduler stops with it.
+    let _scheduler = host.spawn_scheduler();
     let (stop_streams, streams_stopped) = watch::channel(false);
     let router = app(AppState {
         host,

@@ -14,6 +14,7 @@
 //! through the feed (`feed.rs`).
 
 mod cache;
+mod due;
 pub mod feed;
 mod pg_writes;
 pub mod retention;
@@ -35,8 +36,8 @@ use uuid::Uuid;
 
 pub use rows::{
     Change, EventRow, LobbyPatch, LobbyRow, NewEvent, NewLobby, NewOrder, NewPlayer, NewStep,
-    OrderRow, ParsedState, PlayerRow, PlayerUpdate, RemovedPlayer, RoundSteps, Snapshot, Status,
-    StepRow,
+    OrderRow, ParsedState, PlayerPatch, PlayerRow, PlayerUpdate, RemovedPlayer, RoundSteps,
+    Snapshot, Status, StepClock, StepRow,
 };
 pub use transact::{Committed, TransactError};
 

@@ -77,6 +77,20 @@ pub(super) async fn apply(
             .execute(&mut *conn)
             .await?;
     }
+    for update in &change.players {
+        let Some(held) = snapshot.players.iter().find(|p| p.id == update.id) else {
+            continue;
+        };
+        let mut player = held.clone();
+        update.apply_to(&mut player);
+        sqlx::query(sql::PATCH_PLAYER)
+            .bind(player.fallback.as_deref())
+            .bind(player.misses)
+            .bind(player.id.to_string())
+            .bind(&id)
+            .execute(&mut *conn)
+            .await?;
+    }
     if let Some(removed) = &change.player_removed {
         sqlx::query(sql::DELETE_PLAYER)
             .bind(removed.id.to_string())
@@ -217,11 +231,14 @@ async fn update_lobbies(
 ) -> Result<(), sqlx::Error> {
     let sql = values_of(
         "UPDATE lobbies AS l SET status = v.status, state = v.state, round = v.round, \
-         step = v.step, step_seq = v.step_seq, event_seq = v.event_seq, version = v.version \
+         step = v.step, step_seq = v.step_seq, event_seq = v.event_seq, version = v.version, \
+         deadline_at = v.deadline_at, paused_left = v.paused_left, \
+         remind_below = v.remind_below, wake_at = v.wake_at \
          FROM (VALUES",
-        9,
+        13,
         lobbies.len(),
-        ") AS v (id, status, state, round, step, step_seq, event_seq, version, before) \
+        ") AS v (id, status, state, round, step, step_seq, event_seq, version, before, \
+         deadline_at, paused_left, remind_below, wake_at) \
          WHERE l.id = v.id AND l.version = v.before",
     );
     let mut query = sqlx::query(sqlx::AssertSqlSafe(sql));
@@ -236,7 +253,11 @@ async fn update_lobbies(
             .bind(lobby.step_seq)
             .bind(lobby.event_seq)
             .bind(lobby.version)
-            .bind(*before);
+            .bind(*before)
+            .bind(lobby.clock.deadline_at)
+            .bind(lobby.clock.paused_left)
+            .bind(lobby.clock.remind_below)
+            .bind(lobby.clock.wake_at);
     }
     let updated = query.execute(&mut *conn).await?.rows_affected();
     if updated != lobbies.len() as u64 {

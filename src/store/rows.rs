@@ -54,7 +54,7 @@ pub(super) fn uuid(text: String) -> Result<Uuid, sqlx::Error> {
 macro_rules! lobby_columns {
     () => {
         "id, game, name, settings, status, host_token_hash, seed, state, round, step, step_seq, \
-         event_seq, version, created_at"
+         event_seq, version, created_at, timing, deadline_at, paused_left, remind_below, wake_at"
     };
 }
 pub(super) const LOBBY_BY_ID: &str =
@@ -87,6 +87,24 @@ pub struct LobbyRow {
     pub event_seq: i64,
     pub version: i64,
     pub created_at: i64,
+    /// The deadline settings as validated at creation (JSON; see `host::timing`).
+    pub timing: String,
+    /// The open step's clock.
+    pub clock: StepClock,
+}
+
+/// The open step's clock, as stored (migration 0003 explains each column). All `None` when
+/// the step has no deadline.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct StepClock {
+    /// When the step resolves without the missing orders (unix ms); None while paused.
+    pub deadline_at: Option<i64>,
+    /// The milliseconds that were left when the host paused the clock.
+    pub paused_left: Option<i64>,
+    /// A reminder of r seconds is still to fire while r * 1000 < this.
+    pub remind_below: Option<i64>,
+    /// The earliest instant the scheduler must act on this lobby.
+    pub wake_at: Option<i64>,
 }
 
 impl LobbyRow {
@@ -106,6 +124,13 @@ impl LobbyRow {
             event_seq: row.try_get(11)?,
             version: row.try_get(12)?,
             created_at: row.try_get(13)?,
+            timing: row.try_get(14)?,
+            clock: StepClock {
+                deadline_at: row.try_get(15)?,
+                paused_left: row.try_get(16)?,
+                remind_below: row.try_get(17)?,
+                wake_at: row.try_get(18)?,
+            },
         })
     }
 }
@@ -118,6 +143,10 @@ pub struct PlayerRow {
     pub name: String,
     pub join_data: String,
     pub token_hash: String,
+    /// The player's standing fallback order (a checked main-step order, JSON), secret.
+    pub fallback: Option<String>,
+    /// Steps in a row the player let time out.
+    pub misses: i64,
 }
 
 /// A pending (secret) order for the lobby's current step.
@@ -279,6 +308,14 @@ impl Snapshot {
         if patch.step.is_some() {
             lobby.step = patch.step;
         }
+        if let Some(clock) = patch.clock {
+            lobby.clock = clock;
+        }
+        for update in change.players {
+            if let Some(player) = next.players.iter_mut().find(|p| p.id == update.id) {
+                update.apply_to(player);
+            }
+        }
         lobby.step_seq += change.resolved.len() as i64;
         lobby.event_seq += change.events.len() as i64;
         lobby.version += 1;
@@ -289,6 +326,8 @@ impl Snapshot {
                 name: player.name,
                 join_data: player.join_data,
                 token_hash: player.token_hash,
+                fallback: None,
+                misses: 0,
             });
             next.players.sort_by_key(|p| p.seat);
         }
@@ -381,6 +420,8 @@ pub(super) async fn load_snapshot(
                 name: row.try_get(2)?,
                 join_data: row.try_get(3)?,
                 token_hash: row.try_get(4)?,
+                fallback: row.try_get(5)?,
+                misses: row.try_get(6)?,
             })
         })
         .collect::<Result<Vec<_>, sqlx::Error>>()?;
@@ -417,6 +458,8 @@ pub struct NewLobby {
     pub host_token_hash: String,
     pub seed: u64,
     pub created_at: i64,
+    /// The deadline settings (JSON).
+    pub timing: String,
 }
 
 /// A new player.
@@ -463,6 +506,29 @@ pub struct LobbyPatch {
     pub state: Option<String>,
     pub round: Option<u32>,
     pub step: Option<String>,
+    /// The open step's clock, replaced whole.
+    pub clock: Option<StepClock>,
+}
+
+/// New values for a seated player's columns; `None` leaves a column as it is.
+#[derive(Clone, Debug)]
+pub struct PlayerPatch {
+    pub id: Uuid,
+    /// `Some(None)` clears the fallback order.
+    pub fallback: Option<Option<String>>,
+    pub misses: Option<i64>,
+}
+
+impl PlayerPatch {
+    /// The player as this patch leaves them.
+    pub fn apply_to(&self, player: &mut PlayerRow) {
+        if let Some(fallback) = &self.fallback {
+            player.fallback = fallback.clone();
+        }
+        if let Some(misses) = self.misses {
+            player.misses = misses;
+        }
+    }
 }
 
 /// A seated player's new name and token: a substitute takes the seat, or the host reissues
@@ -491,6 +557,8 @@ pub struct Change {
     pub player: Option<NewPlayer>,
     pub player_update: Option<PlayerUpdate>,
     pub player_removed: Option<RemovedPlayer>,
+    /// Changes to seated players (fallback orders, missed-turn counts).
+    pub players: Vec<PlayerPatch>,
     pub order: Option<NewOrder>,
     /// A pending order of the current step withdrawn (a kicked player's).
     pub order_dropped: Option<Uuid>,

@@ -2,13 +2,20 @@
 //! SQLite and PostgreSQL alike, each appearing once and in order).
 
 pub const INSERT_LOBBY: &str = "INSERT INTO lobbies \
-    (id, game, name, settings, status, host_token_hash, seed, created_at) \
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8)";
+    (id, game, name, settings, status, host_token_hash, seed, created_at, timing) \
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)";
 
-/// The compare-and-swap: it changes nothing unless the lobby is still at version `$8`.
+/// The compare-and-swap: it changes nothing unless the lobby is still at version `$12`. The
+/// clock's columns ($5-$8) are always written whole (they may become NULL).
 pub const UPDATE_LOBBY: &str = "UPDATE lobbies SET status = COALESCE($1, status), \
     state = COALESCE($2, state), round = COALESCE($3, round), step = COALESCE($4, step), \
-    step_seq = $5, event_seq = $6, version = version + 1 WHERE id = $7 AND version = $8";
+    deadline_at = $5, paused_left = $6, remind_below = $7, wake_at = $8, \
+    step_seq = $9, event_seq = $10, version = version + 1 WHERE id = $11 AND version = $12";
+
+/// A seated player's changeable columns, written whole.
+/// A seated player's fallback order and missed-turn count (the deadlines' columns).
+pub const PATCH_PLAYER: &str =
+    "UPDATE players SET fallback = $1, misses = $2 WHERE id = $3 AND lobby_id = $4";
 
 pub const INSERT_PLAYER: &str = "INSERT INTO players \
     (id, lobby_id, seat, name, name_key, join_data, token_hash) \
@@ -47,7 +54,8 @@ pub const DELETE_ORDER: &str =
 pub const INSERT_EVENT: &str =
     "INSERT INTO events (lobby_id, seq, kind, data, created_at) VALUES ($1, $2, $3, $4, $5)";
 
-pub const PLAYERS_OF_LOBBY: &str = "SELECT id, seat, name, join_data, token_hash FROM players \
+pub const PLAYERS_OF_LOBBY: &str = "SELECT id, seat, name, join_data, token_hash, fallback, misses \
+    FROM players \
     WHERE lobby_id = $1 ORDER BY seat";
 
 pub const PENDING_ORDERS: &str =

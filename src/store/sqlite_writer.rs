@@ -23,7 +23,7 @@ use super::cache::Cache;
 use super::feed::Feed;
 use super::rows::{
     Change, LOBBY_BY_ID, LOBBY_VERSION, LobbyRow, NewLobby, OrderRow, ParsedState, PlayerRow,
-    RoundSteps, Snapshot, Status, uuid,
+    RoundSteps, Snapshot, Status, StepClock, uuid,
 };
 use super::sql;
 use super::transact::WriteError;
@@ -240,6 +240,7 @@ fn insert_lobby(conn: &Connection, lobby: &NewLobby) -> rusqlite::Result<()> {
         lobby.host_token_hash,
         lobby.seed as i64,
         lobby.created_at,
+        lobby.timing,
     ])?;
     Ok(())
 }
@@ -257,11 +258,16 @@ fn apply(
     let now_seq = lobby.step_seq;
     let next_seq = now_seq + change.resolved.len() as i64;
     let event_seq = lobby.event_seq + change.events.len() as i64;
+    let clock = change.lobby.clock.unwrap_or(lobby.clock);
     let updated = conn.prepare_cached(sql::UPDATE_LOBBY)?.execute(params![
         change.lobby.status.map(Status::as_str),
         change.lobby.state,
         change.lobby.round.map(i64::from),
         change.lobby.step,
+        clock.deadline_at,
+        clock.paused_left,
+        clock.remind_below,
+        clock.wake_at,
         next_seq,
         event_seq,
         id,
@@ -302,6 +308,19 @@ fn apply(
             id,
             now_seq,
             dropped.to_string()
+        ])?;
+    }
+    for update in &change.players {
+        let Some(held) = snapshot.players.iter().find(|p| p.id == update.id) else {
+            continue;
+        };
+        let mut player = held.clone();
+        update.apply_to(&mut player);
+        conn.prepare_cached(sql::PATCH_PLAYER)?.execute(params![
+            player.fallback,
+            player.misses,
+            player.id.to_string(),
+            id,
         ])?;
     }
     if let Some(order) = &change.order {
@@ -396,6 +415,13 @@ fn load_snapshot(conn: &Connection, id: Uuid) -> rusqlite::Result<Option<Snapsho
                 event_seq: row.get(11)?,
                 version: row.get(12)?,
                 created_at: row.get(13)?,
+                timing: row.get(14)?,
+                clock: StepClock {
+                    deadline_at: row.get(15)?,
+                    paused_left: row.get(16)?,
+                    remind_below: row.get(17)?,
+                    wake_at: row.get(18)?,
+                },
             })
         })
         .optional()?
@@ -411,6 +437,8 @@ fn load_snapshot(conn: &Connection, id: Uuid) -> rusqlite::Result<Option<Snapsho
                 name: row.get(2)?,
                 join_data: row.get(3)?,
                 token_hash: row.get(4)?,
+                fallback: row.get(5)?,
+                misses: row.get(6)?,
             })
         })?
         .collect::<rusqlite::Result<Vec<_>>>()?;

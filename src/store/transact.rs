@@ -157,6 +157,7 @@ pub(super) async fn insert_lobby(
         .bind(&lobby.host_token_hash)
         .bind(lobby.seed as i64)
         .bind(lobby.created_at)
+        .bind(&lobby.timing)
         .execute(&mut *conn)
         .await?;
     Ok(())

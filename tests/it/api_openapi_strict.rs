@@ -2,11 +2,15 @@
 //! what it allows the server accepts, and what the server sends fits it. Each test reads the
 //! document rather than a list of its own, so a route or schema added later is checked too.
 
-use axum::http::StatusCode;
+use std::time::Duration;
+
+use axum::http::{Method, StatusCode};
+use herald::clock::Clock;
 use serde_json::{Map, Value, json};
 
+use crate::api_deadlines::event_kinds;
 use crate::api_secrecy::{EventReader, SseEvent};
-use crate::support::{TestApp, sqlite_app};
+use crate::support::{T0, TestApp, sqlite_app, sqlite_app_on};
 
 async fn document(app: &TestApp) -> Value {
     app.get("/api/v1/openapi.json", None).await.body
@@ -445,7 +449,51 @@ async fn every_event_and_view_sent_fits_its_documented_schema() {
     assert_fits(&doc, &component("RoundView"), &round, "a round");
     let public = EventReader::open_path(&app, &format!("{base}/events"), None, None).await;
     seen.extend(check_events(&doc, "LobbyEvent", &drain(public).await));
+    seen.extend(host_and_clock_events(&doc).await);
     for kind in documented_kinds(&doc, "PlayerEvent") {
         assert!(seen.contains(&kind), "{kind} was sent and checked");
     }
+}
+
+/// The kinds the host's controls and a step's clock publish, checked on both streams: a lobby
+/// with a deadline (on a clock the test moves) whose host uses every control.
+async fn host_and_clock_events(doc: &Value) -> Vec<String> {
+    let app = sqlite_app_on(Clock::manual(T0)).await;
+    let settings = json!({"deadline_seconds": 7200, "reminder_seconds": [3600]});
+    let (lobby, host) = app.create_lobby("crossing-swords", settings).await;
+    let base = format!("/api/v1/lobbies/{lobby}");
+    let (_, token) = app.join(&lobby, json!({"name": "A"})).await;
+    let (b, _) = app.join(&lobby, json!({"name": "B"})).await;
+    let (c, _) = app.join(&lobby, json!({"name": "C"})).await;
+    let (_, leaving) = app.join(&lobby, json!({"name": "D"})).await;
+    let host_acts = async |path: &str, body: Value| {
+        let reply = app.post(&format!("{base}/{path}"), Some(&host), body).await;
+        assert!(reply.status.is_success(), "{path}: {}", reply.text);
+    };
+    let left = app
+        .send(Method::DELETE, &format!("{base}/me"), Some(&leaving), None)
+        .await;
+    assert_eq!(left.status, StatusCode::NO_CONTENT, "{}", left.text);
+    host_acts("close-signups", json!({})).await;
+    host_acts("reopen-signups", json!({})).await;
+    app.start(&lobby, &host).await;
+    host_acts(&format!("players/{b}/replace"), json!({"name": "B2"})).await;
+    host_acts("pause", json!({})).await;
+    host_acts("resume", json!({})).await;
+    // The hour's reminder, published by the scheduler once the clock reaches it.
+    app.clock.advance(Duration::from_secs(3600));
+    for _ in 0..100 {
+        let kinds = event_kinds(&app, &lobby).await;
+        if kinds.iter().any(|(kind, _)| kind == "deadline-approaching") {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    host_acts(&format!("players/{c}/kick"), json!({})).await;
+    host_acts("end", json!({})).await;
+    let public = EventReader::open_path(&app, &format!("{base}/events"), None, None).await;
+    let mut seen = check_events(doc, "LobbyEvent", &drain(public).await);
+    let mine = EventReader::open_path(&app, &format!("{base}/me/events"), Some(&token), None).await;
+    seen.extend(check_events(doc, "PlayerEvent", &drain(mine).await));
+    seen
 }

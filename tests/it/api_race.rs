@@ -218,3 +218,91 @@ async fn changes_to_many_lobbies_at_once_each_land_once() {
         }
     }
 }
+
+/// Two server processes on one database, each with its deadline scheduler, and the last order
+/// racing the deadline round after round: each step resolves once, and an order acknowledged
+/// with 202 is in that resolution; one refused with 409 came after it (and a default stands in).
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn the_last_order_racing_the_deadline_on_two_servers_resolves_each_round_once() {
+    const RACED: u64 = 200;
+    for one in crate::support::timed_apps().await {
+        let two = one.second_server().await;
+        let settings = json!({"deadline_seconds": 10});
+        let (lobby, _host, p) = crate::api_deadlines::seated(&one, settings, &["Ann", "Bob"]).await;
+        let orders = format!("/api/v1/lobbies/{lobby}/orders");
+        let mut bob_in = Vec::new();
+        for round in 1..=RACED {
+            // The race is against this round's deadline exactly: a clock moved by a fixed
+            // amount could pass the next round's too when the order wins.
+            let view = one
+                .get(&format!("/api/v1/lobbies/{lobby}"), None)
+                .await
+                .body;
+            let deadline_at = view["deadline_at"].as_str().unwrap();
+            let deadline = herald::host::timing::parse_rfc3339(deadline_at).unwrap();
+            let ann = json!({"round": round, "step": "orders", "move": "dodge", "target": p[1].0});
+            let reply = one.post(&orders, Some(&p[0].1), ann).await;
+            assert_eq!(reply.status, StatusCode::ACCEPTED, "{}", reply.text);
+            // A second into the round, so that a round Bob's order opens falls due after this
+            // one's deadline.
+            one.clock.advance(std::time::Duration::from_secs(1));
+            let bob = json!({"round": round, "step": "orders", "move": "block", "target": p[0].0});
+            let (reply, ()) = tokio::join!(two.post(&orders, Some(&p[1].1), bob), async {
+                one.clock.set(deadline);
+            });
+            match reply.status {
+                StatusCode::ACCEPTED => bob_in.push(true),
+                StatusCode::CONFLICT => {
+                    assert_eq!(reply.code(), "wrong-round", "{}", reply.text);
+                    bob_in.push(false);
+                }
+                other => panic!("{}: round {round}: {other} {}", one.backend, reply.text),
+            }
+            crate::api_deadlines::wait_for_round(&one, &lobby, round + 1).await;
+        }
+        let listed = one
+            .get(&format!("/api/v1/lobbies/{lobby}/rounds"), None)
+            .await
+            .body;
+        let numbers: Vec<u64> = listed
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["round"].as_u64().unwrap())
+            .collect();
+        assert_eq!(numbers, (1..=RACED).collect::<Vec<_>>(), "{}", one.backend);
+        let events = crate::api_deadlines::event_kinds(&one, &lobby).await;
+        let resolved = events.iter().filter(|(k, _)| k == "step-resolved").count();
+        assert_eq!(
+            resolved, RACED as usize,
+            "{}: one resolution per round",
+            one.backend
+        );
+        for (round, bob_in) in (1..=RACED).zip(&bob_in) {
+            let reveal = one
+                .get(&format!("/api/v1/lobbies/{lobby}/rounds/{round}"), None)
+                .await
+                .body;
+            let entries = reveal["orders"].as_array().unwrap();
+            assert_eq!(
+                entries[0]["source"], "order",
+                "Ann's acknowledged order: {reveal}"
+            );
+            assert_eq!(entries[0]["order"]["move"], "dodge");
+            let expected = if *bob_in { "order" } else { "default" };
+            assert_eq!(
+                entries[1]["source"], expected,
+                "{} round {round}: {reveal}",
+                one.backend
+            );
+            if *bob_in {
+                assert_eq!(entries[1]["order"]["move"], "block");
+            }
+        }
+        let won = bob_in.iter().filter(|b| **b).count();
+        eprintln!(
+            "{}: the last order beat the deadline in {won} of {RACED} rounds",
+            one.backend
+        );
+    }
+}

@@ -432,3 +432,62 @@ async fn a_replaced_order_tells_no_one_but_its_author() {
         assert_eq!(reveal["orders"][0]["order"]["move"], "lunge");
     }
 }
+
+/// A standing fallback order is as secret as an order: nobody else's view, no event and no
+/// round shows it until a deadline uses it, and then the reveal says it was the fallback.
+#[tokio::test]
+async fn a_fallback_order_is_secret_until_a_deadline_uses_it() {
+    for app in crate::support::timed_apps().await {
+        let settings = json!({"deadline_seconds": 60});
+        let (lobby, _host, players) =
+            crate::api_deadlines::seated(&app, settings, &["Ann", "Bob", "Cat"]).await;
+        let lobby_path = format!("/api/v1/lobbies/{lobby}");
+        let mut events = EventReader::open(&app, &lobby, None).await;
+        while events.next().await.is_some() {}
+        let public_before = app.get(&lobby_path, None).await.text;
+        let rounds_before = app.get(&format!("{lobby_path}/rounds"), None).await.text;
+        let mut others_before = Vec::new();
+        for (_, token) in &players[..2] {
+            others_before.push(app.get(&format!("{lobby_path}/me"), Some(token)).await.text);
+        }
+
+        let taunt = json!({"move": "taunt", "target": players[1].0});
+        let reply = crate::api_deadlines::put(
+            &app,
+            &format!("{lobby_path}/me/fallback"),
+            Some(&players[2].1),
+            taunt,
+        )
+        .await;
+        assert_eq!(reply.status, StatusCode::OK);
+
+        assert_eq!(app.get(&lobby_path, None).await.text, public_before);
+        assert_eq!(
+            app.get(&format!("{lobby_path}/rounds"), None).await.text,
+            rounds_before
+        );
+        for ((_, token), before) in players[..2].iter().zip(&others_before) {
+            let me = app.get(&format!("{lobby_path}/me"), Some(token)).await.text;
+            assert_eq!(
+                &me, before,
+                "{}: another player sees nothing of it",
+                app.backend
+            );
+        }
+        assert!(
+            events.next().await.is_none(),
+            "no event is published for it"
+        );
+        let own = app
+            .get(&format!("{lobby_path}/me"), Some(&players[2].1))
+            .await
+            .body;
+        assert_eq!(own["fallback"]["move"], "taunt", "its author sees it");
+
+        app.clock.advance(Duration::from_secs(60));
+        crate::api_deadlines::wait_for_round(&app, &lobby, 2).await;
+        let reveal = app.get(&format!("{lobby_path}/rounds/1"), None).await.body;
+        assert_eq!(reveal["orders"][2]["order"]["move"], "taunt", "{reveal}");
+        assert_eq!(reveal["orders"][2]["source"], "fallback");
+    }
+}

@@ -15,7 +15,7 @@ use tokio::sync::watch;
 use tower::ServiceExt;
 
 use herald::clock::Clock;
-use herald::host::Host;
+use herald::host::{Host, Scheduler};
 use herald::store::Store;
 use herald::{AppState, app};
 
@@ -28,8 +28,10 @@ pub struct TestApp {
     pub url: String,
     pub router: Router,
     pub store: Store,
-    /// The store's clock: the system's, or a manual one the test moves.
+    /// The time this app runs on (a manual clock in `timed_apps`).
     pub clock: Clock,
+    /// This app's deadline scheduler, as `herald::serve` runs one; stops when the app drops.
+    _scheduler: Scheduler,
     /// Keeps the SQLite file alive for the test's duration.
     _dir: Option<tempfile::TempDir>,
     /// Kept so that event streams stay open while the test runs.
@@ -67,11 +69,19 @@ pub fn announce_postgres_skip() {
     });
 }
 
+/// The apps of [`apps`], on a manual clock standing at [`T0`] that the test moves.
+pub async fn timed_apps() -> Vec<TestApp> {
+    manual_apps(T0).await
+}
+
+/// Where a manual clock starts: 2026-12-01T00:00:00Z.
+pub const T0: i64 = 1_796_083_200_000;
+
 pub async fn sqlite_app() -> TestApp {
     sqlite_app_on(Clock::system()).await
 }
 
-async fn sqlite_app_on(clock: Clock) -> TestApp {
+pub async fn sqlite_app_on(clock: Clock) -> TestApp {
     let dir = tempfile::tempdir().expect("temp dir");
     let url = format!(
         "sqlite://{}?mode=rwc",
@@ -88,7 +98,7 @@ pub async fn postgres_app(admin_url: &str) -> TestApp {
     postgres_app_on(admin_url, Clock::system()).await
 }
 
-async fn postgres_app_on(admin_url: &str, clock: Clock) -> TestApp {
+pub async fn postgres_app_on(admin_url: &str, clock: Clock) -> TestApp {
     use sqlx::Executor;
     sqlx::any::install_default_drivers();
     let name = format!("herald_test_{}", uuid::Uuid::new_v4().simple());
@@ -145,6 +155,7 @@ fn build(
     dir: Option<tempfile::TempDir>,
 ) -> TestApp {
     let host = Host::new(store.clone());
+    let scheduler = host.spawn_scheduler();
     let (stop, stopped) = watch::channel(false);
     let router = app(AppState::new(host, stopped));
     TestApp {
@@ -153,6 +164,7 @@ fn build(
         router,
         clock: store.clock().clone(),
         store,
+        _scheduler: scheduler,
         _dir: dir,
         _stop: stop,
     }
@@ -171,11 +183,47 @@ impl TestApp {
     /// Stops this server (closing its pool) and starts a new one on the same database, as a
     /// restart would.
     pub async fn restart(self) -> TestApp {
-        self.store.close().await;
-        let store = Store::connect_with_clock(&self.url, self.clock.clone())
+        let stopped = self.stop().await;
+        stopped.start().await
+    }
+
+    /// Stops this server: its scheduler, its routes and its pool. The database stays.
+    pub async fn stop(self) -> Stopped {
+        let TestApp {
+            backend,
+            url,
+            store,
+            clock,
+            _dir,
+            _scheduler,
+            ..
+        } = self;
+        drop(_scheduler);
+        store.close().await;
+        Stopped {
+            backend,
+            url,
+            clock,
+            dir: _dir,
+        }
+    }
+}
+
+/// A server that was stopped; its database (and clock) remain.
+pub struct Stopped {
+    pub backend: &'static str,
+    pub url: String,
+    pub clock: Clock,
+    dir: Option<tempfile::TempDir>,
+}
+
+impl Stopped {
+    /// Starts a new server on the same database and clock.
+    pub async fn start(self) -> TestApp {
+        let store = Store::connect_with_clock(&self.url, self.clock)
             .await
             .expect("store after restart");
-        build(self.backend, self.url, store, self._dir)
+        build(self.backend, self.url, store, self.dir)
     }
 }
 

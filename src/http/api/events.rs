@@ -27,7 +27,7 @@ use crate::store::EventRow;
 use crate::store::feed::{Subscription, TURNS};
 
 /// The public events' kinds.
-const PUBLIC_KINDS: [&str; 12] = [
+const PUBLIC_KINDS: [&str; 16] = [
     "player-joined",
     "signups-closed",
     "started",
@@ -40,6 +40,10 @@ const PUBLIC_KINDS: [&str; 12] = [
     "player-left",
     "signups-reopened",
     "ended-by-host",
+    "deadline-set",
+    "deadline-approaching",
+    "paused",
+    "resumed",
 ];
 
 /// The player stream's own kind.

@@ -2,6 +2,7 @@
 //! Handlers only translate between HTTP and the host.
 
 mod controls;
+mod deadlines;
 mod events;
 
 use axum::Json;
@@ -9,7 +10,7 @@ use axum::Router;
 use axum::extract::{Query, State};
 use axum::http::{Method, StatusCode, header};
 use axum::response::IntoResponse;
-use axum::routing::{MethodRouter, get, post};
+use axum::routing::{MethodRouter, delete, get, post, put};
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -50,6 +51,36 @@ fn table() -> Vec<(Method, &'static str, MethodRouter<AppState>)> {
             Method::POST,
             "/api/v1/lobbies/{id}/orders",
             post(submit_order),
+        ),
+        (
+            Method::PUT,
+            "/api/v1/lobbies/{id}/me/fallback",
+            put(deadlines::set_fallback),
+        ),
+        (
+            Method::DELETE,
+            "/api/v1/lobbies/{id}/me/fallback",
+            delete(deadlines::clear_fallback),
+        ),
+        (
+            Method::POST,
+            "/api/v1/lobbies/{id}/deadline",
+            post(deadlines::set_deadline),
+        ),
+        (
+            Method::POST,
+            "/api/v1/lobbies/{id}/pause",
+            post(deadlines::pause),
+        ),
+        (
+            Method::POST,
+            "/api/v1/lobbies/{id}/resume",
+            post(deadlines::resume),
+        ),
+        (
+            Method::POST,
+            "/api/v1/lobbies/{id}/resolve-now",
+            post(deadlines::resolve_now),
         ),
         (Method::GET, "/api/v1/lobbies/{id}/rounds", get(list_rounds)),
         (

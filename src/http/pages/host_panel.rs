@@ -1,6 +1,6 @@
-//! The host panel: the links to share, closing sign-ups and starting the game, and the controls
-//! over people and the game's end (their handlers: `host_controls.rs`). Only the browser
-//! holding the lobby's host cookie sees it.
+//! The host panel: the links to share, closing sign-ups, starting the game, the clock (extend,
+//! pause, resume, resolve now), and the controls over people and the game's end (their
+//! handlers: `host_controls.rs`). Only the browser holding the lobby's host cookie sees it.
 
 use askama::Template;
 use askama_web::WebTemplate;
@@ -11,6 +11,7 @@ use axum::response::Response;
 use serde::Deserialize;
 use uuid::Uuid;
 
+use super::deadline::DeadlineLine;
 use super::lobby::status_label;
 use super::round::collecting;
 use super::session::{CheckedForm, Csrf, Tokens};
@@ -45,6 +46,8 @@ pub struct HostPage {
     pub table: PoolsTable,
     pub show_orders: bool,
     pub error: Option<String>,
+    pub paused: bool,
+    pub deadline: Option<DeadlineLine>,
 }
 
 /// One seat, as its controls name it.
@@ -119,6 +122,8 @@ pub(super) async fn host_page(
         table: PoolsTable::of(&lobby.players, collecting(&lobby)),
         show_orders: collecting(&lobby),
         error,
+        paused: lobby.paused,
+        deadline: DeadlineLine::of(&lobby),
     })
 }
 
@@ -134,6 +139,56 @@ pub async fn show_host_panel(
     host_page(&app, id, &headers, csrf, flags.created.is_some(), None).await
 }
 
+/// What the host asked for on the panel.
+enum Action {
+    CloseSignups,
+    Start,
+    Extend,
+    Pause,
+    Resume,
+    ResolveNow,
+}
+
+impl Action {
+    /// Does it, with the host's token and the posted form.
+    async fn run(
+        self,
+        app: &AppState,
+        id: Uuid,
+        token: &str,
+        form: &CheckedForm,
+    ) -> Result<(), AppError> {
+        let token = Some(token);
+        match self {
+            Action::CloseSignups => app.host.close_signups(id, token).await.map(drop),
+            Action::Start => app.host.start(id, token).await.map(drop),
+            Action::Extend => {
+                let minutes: u64 = form.get("minutes").trim().parse().map_err(|_| {
+                    AppError::rejected(
+                        "invalid-extend-seconds",
+                        "Give the minutes as a whole number.",
+                    )
+                })?;
+                let mut body = serde_json::Map::new();
+                body.insert("extend_seconds".into(), minutes.saturating_mul(60).into());
+                app.host.set_deadline(id, token, body).await.map(drop)
+            }
+            Action::Pause => app.host.pause(id, token).await.map(drop),
+            Action::Resume => app.host.resume(id, token).await.map(drop),
+            Action::ResolveNow => {
+                // The one control that cannot be undone asks for a tick first.
+                if form.get("confirm") != "yes" {
+                    return Err(AppError::malformed(
+                        "confirmation-needed",
+                        "Tick the box to confirm: resolving now cannot be undone.",
+                    ));
+                }
+                app.host.resolve_now(id, token).await.map(drop)
+            }
+        }
+    }
+}
+
 /// Runs a host action; on success back to the panel (303), on refusal the panel again with
 /// the reason and its status.
 async fn act(
@@ -141,17 +196,13 @@ async fn act(
     id: String,
     headers: HeaderMap,
     csrf: String,
-    start: bool,
+    form: CheckedForm,
+    action: Action,
 ) -> Result<Response, PageError> {
     let id = lobby_id(&id)?;
     let token = host_token(&app, id, &headers).await?;
-    let done = if start {
-        app.host.start(id, Some(&token)).await
-    } else {
-        app.host.close_signups(id, Some(&token)).await
-    };
-    match done {
-        Ok(_) => Ok(see_other(&format!("/lobbies/{id}/host"), &[])),
+    match action.run(&app, id, &token, &form).await {
+        Ok(()) => Ok(see_other(&format!("/lobbies/{id}/host"), &[])),
         Err(error) => {
             let page = host_page(&app, id, &headers, csrf, false, None).await?;
             Ok(again(error, |message| HostPage {
@@ -162,22 +213,24 @@ async fn act(
     }
 }
 
-pub async fn close_signups(
-    State(app): State<AppState>,
-    PagePath(id): PagePath<String>,
-    headers: HeaderMap,
-    Csrf(csrf): Csrf,
-    _form: CheckedForm,
-) -> Result<Response, PageError> {
-    act(app, id, headers, csrf, false).await
+/// A POST handler of the panel for one [`Action`].
+macro_rules! host_action {
+    ($name:ident, $action:expr) => {
+        pub async fn $name(
+            State(app): State<AppState>,
+            PagePath(id): PagePath<String>,
+            headers: HeaderMap,
+            Csrf(csrf): Csrf,
+            form: CheckedForm,
+        ) -> Result<Response, PageError> {
+            act(app, id, headers, csrf, form, $action).await
+        }
+    };
 }
 
-pub async fn start_game(
-    State(app): State<AppState>,
-    PagePath(id): PagePath<String>,
-    headers: HeaderMap,
-    Csrf(csrf): Csrf,
-    _form: CheckedForm,
-) -> Result<Response, PageError> {
-    act(app, id, headers, csrf, true).await
-}
+host_action!(close_signups, Action::CloseSignups);
+host_action!(start_game, Action::Start);
+host_action!(extend, Action::Extend);
+host_action!(pause, Action::Pause);
+host_action!(resume, Action::Resume);
+host_action!(resolve_now, Action::ResolveNow);

@@ -8,6 +8,7 @@ use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 use serde_json::Map;
 
+use super::deadline::DeadlineLine;
 use super::prompt_form::Field;
 use super::round::{Exports, RoundBlock, collecting, history, pools_report, so_far};
 use super::session::{CheckedForm, Csrf, Role, Tokens, Transport, identity_cookie};
@@ -49,6 +50,7 @@ pub struct LobbyPage {
     pub seed: Option<String>,
     /// The rule variants that differ from the default game, in words (rulings §3.1).
     pub variants: Vec<String>,
+    pub deadline: Option<DeadlineLine>,
 }
 
 #[derive(Template, WebTemplate)]
@@ -120,6 +122,7 @@ pub async fn show_lobby(
     let exports = Exports::of(&pools_report(&lobby, &table));
     let names = names(&lobby.players);
     Ok(LobbyPage {
+        deadline: DeadlineLine::of(&lobby),
         title: lobby.name.clone(),
         live: Some(Live {
             lobby: id,

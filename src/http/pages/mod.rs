@@ -4,8 +4,10 @@
 //! message. Handlers only translate between HTTP and the [`crate::host::Host`].
 
 pub mod cite;
+mod deadline;
 pub mod error;
 pub mod export;
+mod fallback_form;
 mod home;
 mod host_controls;
 mod host_panel;
@@ -60,6 +62,21 @@ pub fn routes(state: &AppState) -> Router<AppState> {
             post(host_panel::close_signups),
         )
         .route("/lobbies/{id}/host/start", post(host_panel::start_game))
+        .route("/lobbies/{id}/host/extend", post(host_panel::extend))
+        .route("/lobbies/{id}/host/pause", post(host_panel::pause))
+        .route("/lobbies/{id}/host/resume", post(host_panel::resume))
+        .route(
+            "/lobbies/{id}/host/resolve-now",
+            post(host_panel::resolve_now),
+        )
+        .route(
+            "/lobbies/{id}/play/fallback",
+            post(fallback_form::set_fallback),
+        )
+        .route(
+            "/lobbies/{id}/play/fallback/remove",
+            post(fallback_form::clear_fallback),
+        )
         .route(
             "/lobbies/{id}/host/reopen-signups",
             post(host_controls::reopen_signups),

@@ -9,6 +9,7 @@ use axum::response::Response;
 use serde_json::{Map, Value};
 use uuid::Uuid;
 
+use super::deadline::DeadlineLine;
 use super::prompt_form::{PromptForm, form_for, order_body};
 use super::round::{RoundBlock, collecting, history, so_far};
 use super::session::{CheckedForm, Csrf, Role, Tokens, forget_cookie};
@@ -39,10 +40,19 @@ pub struct PlayPage {
     /// The running round's reveals so far.
     pub so_far: Option<RoundBlock>,
     pub error: Option<String>,
+    pub deadline: Option<DeadlineLine>,
+    /// Your standing fallback order in words, if you set one.
+    pub fallback: Option<String>,
+    /// The form to set it: the main step's order form, while you owe a main-step order.
+    pub fallback_form: Option<PromptForm>,
 }
 
 /// The player's token from the cookie, if this lobby knows it; 401 otherwise.
-async fn player_token(app: &AppState, id: Uuid, headers: &HeaderMap) -> Result<String, PageError> {
+pub(super) async fn player_token(
+    app: &AppState,
+    id: Uuid,
+    headers: &HeaderMap,
+) -> Result<String, PageError> {
     let tokens = Tokens::of(headers, id);
     let viewer = app.host.viewer(id, None, tokens.player.as_deref()).await?;
     match (viewer.player, tokens.player) {
@@ -54,7 +64,7 @@ async fn player_token(app: &AppState, id: Uuid, headers: &HeaderMap) -> Result<S
     }
 }
 
-async fn play_page(
+pub(super) async fn play_page(
     app: &AppState,
     id: Uuid,
     headers: &HeaderMap,
@@ -82,6 +92,17 @@ async fn play_page(
         .map(|prompt| form_for(lobby.game, prompt, preselect.as_ref()))
         .transpose()?;
     let latest = history(app, &lobby, Some(&token)).await?.pop();
+    let fallback = me
+        .fallback
+        .as_deref()
+        .map(|raw| crate::host::engine::from_stored::<Value>(raw.get()))
+        .transpose()?;
+    let fallback_form = match me.prompt_value()? {
+        Some(prompt) if prompt["step"] == lobby.game.main_step() => {
+            Some(form_for(lobby.game, &prompt, fallback.as_ref())?)
+        }
+        Some(_) | None => None,
+    };
     let waiting = form.is_some() && me.pending.is_none();
     Ok(PlayPage {
         title: format!(
@@ -112,6 +133,9 @@ async fn play_page(
         latest,
         so_far: so_far(&lobby),
         error: None,
+        deadline: DeadlineLine::of(&lobby),
+        fallback: fallback.as_ref().map(|f| describe_order(f, &names)),
+        fallback_form,
     })
 }
 

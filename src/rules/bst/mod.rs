@@ -223,6 +223,23 @@ impl Game for Bst {
     /// Applies the answers and runs on to the next step that needs one. The host's per-step
     /// RNG is not used: the only randomness after the start is the pool's order, fixed by the
     /// shuffle at the start (the Assassin's "random" token is the pool's next one).
+    const MAIN_STEP: &'static str = "play";
+
+    /// A fallback is a play (`move` and `token`) naming a known tile and token; whether the
+    /// token is in hand and the tile usable is judged when it is used (A9, T6).
+    fn check_fallback(body: &OrderBody) -> Result<(), BstRefusal> {
+        orders::check_play_form(body)
+    }
+
+    /// A36 and §2.3's default table (see `orders::default_order`).
+    fn default_order(state: &State, seat: Seat, rng: &mut GameRng) -> Option<Order> {
+        orders::default_order(state, seat.0, rng)
+    }
+
+    fn describe_order(_state: &State, order: Option<&Order>) -> String {
+        orders::describe(order)
+    }
+
     fn resolve(state: &State, orders: &[(Seat, Order)], _rng: &mut GameRng) -> Resolution<Bst> {
         let mut next = state.clone();
         let mut run = engine::Run::new(&mut next);

@@ -345,3 +345,38 @@ pub fn default_order(s: &State, seat: usize, rng: &mut crate::rules::GameRng) ->
         | Pending::GatherPower { .. } => Order::Decline,
     })
 }
+
+/// The form of a `play` answer without the position: a known tile and a known token, and no
+/// other field (a standing fallback order, checked when it is set).
+pub fn check_play_form(body: &OrderBody) -> Result<(), BstRefusal> {
+    let others = body.tokens.is_some()
+        || body.decline.is_some()
+        || body.accept.is_some()
+        || body.random_pool.is_some();
+    let (Some(mv), Some(token), false) = (&body.play, &body.token, others) else {
+        return Err(refuse(
+            "wrong-answer-for-step",
+            "a fallback order is a play: a `move` and a `token`",
+        ));
+    };
+    mv.parse::<Move>()
+        .map_err(|e| refuse("unknown-move", e.to_string()))?;
+    parse_token(token)?;
+    Ok(())
+}
+
+/// An answer in words for the log: `Guard with R7`, `decline`, `tokens R3, B4`.
+pub fn describe(order: Option<&Order>) -> String {
+    match order {
+        None => "no answer".to_owned(),
+        Some(Order::Play { tile, token }) => format!("{tile} with {token}"),
+        Some(Order::Accept) => "accept".to_owned(),
+        Some(Order::Decline) => "decline".to_owned(),
+        Some(Order::Token { token }) => format!("token {token}"),
+        Some(Order::RandomPool) => "a random pool token".to_owned(),
+        Some(Order::Tokens { tokens }) => {
+            let codes: Vec<String> = tokens.iter().map(Token::to_string).collect();
+            format!("tokens {}", codes.join(", "))
+        }
+    }
+}

@@ -174,6 +174,42 @@ impl Game for CrossingSwords {
         }
     }
 
+    const MAIN_STEP: &'static str = "orders";
+
+    /// A fallback names a known move and a player id (the target's life and the move's
+    /// legality against it are judged when it is used).
+    fn check_fallback(body: &OrderBody) -> Result<(), Refusal> {
+        body.mv
+            .parse::<Move>()
+            .map_err(|moves::UnknownMove(got)| Refusal::UnknownMove { got })?;
+        Uuid::parse_str(&body.target).map_err(|_| Refusal::UnknownTarget {
+            got: body.target.clone(),
+        })?;
+        Ok(())
+    }
+
+    /// Ruling 2 and `missing_move` (§3.2): a missing order is a Pass, which is no order at all
+    /// (`PassReason::NoOrder`), or the variant's fixed move on oneself.
+    fn default_order(state: &State, seat: Seat, _rng: &mut GameRng) -> Option<Order> {
+        turn::default_order(state, seat)
+    }
+
+    fn describe_order(state: &State, order: Option<&Order>) -> String {
+        match order {
+            None => "Pass".to_owned(),
+            Some(order) => {
+                let target = state.seat_of(order.target).map_or_else(
+                    || order.target.to_string(),
+                    |s| state.players[s.0].name.clone(),
+                );
+                let mv = order.mv.as_str();
+                let mut title = mv.replace('-', " ");
+                title[..1].make_ascii_uppercase();
+                format!("{title} on {target}")
+            }
+        }
+    }
+
     fn resolve(state: &State, orders: &[(Seat, Order)], _rng: &mut GameRng) -> Resolution<Self> {
         let resolved = resolve::resolve(state, orders);
         Resolution {

@@ -1,0 +1,80 @@
+//! The fallback order form on a player's page: set (or replace) and remove. It is the main
+//! step's order form, posted here; the order is stored without its round and step.
+
+use axum::extract::{Path, State};
+use axum::http::HeaderMap;
+use axum::response::Response;
+
+use super::play::{PlayPage, play_page, player_token};
+use super::prompt_form::{form_for, order_body};
+use super::session::{CheckedForm, Csrf};
+use super::{PageError, again, lobby_id, see_other};
+use crate::error::AppError;
+use crate::http::AppState;
+
+pub async fn set_fallback(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    Csrf(csrf): Csrf,
+    posted: CheckedForm,
+) -> Result<Response, PageError> {
+    let id = lobby_id(&id)?;
+    let token = player_token(&app, id, &headers).await?;
+    let lobby = app.host.lobby(id).await?;
+    let me = app.host.me(id, Some(&token)).await?;
+    let attempt = match &me.prompt_value()? {
+        Some(prompt) if prompt["step"] == lobby.game.main_step() => {
+            form_for(lobby.game, prompt, None).and_then(|form| order_body(&form, &posted))
+        }
+        Some(_) | None => Err(AppError::conflict(
+            "nothing-owed",
+            "A fallback order is set from a round's order form; there is none open for you now.",
+        )),
+    };
+    let result = match attempt {
+        Ok(mut body) => {
+            body.remove("round");
+            body.remove("step");
+            app.host
+                .set_fallback(id, Some(&token), body)
+                .await
+                .map(drop)
+        }
+        Err(error) => Err(error),
+    };
+    done(&app, id, &headers, csrf, result).await
+}
+
+pub async fn clear_fallback(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    Csrf(csrf): Csrf,
+    _form: CheckedForm,
+) -> Result<Response, PageError> {
+    let id = lobby_id(&id)?;
+    let token = player_token(&app, id, &headers).await?;
+    let result = app.host.clear_fallback(id, Some(&token)).await;
+    done(&app, id, &headers, csrf, result).await
+}
+
+/// Back to the player's page at its fallback section (303), or the page again with the reason.
+async fn done(
+    app: &AppState,
+    id: uuid::Uuid,
+    headers: &HeaderMap,
+    csrf: String,
+    result: Result<(), AppError>,
+) -> Result<Response, PageError> {
+    match result {
+        Ok(()) => Ok(see_other(&format!("/lobbies/{id}/play#fallback"), &[])),
+        Err(error) => {
+            let page = play_page(app, id, headers, csrf, None).await?;
+            Ok(again(error, |message| PlayPage {
+                error: Some(message),
+                ..page
+            }))
+        }
+    }
+}
