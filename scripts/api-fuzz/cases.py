@@ -19,6 +19,11 @@ for line in open(sys.argv[1], encoding="utf-8"):
         status = str(response.get("status_code", "no answer"))
         requests[(operation, finished.get("phase", "?"))][status] += 1
 
+# The coverage phase also sends each path the methods it does not serve (405 expected): one
+# line for them all.
+unserved = collections.Counter()
+for key in [key for key, statuses in requests.items() if set(statuses) == {"405"}]:
+    unserved[key[1]] += sum(requests.pop(key).values())
 phases = sorted({phase for _, phase in requests})
 operations = sorted({operation for operation, _ in requests})
 print("Requests per operation and phase (statuses):")
@@ -30,5 +35,7 @@ for operation in operations:
             detail = ", ".join(f"{s}×{n}" for s, n in sorted(statuses.items()))
             cells.append(f"{phase} {sum(statuses.values())} ({detail})")
     print(f"  {operation}: " + "; ".join(cells))
-total = sum(sum(s.values()) for s in requests.values())
+for phase, n in sorted(unserved.items()):
+    print(f"  methods a path does not serve: {phase} {n} (405×{n})")
+total = sum(sum(s.values()) for s in requests.values()) + sum(unserved.values())
 print(f"  total: {total}")
