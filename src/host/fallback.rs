@@ -39,7 +39,8 @@ impl Host {
             }
             let kind: GameKind = snapshot.lobby.game.parse()?;
             let body = Value::Object(body);
-            with_game!(kind, G => check_form::<G>(body.clone())?);
+            with_game!(kind, G => check_form::<G>(body.clone()))
+                .map_err(|malformed| another_games_form(kind, &body).unwrap_or(malformed))?;
             let change = Change {
                 players: vec![PlayerPatch {
                     id: player,
@@ -85,4 +86,23 @@ fn still_playing(snapshot: &Snapshot) -> Result<(), AppError> {
 fn check_form<G: Game>(body: Value) -> Result<(), AppError> {
     let body: G::OrderBody = engine::from_client(body, "fallback order")?;
     G::check_fallback(&body).map_err(engine::refused)
+}
+
+/// A body this game cannot read that is another game's well-formed fallback: the route takes
+/// every game's form (its document schema cannot tell the lobbies apart), so that is a 422
+/// `wrong-game` naming the games, as a `character` in a Crossing Swords join is the game's
+/// refusal and not a malformed body.
+fn another_games_form(kind: GameKind, body: &Value) -> Option<AppError> {
+    let other = GameKind::ALL
+        .into_iter()
+        .filter(|other| *other != kind)
+        .find(|other| with_game!(*other, G => check_form::<G>(body.clone()).is_ok()))?;
+    Some(AppError::rejected(
+        "wrong-game",
+        format!(
+            "That is a {} fallback order; this lobby plays {}.",
+            other.title(),
+            kind.title()
+        ),
+    ))
 }

@@ -105,17 +105,62 @@ pub enum SettingsError<R> {
 /// Reads a settings object into its type; a shape it cannot take is `Malformed` with the path
 /// of the field at fault (`setup.round: invalid value: integer ...`), which serde's own
 /// message leaves out.
-pub fn read_settings<T: DeserializeOwned, R>(
+///
+/// Serde reads a struct from an array as readily as from an object (`"setup": []` is the
+/// default setup, `[3]` sets its first field): the document says object, so an array where the
+/// settings hold an object, at any depth, is malformed too.
+pub fn read_settings<T: DeserializeOwned + Serialize, R>(
     raw: serde_json::Value,
 ) -> Result<T, SettingsError<R>> {
-    serde_path_to_error::deserialize(raw).map_err(|e| {
+    let settings: T = serde_path_to_error::deserialize(raw.clone()).map_err(|e| {
         let at = e.path().to_string();
         let error = e.into_inner();
         SettingsError::Malformed(match at.as_str() {
             "." => error.to_string(),
             _ => format!("{at}: {error}"),
         })
-    })
+    })?;
+    // What was read, written back: every struct is an object there.
+    let read = serde_json::to_value(&settings).unwrap_or_default();
+    match array_read_as_object(&raw, &read, String::new()) {
+        Some(at) => Err(SettingsError::Malformed(format!(
+            "{at}: invalid type: sequence, expected an object"
+        ))),
+        None => Ok(settings),
+    }
+}
+
+/// The path of the first place where `raw` holds an array and `read` (the same value read into
+/// its type and written back) an object: a struct serde took from a sequence.
+fn array_read_as_object(
+    raw: &serde_json::Value,
+    read: &serde_json::Value,
+    at: String,
+) -> Option<String> {
+    use serde_json::Value;
+    let join = |key: &str| match at.as_str() {
+        "" => key.to_owned(),
+        _ => format!("{at}.{key}"),
+    };
+    match (raw, read) {
+        (Value::Array(_), Value::Object(_)) => Some(match at.as_str() {
+            "" => ".".to_owned(),
+            _ => at,
+        }),
+        (Value::Object(raw), Value::Object(read)) => raw.iter().find_map(|(key, value)| {
+            read.get(key)
+                .and_then(|written| array_read_as_object(value, written, join(key)))
+        }),
+        (Value::Array(raw), Value::Array(read)) => {
+            raw.iter()
+                .zip(read)
+                .enumerate()
+                .find_map(|(i, (value, written))| {
+                    array_read_as_object(value, written, format!("{at}[{i}]"))
+                })
+        }
+        _ => None,
+    }
 }
 
 /// The outcome of resolving one step.

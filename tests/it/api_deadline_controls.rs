@@ -325,6 +325,18 @@ async fn a_fallback_order_is_set_replaced_and_removed_by_its_player_only() {
                 StatusCode::BAD_REQUEST,
                 "invalid-body",
             ),
+            // The route takes every game's form (one document schema for all lobbies): a
+            // well-formed BST fallback is this game's refusal, a body no game reads is malformed.
+            (
+                json!({"move": "guard", "token": "W10"}),
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "wrong-game",
+            ),
+            (
+                json!({"move": "block", "token": "W10"}),
+                StatusCode::BAD_REQUEST,
+                "invalid-body",
+            ),
         ] {
             let reply = put(&app, &path, Some(&p[0].1), body.clone()).await;
             assert_eq!(
@@ -381,6 +393,12 @@ async fn a_fallback_order_is_set_replaced_and_removed_by_its_player_only() {
         );
         let reply = put(&app, &duel_path, Some(&token), json!({"decline": true})).await;
         assert_eq!(reply.status, StatusCode::UNPROCESSABLE_ENTITY);
+        let block = json!({"move": "block", "target": uuid::Uuid::new_v4()});
+        let reply = put(&app, &duel_path, Some(&token), block).await;
+        assert_eq!(
+            (reply.status, reply.code()),
+            (StatusCode::UNPROCESSABLE_ENTITY, "wrong-game")
+        );
     }
 }
 

@@ -3,7 +3,8 @@
 //! with malformed input: path parameters that are not UUIDs or numbers, percent-escapes that
 //! are not UTF-8, huge segments, wrong query values, bodies that are not JSON, of the wrong
 //! types or too large, methods a path does not serve, trailing segments. Every answer must be
-//! a 4xx with Herald's JSON error and its content type.
+//! a 4xx with Herald's JSON error and its content type, and one of the statuses the operation
+//! documents when the request is still that operation's.
 
 use axum::body::Body;
 use axum::http::header::CONTENT_TYPE;
@@ -27,6 +28,8 @@ struct Route {
     body: Option<Vec<(String, String)>>,
     /// Every method the path serves.
     served: Vec<Method>,
+    /// The statuses the operation documents.
+    responses: Vec<String>,
 }
 
 fn document() -> Value {
@@ -106,12 +109,17 @@ fn routes(doc: &Value) -> Vec<Route> {
                     properties(doc, schema, &mut found);
                     found
                 });
+            let responses = operation["responses"]
+                .as_object()
+                .map(|r| r.keys().cloned().collect())
+                .unwrap_or_default();
             routes.push(Route {
                 method,
                 path: path.clone(),
                 query,
                 body,
                 served: served.clone(),
+                responses,
             });
         }
     }
@@ -195,6 +203,17 @@ fn mangle() -> impl Strategy<Value = Mangle> {
         any::<usize>().prop_map(Mangle::Method),
         bad_param().prop_map(Mangle::Trailing),
     ]
+}
+
+/// Whether the mangled request is still the route's operation (so its answer must be one the
+/// operation documents), not a path or method no route has.
+fn keeps_route(route: &Route, mangle: &Mangle) -> bool {
+    match mangle {
+        Mangle::Params(_) => route.path.contains('{'),
+        Mangle::Query(..) => !route.query.is_empty(),
+        Mangle::Body(_) => route.body.is_some(),
+        Mangle::Method(_) | Mangle::Trailing(_) => false,
+    }
 }
 
 /// The request a mangling makes of a route: method, path, body. Parameters it does not mangle
@@ -300,11 +319,19 @@ async fn check(
     method: Method,
     path: &str,
     body: Option<Vec<u8>>,
+    documented: Option<&[String]>,
 ) -> Result<(), String> {
     let (status, content_type, text) = send(app, method.clone(), path, body).await;
     let what = format!("{method} {}", &path[..path.len().min(120)]);
     if !status.is_client_error() {
         return Err(format!("{what}: {status} {text}"));
+    }
+    if let Some(documented) = documented
+        && !documented.contains(&status.as_u16().to_string())
+    {
+        return Err(format!(
+            "{what}: {status} is not among the operation's documented {documented:?}: {text}"
+        ));
     }
     let reply: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
     let error = &reply["error"];
@@ -343,8 +370,10 @@ fn every_documented_route_answers_malformed_input_with_a_4xx_json_error() {
     });
     runner
         .run(&(0..routes.len(), mangle()), |(index, mangle)| {
-            let (method, path, body) = request(&routes[index], &mangle, &lobby);
-            let checked = runtime.block_on(check(&app, method, &path, body));
+            let route = &routes[index];
+            let (method, path, body) = request(route, &mangle, &lobby);
+            let documented = keeps_route(route, &mangle).then_some(route.responses.as_slice());
+            let checked = runtime.block_on(check(&app, method, &path, body, documented));
             prop_assert!(checked.is_ok(), "{}", checked.unwrap_err());
             Ok(())
         })

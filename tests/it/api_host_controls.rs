@@ -352,6 +352,18 @@ async fn a_removed_sign_up_frees_its_name_and_the_seats_close_up_before_the_star
         );
         let left = delete(&app, &me, Some(&p[0].1)).await;
         assert_eq!(left.status, StatusCode::NO_CONTENT, "{}", left.text);
+        // Gone: their token is no one's, and the host's routes no longer know the player.
+        let stale = app.get(&me, Some(&p[0].1)).await;
+        assert_eq!(
+            (stale.status, stale.code()),
+            (StatusCode::UNAUTHORIZED, "unknown-token")
+        );
+        let reissue = format!("/api/v1/lobbies/{lobby}/players/{}/reissue", p[0].0);
+        let gone = app.post(&reissue, Some(&host), json!({})).await;
+        assert_eq!(
+            (gone.status, gone.code()),
+            (StatusCode::NOT_FOUND, "unknown-player")
+        );
         assert_eq!(names(&app, &lobby).await, ["Cat", "Dan"]);
         assert_eq!(app.get(&me, Some(&p[2].1)).await.body["player"]["seat"], 0);
 

@@ -290,7 +290,14 @@ async fn the_host_ends_a_melee_by_vp_without_conversion_ruling_31() {
             (refused.status, refused.code()),
             (StatusCode::FORBIDDEN, "host-only")
         );
+        // The ending's shape is every game's (the document has one schema for the route);
+        // Crossing Swords reads a winner and refuses it: the standings decide.
         let refused = app.post(&end, Some(&host), json!({"winner": p[1].0})).await;
+        assert_eq!(
+            (refused.status, refused.code()),
+            (StatusCode::UNPROCESSABLE_ENTITY, "invalid-ending")
+        );
+        let refused = app.post(&end, Some(&host), json!({"loser": p[1].0})).await;
         assert_eq!(
             (refused.status, refused.code()),
             (StatusCode::BAD_REQUEST, "invalid-body")

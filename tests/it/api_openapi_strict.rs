@@ -2,11 +2,15 @@
 //! what it allows the server accepts, and what the server sends fits it. Each test reads the
 //! document rather than a list of its own, so a route or schema added later is checked too.
 
-use axum::http::StatusCode;
+use std::time::Duration;
+
+use axum::http::{Method, StatusCode};
+use herald::clock::Clock;
 use serde_json::{Map, Value, json};
 
+use crate::api_deadlines::event_kinds;
 use crate::api_secrecy::{EventReader, SseEvent};
-use crate::support::{TestApp, sqlite_app};
+use crate::support::{T0, TestApp, sqlite_app, sqlite_app_on};
 
 async fn document(app: &TestApp) -> Value {
     app.get("/api/v1/openapi.json", None).await.body
@@ -121,18 +125,59 @@ fn object_pointers(value: &Value, at: String, out: &mut Vec<String>) {
     }
 }
 
-#[tokio::test]
-async fn an_unknown_field_at_any_depth_of_a_body_is_refused_as_the_document_says() {
-    let app = sqlite_app().await;
-    let doc = document(&app).await;
-    let request = component("CreateLobbyRequest");
+/// The document's lobby examples and, for each game, one with an object at every depth.
+fn deep_bodies(doc: &Value) -> Vec<Value> {
     let mut bodies: Vec<Value> = doc["components"]["schemas"]["CreateLobbyRequest"]["examples"]
         .as_array()
         .unwrap()
         .clone();
     bodies.push(json!({"game": "crossing-swords", "name": "Deep", "settings": {"max_rounds": 3, "setup": {"round": 2, "players": [{"hp": 9, "vp": 2}, {"hp": 20}]}}}));
     bodies.push(json!({"game": "bst", "name": "Deep", "settings": {"setup": {"players": [{"charges": 2}, {"poison": 1}]}}}));
-    for body in bodies {
+    bodies
+}
+
+/// Serde reads a struct from an array (its fields in order), so `"setup": []` was taken for
+/// the default setup; the document says object at every depth, and so must the server.
+#[tokio::test]
+async fn an_array_where_the_document_says_object_is_refused_at_any_depth() {
+    let app = sqlite_app().await;
+    let doc = document(&app).await;
+    let request = component("CreateLobbyRequest");
+    let mut probes = 0;
+    for body in deep_bodies(&doc) {
+        let mut pointers = Vec::new();
+        object_pointers(&body, String::new(), &mut pointers);
+        for pointer in pointers.into_iter().filter(|p| !p.is_empty()) {
+            let object = body.pointer(&pointer).unwrap().as_object().unwrap();
+            // Empty (every field defaulted) and the object's values in order (read by position).
+            let values: Vec<Value> = object.values().cloned().collect();
+            for array in [json!([]), Value::Array(values)] {
+                let mut probe = body.clone();
+                *probe.pointer_mut(&pointer).unwrap() = array;
+                assert!(
+                    validator(&doc, &request).validate(&probe).is_err(),
+                    "the document forbids {probe}"
+                );
+                let reply = app.post("/api/v1/lobbies", None, probe.clone()).await;
+                assert_eq!(
+                    (reply.status, reply.code()),
+                    (StatusCode::BAD_REQUEST, "invalid-body"),
+                    "{probe}: {}",
+                    reply.text
+                );
+                probes += 1;
+            }
+        }
+    }
+    assert!(probes >= 10, "{probes} probes");
+}
+
+#[tokio::test]
+async fn an_unknown_field_at_any_depth_of_a_body_is_refused_as_the_document_says() {
+    let app = sqlite_app().await;
+    let doc = document(&app).await;
+    let request = component("CreateLobbyRequest");
+    for body in deep_bodies(&doc) {
         assert_fits(&doc, &request, &body, "the probe itself");
         let reply = app.post("/api/v1/lobbies", None, body.clone()).await;
         assert_eq!(reply.status, StatusCode::CREATED, "{body}: {}", reply.text);
@@ -404,7 +449,51 @@ async fn every_event_and_view_sent_fits_its_documented_schema() {
     assert_fits(&doc, &component("RoundView"), &round, "a round");
     let public = EventReader::open_path(&app, &format!("{base}/events"), None, None).await;
     seen.extend(check_events(&doc, "LobbyEvent", &drain(public).await));
+    seen.extend(host_and_clock_events(&doc).await);
     for kind in documented_kinds(&doc, "PlayerEvent") {
         assert!(seen.contains(&kind), "{kind} was sent and checked");
     }
+}
+
+/// The kinds the host's controls and a step's clock publish, checked on both streams: a lobby
+/// with a deadline (on a clock the test moves) whose host uses every control.
+async fn host_and_clock_events(doc: &Value) -> Vec<String> {
+    let app = sqlite_app_on(Clock::manual(T0)).await;
+    let settings = json!({"deadline_seconds": 7200, "reminder_seconds": [3600]});
+    let (lobby, host) = app.create_lobby("crossing-swords", settings).await;
+    let base = format!("/api/v1/lobbies/{lobby}");
+    let (_, token) = app.join(&lobby, json!({"name": "A"})).await;
+    let (b, _) = app.join(&lobby, json!({"name": "B"})).await;
+    let (c, _) = app.join(&lobby, json!({"name": "C"})).await;
+    let (_, leaving) = app.join(&lobby, json!({"name": "D"})).await;
+    let host_acts = async |path: &str, body: Value| {
+        let reply = app.post(&format!("{base}/{path}"), Some(&host), body).await;
+        assert!(reply.status.is_success(), "{path}: {}", reply.text);
+    };
+    let left = app
+        .send(Method::DELETE, &format!("{base}/me"), Some(&leaving), None)
+        .await;
+    assert_eq!(left.status, StatusCode::NO_CONTENT, "{}", left.text);
+    host_acts("close-signups", json!({})).await;
+    host_acts("reopen-signups", json!({})).await;
+    app.start(&lobby, &host).await;
+    host_acts(&format!("players/{b}/replace"), json!({"name": "B2"})).await;
+    host_acts("pause", json!({})).await;
+    host_acts("resume", json!({})).await;
+    // The hour's reminder, published by the scheduler once the clock reaches it.
+    app.clock.advance(Duration::from_secs(3600));
+    for _ in 0..100 {
+        let kinds = event_kinds(&app, &lobby).await;
+        if kinds.iter().any(|(kind, _)| kind == "deadline-approaching") {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    host_acts(&format!("players/{c}/kick"), json!({})).await;
+    host_acts("end", json!({})).await;
+    let public = EventReader::open_path(&app, &format!("{base}/events"), None, None).await;
+    let mut seen = check_events(doc, "LobbyEvent", &drain(public).await);
+    let mine = EventReader::open_path(&app, &format!("{base}/me/events"), Some(&token), None).await;
+    seen.extend(check_events(doc, "PlayerEvent", &drain(mine).await));
+    seen
 }

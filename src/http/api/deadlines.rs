@@ -1,17 +1,18 @@
 //! Deadline routes: a player's standing fallback order, and the host's clock controls.
+//! The path is read by `ApiPath`, so that an id that does not decode is the 404 every route gives.
 
 use axum::Json;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::IntoResponse;
 
 use crate::error::AppError;
 use crate::http::AppState;
-use crate::http::extract::{JsonObject, Token, lobby_id};
+use crate::http::extract::{ApiPath, JsonObject, Token, lobby_id};
 
 pub async fn set_fallback(
     State(app): State<AppState>,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
     token: Token,
     JsonObject(body): JsonObject,
 ) -> Result<impl IntoResponse, AppError> {
@@ -23,7 +24,7 @@ pub async fn set_fallback(
 
 pub async fn clear_fallback(
     State(app): State<AppState>,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
     token: Token,
 ) -> Result<impl IntoResponse, AppError> {
     let id = lobby_id(&id)?;
@@ -33,7 +34,7 @@ pub async fn clear_fallback(
 
 pub async fn set_deadline(
     State(app): State<AppState>,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
     token: Token,
     JsonObject(body): JsonObject,
 ) -> Result<impl IntoResponse, AppError> {
@@ -45,7 +46,7 @@ pub async fn set_deadline(
 
 pub async fn pause(
     State(app): State<AppState>,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
     token: Token,
 ) -> Result<impl IntoResponse, AppError> {
     Ok(Json(
@@ -55,7 +56,7 @@ pub async fn pause(
 
 pub async fn resume(
     State(app): State<AppState>,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
     token: Token,
 ) -> Result<impl IntoResponse, AppError> {
     Ok(Json(
@@ -65,7 +66,7 @@ pub async fn resume(
 
 pub async fn resolve_now(
     State(app): State<AppState>,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
     token: Token,
 ) -> Result<impl IntoResponse, AppError> {
     Ok(Json(

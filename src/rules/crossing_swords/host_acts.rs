@@ -27,10 +27,17 @@ use super::state::{End, EndReason, State};
 use crate::rules::{HostAct, Seat};
 
 /// The host's decision when ending a game early: nothing to decide, the VP standings decide
-/// (Ruling 31). Any field is refused.
+/// (Ruling 31). The body has the shape every game's ending has (one document schema for the
+/// route, which cannot tell the games apart), so a BST-style `result` or `winner` is read and
+/// then refused by the rules (422 `invalid-ending`); any other field is malformed.
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Ending {}
+pub struct Ending {
+    /// `draw` in BST; refused here.
+    pub result: Option<String>,
+    /// A winner in BST; refused here.
+    pub winner: Option<String>,
+}
 
 /// A substitute plays on at `seat` under `name`: the pools and carry-overs are the seat's.
 pub fn rename(state: &State, seat: Seat, name: &str) -> State {
@@ -91,9 +98,12 @@ pub fn kick(state: &State, seat: Seat) -> Result<HostAct<CrossingSwords>, Refusa
 }
 
 /// Ruling 31: the host ends the game; no conversion, the most VP wins, ties share.
-pub fn end_by_host(state: &State, _ending: Ending) -> Result<HostAct<CrossingSwords>, Refusal> {
+pub fn end_by_host(state: &State, ending: Ending) -> Result<HostAct<CrossingSwords>, Refusal> {
     if state.end.is_some() {
         return Err(Refusal::GameOver);
+    }
+    if ending.result.is_some() || ending.winner.is_some() {
+        return Err(Refusal::InvalidEnding);
     }
     Ok(finish(state.clone(), EndReason::EndedByHost))
 }
@@ -223,23 +233,28 @@ mod tests {
         let mut state = started(3);
         state.players[0].vp = 5;
         state.players[2].vp = 5;
-        let act = end_by_host(&state, Ending {}).unwrap();
+        let act = end_by_host(&state, Ending::default()).unwrap();
         let outcome = CrossingSwords::outcome(&act.state).unwrap();
         assert_eq!(outcome.reason, EndReason::EndedByHost);
         assert_eq!(outcome.winners, [state.players[0].id, state.players[2].id]);
         assert_eq!(act.state.players[1].hp, 20, "no conversion");
         assert_eq!(
-            end_by_host(&act.state, Ending {}).unwrap_err(),
+            end_by_host(&act.state, Ending::default()).unwrap_err(),
             Refusal::GameOver
         );
-        assert!(serde_json::from_str::<Ending>(r#"{"winner": "x"}"#).is_err());
+        let chosen: Ending = serde_json::from_str(r#"{"winner": "x"}"#).unwrap();
+        assert_eq!(
+            end_by_host(&state, chosen).unwrap_err(),
+            Refusal::InvalidEnding
+        );
+        assert!(serde_json::from_str::<Ending>(r#"{"loser": "x"}"#).is_err());
     }
 
     #[test]
     fn an_earlier_kick_is_logged_when_the_host_ends_the_game() {
         let state = started(3);
         let kicked = kick(&state, Seat(0)).unwrap().state;
-        let act = end_by_host(&kicked, Ending {}).unwrap();
+        let act = end_by_host(&kicked, Ending::default()).unwrap();
         assert!(matches!(
             act.log[..],
             [Event::Kicked { .. }, Event::GameOver { .. }]

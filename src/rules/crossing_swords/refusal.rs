@@ -67,6 +67,9 @@ pub enum Refusal {
     GameOver,
     /// A join names a character, but everyone starts alike (G2): `no-characters`.
     NoCharacters,
+    /// The host's ending names a result or a winner, but the VP standings decide (Ruling 31):
+    /// `invalid-ending`.
+    InvalidEnding,
 }
 
 impl rules::Refusal for Refusal {
@@ -88,6 +91,7 @@ impl rules::Refusal for Refusal {
             Refusal::NotInPlay { .. } => "not-in-play",
             Refusal::GameOver => "game-over",
             Refusal::NoCharacters => "no-characters",
+            Refusal::InvalidEnding => "invalid-ending",
         }
     }
 
@@ -108,7 +112,8 @@ impl rules::Refusal for Refusal {
             | Refusal::UnknownTarget { .. }
             | Refusal::DeadTarget { .. }
             | Refusal::SelfTarget { .. }
-            | Refusal::NoCharacters => false,
+            | Refusal::NoCharacters
+            | Refusal::InvalidEnding => false,
         }
     }
 }
@@ -205,6 +210,10 @@ impl fmt::Display for Refusal {
             Refusal::NoCharacters => write!(
                 f,
                 "Crossing Swords has no characters: everyone starts alike, so join with a name only"
+            ),
+            Refusal::InvalidEnding => write!(
+                f,
+                "a Crossing Swords game ends on its VP standings (Ruling 31): send no result or winner"
             ),
         }
     }
