@@ -8,6 +8,7 @@ pub mod clock;
 pub mod config;
 pub mod deadline_bench;
 pub mod error;
+pub mod fairness;
 pub mod host;
 pub mod http;
 pub mod rules;

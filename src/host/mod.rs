@@ -28,6 +28,7 @@ pub use fallback::FallbackView;
 pub use games::GameKind;
 pub(crate) use games::with_game;
 pub use lobby::Joined;
+pub use resolve::{HOST_STEP, ROUND_OPENING};
 pub use rounds::{RoundSummary, RoundView};
 pub use scheduler::{Report, Scheduler};
 
