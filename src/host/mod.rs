@@ -2,6 +2,7 @@
 //! It is the only layer that calls both the rules and the store; handlers call it.
 
 pub mod auth;
+pub mod chain;
 mod controls;
 mod deadlines;
 pub mod engine;
@@ -12,6 +13,7 @@ mod missed_turns;
 pub mod names;
 pub mod pages;
 mod play;
+mod receipts;
 mod resolve;
 mod rounds;
 mod scheduler;
@@ -80,7 +82,8 @@ impl Host {
     ) -> Result<Committed<T>, AppError> {
         // A change that sets a clock may set one sooner than the scheduler waits for.
         let decide = move |snapshot: &Snapshot| {
-            let (change, value) = decide(snapshot)?;
+            let (mut change, value) = decide(snapshot)?;
+            chain::seal(snapshot, &mut change)?;
             let wakes = change.lobby.clock.is_some_and(|c| c.wake_at.is_some());
             Ok((change, (value, wakes)))
         };

@@ -57,6 +57,7 @@ impl MeView {
     }
 }
 
+use super::receipts::{Binding, nonces, order_of, stored};
 use super::resolve::{Closing, resolve_step};
 
 /// The acknowledgement of an order: it is durably stored when this is sent.
@@ -69,6 +70,8 @@ pub struct Receipt {
     pub replaced: bool,
     /// True if this was the last order owed and the step has now resolved.
     pub resolved: bool,
+    /// The commitment to this order (hex): the reveal's nonce and order hash to it.
+    pub commitment: String,
     /// The commit's instant (what the stored order carries), so that of two replacements the
     /// later receipt is the one that stands, whichever process took them.
     pub submitted_at: i64,
@@ -81,6 +84,7 @@ struct Accepted {
     order: Value,
     replaced: bool,
     resolved: bool,
+    commitment: String,
 }
 
 impl Accepted {
@@ -91,6 +95,7 @@ impl Accepted {
             order: self.order,
             replaced: self.replaced,
             resolved: self.resolved,
+            commitment: self.commitment,
             submitted_at,
         }
     }
@@ -151,7 +156,11 @@ fn me_view<G: Game>(snapshot: &Snapshot, player: &PlayerRow) -> Result<MeView, A
         .orders
         .iter()
         .find(|o| o.player_id == player.id)
-        .map(|o| RawValue::from_string(o.body.clone()))
+        .map(|o| {
+            let (order, _nonce) = super::receipts::unsealed(&o.body)?;
+            RawValue::from_string(order.to_string())
+                .map_err(|e| AppError::Internal(format!("stored order: {e}")))
+        })
         .transpose()
         .map_err(|e| AppError::Internal(format!("stored order: {e}")))?;
     Ok(MeView {
@@ -237,6 +246,8 @@ fn submit_order<G: Game>(
     let order_body: G::OrderBody = engine::from_client(Value::Object(body), "order")?;
     let order = G::check_order(&state, seat, order_body).map_err(engine::refused)?;
     let order_json = to_json(&order)?;
+    // A fresh nonce for every order, a replacement too: its receipt binds this order alone.
+    let binding = Binding::new(&order_json, round, step, player.id);
     let replaced = snapshot.orders.iter().any(|o| o.player_id == player.id);
 
     let mut change = Change::default();
@@ -264,13 +275,14 @@ fn submit_order<G: Game>(
             &state,
             &orders,
             (Closing::Answered, &[]),
+            &nonces(&snapshot.orders, Some((player.id, &binding.nonce)))?,
             now,
             &mut change,
         )?;
     } else {
         change.order = Some(NewOrder {
             player_id: player.id,
-            body: order_json.to_string(),
+            body: stored(&order_json, &binding.nonce)?,
         });
     }
     let receipt = Accepted {
@@ -279,6 +291,7 @@ fn submit_order<G: Game>(
         order: order_json,
         replaced,
         resolved,
+        commitment: binding.commitment,
     };
     Ok((change, receipt))
 }
@@ -347,7 +360,7 @@ fn orders_with<G: Game>(
         if p.id == player.id {
             orders.push((seat, order.clone()));
         } else if let Some(o) = snapshot.orders.iter().find(|o| o.player_id == p.id) {
-            orders.push((seat, from_stored::<G::Order>(&o.body)?));
+            orders.push((seat, order_of::<G>(o)?));
         }
     }
     Ok(orders)
