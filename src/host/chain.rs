@@ -53,7 +53,11 @@ pub(super) fn seal(snapshot: &Snapshot, change: &mut Change) -> Result<(), AppEr
     }
     if let Some(first) = change.resolved.first() {
         ledger.head = Some(head);
-        publish_digest(change, &first.digest.clone(), &first.previous_digest.clone())?;
+        publish_digest(
+            change,
+            &first.digest.clone(),
+            &first.previous_digest.clone(),
+        )?;
     }
     change.lobby.fairness = Some(to_text(&ledger)?);
     Ok(())

@@ -1,6 +1,7 @@
 //! The game-agnostic host: lobbies, sign-ups, starting, secret orders and resolving steps.
 //! It is the only layer that calls both the rules and the store; handlers call it.
 
+mod archive;
 pub mod auth;
 pub mod chain;
 mod controls;

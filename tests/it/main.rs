@@ -9,6 +9,7 @@ mod api_deadline_controls;
 mod api_deadlines;
 mod api_errors_walk;
 mod api_events;
+mod api_fairness;
 mod api_host_controls;
 mod api_host_kick_end;
 mod api_missed_turns;
