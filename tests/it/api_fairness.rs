@@ -561,3 +561,66 @@ async fn the_seed_commitment_is_public_from_the_start_and_the_seed_matches_it_at
         clean(&archive(&app, &lobby).await, "ended at once");
     }
 }
+
+/// Runs `herald verify` on `input` (a path, or `-` with `stdin`); returns its exit code and
+/// its output.
+fn herald_verify(input: &str, stdin: Option<&str>) -> (i32, String) {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_herald"))
+        .args(["verify", input])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut pipe = child.stdin.take().unwrap();
+    pipe.write_all(stdin.unwrap_or("").as_bytes()).unwrap();
+    drop(pipe);
+    let out = child.wait_with_output().unwrap();
+    let text =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    (out.status.code().unwrap(), text)
+}
+
+#[tokio::test]
+async fn herald_verify_exits_0_on_a_true_archive_1_on_a_forged_one_and_2_on_garbage() {
+    let app = crate::support::sqlite_app().await;
+    let mut duel = seat(
+        &app,
+        "bst",
+        json!({"seed": 5}),
+        &bst(["razorbeast", "channeler"]),
+    )
+    .await;
+    play_out(&app, &mut duel, 8, &[]).await;
+    let honest = archive(&app, &duel.lobby).await;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("game.json");
+    std::fs::write(&path, serde_json::to_string(&honest).unwrap()).unwrap();
+    let (code, out) = herald_verify(path.to_str().unwrap(), None);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("OK: everything matches") && out.contains("round 1:"),
+        "{out}"
+    );
+    let (code, out) = herald_verify("-", Some(&serde_json::to_string(&honest).unwrap()));
+    assert_eq!(code, 0, "from standard input: {out}");
+
+    let mut forged = honest.clone();
+    let last = forged.steps.len() - 1;
+    forged.steps[last].pools["players"][1]["name"] = json!("Mallory");
+    reseal(&mut forged);
+    std::fs::write(&path, serde_json::to_string(&forged).unwrap()).unwrap();
+    let (code, out) = herald_verify(path.to_str().unwrap(), None);
+    assert_eq!(code, 1, "{out}");
+    let at = format!(
+        "MISMATCH round {}, step {}, field pools",
+        forged.steps[last].round, forged.steps[last].step
+    );
+    assert!(out.contains(&at), "{at} in {out}");
+
+    std::fs::write(&path, "{\"format\": \"herald-archive/1\"").unwrap();
+    assert_eq!(herald_verify(path.to_str().unwrap(), None).0, 2);
+    assert_eq!(herald_verify("/nonexistent/archive.json", None).0, 2);
+}
