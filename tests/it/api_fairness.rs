@@ -536,6 +536,11 @@ async fn the_seed_commitment_is_public_from_the_start_and_the_seed_matches_it_at
     for app in apps().await {
         let (lobby, host) = app.create_lobby("bst", json!({})).await;
         let created = view(&app, &lobby).await;
+        let page = app.get(&format!("/lobbies/{lobby}"), None).await.text;
+        assert!(
+            !page.contains("herald verify"),
+            "only a finished game's page: {page}"
+        );
         let commitment = created["seed_commitment"].as_str().unwrap().to_string();
         assert!(created.get("seed").is_none() && created.get("seed_salt").is_none());
         app.join(&lobby, json!({"name": "Ann", "character": "sellsword"}))
@@ -559,6 +564,16 @@ async fn the_seed_commitment_is_public_from_the_start_and_the_seed_matches_it_at
             commitment
         );
         clean(&archive(&app, &lobby).await, "ended at once");
+        // The finished game's page says how to check it.
+        let page = app.get(&format!("/lobbies/{lobby}"), None).await.text;
+        assert!(
+            page.contains(&format!("href=\"/api/v1/lobbies/{lobby}/archive\"")),
+            "{page}"
+        );
+        assert!(
+            page.contains("herald verify") && page.contains(&commitment),
+            "{page}"
+        );
     }
 }
 
