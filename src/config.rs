@@ -52,7 +52,7 @@ pub enum Command {
     /// Re-adjudicate a game's archive offline (GET /api/v1/lobbies/{id}/archive): exit 0 when
     /// every commitment, digest, log entry and pool matches, 1 on a mismatch, 2 when the file
     /// cannot be read. No server, no database (docs/fairness.md).
-    Verify(crate::fairness::verify::VerifyArgs),
+    Verify(crate::fairness::cli::VerifyArgs),
 }
 
 /// The server's settings.

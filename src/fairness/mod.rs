@@ -11,6 +11,8 @@
 
 pub mod act;
 pub mod archive;
+pub mod cli;
+mod readjudicate;
 pub mod replay;
 pub mod verify;
 

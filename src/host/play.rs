@@ -156,13 +156,13 @@ fn me_view<G: Game>(snapshot: &Snapshot, player: &PlayerRow) -> Result<MeView, A
         .orders
         .iter()
         .find(|o| o.player_id == player.id)
+        // The order alone: its nonce stays hidden until the reveal, even from its author.
         .map(|o| {
             let (order, _nonce) = super::receipts::unsealed(&o.body)?;
             RawValue::from_string(order.to_string())
                 .map_err(|e| AppError::Internal(format!("stored order: {e}")))
         })
-        .transpose()
-        .map_err(|e| AppError::Internal(format!("stored order: {e}")))?;
+        .transpose()?;
     Ok(MeView {
         lobby: lobby.id,
         player: json!({"id": player.id, "name": player.name, "seat": player.seat}),

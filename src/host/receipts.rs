@@ -56,7 +56,7 @@ pub(super) fn unsealed(body: &str) -> Result<(Value, Option<String>), AppError> 
     }
 }
 
-/// A stored pending order, checked order and nonce.
+/// A stored pending order as the checked order it is (its nonce aside).
 pub(super) fn order_of<G: Game>(row: &OrderRow) -> Result<G::Order, AppError> {
     let (order, _) = unsealed(&row.body)?;
     serde_json::from_value(order).map_err(|e| AppError::Internal(format!("stored order: {e}")))
