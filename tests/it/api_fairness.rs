@@ -23,7 +23,7 @@ pub(crate) enum HostMove {
     /// The last owing player sends nothing and the host resolves the step now (a default or a
     /// fallback plays for them).
     ResolveNow,
-    /// The host kicks the last seat.
+    /// The host kicks the third seat (a 409 if it is already out).
     Kick,
     /// The host ends the game (its ending body).
     End(&'static str),
@@ -85,8 +85,8 @@ pub(crate) async fn play_out(
                 game.players[1].1 = reply.body["player_token"].as_str().unwrap().into();
             }
             Some(HostMove::Kick) => {
-                let last = game.players.last().unwrap().0.clone();
-                let path = format!("/api/v1/lobbies/{lobby}/players/{last}/kick");
+                let third = game.players[2].0.clone();
+                let path = format!("/api/v1/lobbies/{lobby}/players/{third}/kick");
                 let reply = app.post(&path, host, json!({})).await;
                 assert!(
                     reply.status.is_success() || reply.status == StatusCode::CONFLICT,
@@ -229,10 +229,26 @@ async fn archives_of_random_games_of_both_games_re_adjudicate_cleanly() {
             &[(1, HostMove::ResolveNow), (3, HostMove::End("{}"))],
         ];
         for (i, script) in scripts.into_iter().enumerate() {
-            let mut game = seat(&app, "crossing-swords", cs.clone(), &crossing_swords(4)).await;
+            // The second game also has the missed-turn policy remove whoever lets a step pass.
+            let mut settings = cs.clone();
+            if i == 1 {
+                settings["miss_limit"] = json!(1);
+            }
+            let mut game = seat(&app, "crossing-swords", settings, &crossing_swords(4)).await;
             play_out(&app, &mut game, 10 + i as u64, script).await;
             let archived = archive(&app, &game.lobby).await;
             clean(&archived, &format!("{} cs {i}", app.backend));
+            if i == 1 {
+                let missed = archived
+                    .steps
+                    .iter()
+                    .flat_map(|s| s.log.as_array().unwrap());
+                let kicks = missed.filter(|e| e["kind"] == "missed-turns").count();
+                assert_eq!(kicks, 1, "the policy's kick was replayed");
+                let acts = kinds(&archived);
+                let kick_acts = acts.iter().filter(|k| *k == "kick").count();
+                assert_eq!(kick_acts, 2, "the policy's kick and the host's: {acts:?}");
+            }
             seen.extend(kinds(&archived));
         }
         let bst_scripts: [(Script, [&str; 2]); 3] = [
