@@ -49,6 +49,10 @@ pub enum Command {
     /// Measure the deadline scheduler on the configured database: idle CPU among many far
     /// deadlines, and how late due ones fire (docs/performance.md).
     DeadlineBench(crate::deadline_bench::DeadlineBenchArgs),
+    /// Re-adjudicate a game's archive offline (GET /api/v1/lobbies/{id}/archive): exit 0 when
+    /// every commitment, digest, log entry and pool matches, 1 on a mismatch, 2 when the file
+    /// cannot be read. No server, no database (docs/fairness.md).
+    Verify(crate::fairness::cli::VerifyArgs),
 }
 
 /// The server's settings.

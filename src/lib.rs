@@ -10,6 +10,7 @@ pub mod deadline_bench;
 pub mod error;
 pub mod events;
 pub mod games;
+pub mod fairness;
 pub mod host;
 pub mod http;
 pub mod rules;

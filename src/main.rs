@@ -38,6 +38,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             .await
             .map(drop)
             .map_err(Into::into),
+        Command::Verify(args) => std::process::exit(herald::fairness::cli::run(&args)),
         Command::DeadlineBench(args) => herald::deadline_bench::run(args)
             .await
             .map_err(|e| e as Box<dyn std::error::Error>),

@@ -6,7 +6,7 @@ use serde_json::{Map, Value, json};
 use uuid::Uuid;
 
 use super::auth::{Presented, hash_token, new_token, require_host};
-use super::engine::{self, from_stored, to_json, to_text};
+use super::engine::{self, to_json, to_text};
 use super::lobby::Joined;
 use super::play::running_state;
 use super::resolve::{Closing, finish_by_host, resolve_step};
@@ -14,6 +14,7 @@ use super::views::LobbyView;
 use super::{GameKind, Host, clean_name, with_game};
 use crate::error::AppError;
 use crate::events::EventKind;
+use crate::fairness::act::Act;
 use crate::rules::{Game, HostAct, Seat};
 use crate::store::{Change, LobbyPatch, NewEvent, PlayerRow, PlayerUpdate, Snapshot, Status};
 
@@ -97,6 +98,13 @@ impl Host {
                         }
                         let kind: GameKind = snapshot.lobby.game.parse()?;
                         change.lobby.state = with_game!(kind, G => renamed::<G>(snapshot, player, &name)?);
+                        if change.lobby.state.is_some() {
+                            change.acts.push(Act::Rename {
+                                seat: player.seat,
+                                name: name.clone(),
+                                previous: player.name.clone(),
+                            });
+                        }
                         change.events.push(NewEvent {
                             kind: EventKind::PlayerReplaced.as_str(),
                             data: json!({"player": {"id": player.id, "name": name}, "previous_name": player.name}).to_string(),
@@ -203,6 +211,7 @@ pub(super) fn write_kick<G: Game>(
         kind: EventKind::PlayerKicked.as_str(),
         data: data.to_string(),
     });
+    change.acts.push(Act::Kick { seat: player.seat });
     if G::owes(&act.state).is_empty() {
         finish_by_host::<G>(snapshot, &act, change)?;
         return Ok(None);
@@ -235,6 +244,7 @@ pub(super) fn kick_player<G: Game>(
             &next,
             &orders,
             (Closing::Answered, &[]),
+            &super::receipts::nonces(&snapshot.orders, None)?,
             now,
             &mut change,
         )?,
@@ -268,7 +278,7 @@ fn answers_in<G: Game>(
             .iter()
             .find(|o| o.player_id == player.id && o.player_id != kicked.id);
         match pending {
-            Some(order) => orders.push((seat, from_stored::<G::Order>(&order.body)?)),
+            Some(order) => orders.push((seat, super::receipts::order_of::<G>(order)?)),
             None => return Ok(None),
         }
     }
@@ -277,10 +287,12 @@ fn answers_in<G: Game>(
 
 fn end_now<G: Game>(snapshot: &Snapshot, body: Map<String, Value>) -> Result<Change, AppError> {
     let state = running_state::<G>(snapshot)?;
-    let ending: G::Ending = engine::from_client(Value::Object(body), "ending")?;
+    let body = Value::Object(body);
+    let ending: G::Ending = engine::from_client(body.clone(), "ending")?;
     let act: HostAct<G> = G::end_by_host(&state, ending).map_err(engine::refused)?;
     let result = G::outcome(&act.state).map(|o| to_json(&o)).transpose()?;
     let mut change = Change::default();
+    change.acts.push(Act::End { ending: body });
     change.events.push(NewEvent {
         kind: EventKind::EndedByHost.as_str(),
         data: json!({"result": result}).to_string(),

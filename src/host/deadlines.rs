@@ -7,7 +7,7 @@ use serde_json::{Map, Value, json};
 use uuid::Uuid;
 
 use super::auth::{Presented, require_host};
-use super::engine::{self, from_stored, rng_for};
+use super::engine::{self, rng_for};
 use super::play::running_state;
 use super::resolve::{Closing, Filled, Source, resolve_step};
 use super::timing::{self, Due, MAX_SECONDS, Timing};
@@ -296,7 +296,7 @@ fn close_step<G: Game>(
     for seat in G::owes(&state) {
         let player = &snapshot.players[seat.0];
         if let Some(sent) = snapshot.orders.iter().find(|o| o.player_id == player.id) {
-            orders.push((seat, from_stored::<G::Order>(&sent.body)?));
+            orders.push((seat, super::receipts::order_of::<G>(sent)?));
             continue;
         }
         let fallback = match (main_step, &player.fallback) {
@@ -322,6 +322,7 @@ fn close_step<G: Game>(
         &state,
         &orders,
         (closing, &filled),
+        &super::receipts::nonces(&snapshot.orders, None)?,
         now,
         &mut change,
     )?;

@@ -147,13 +147,25 @@ impl<'a, E: Event> LogEntry<'a, E> {
 
 /// Every player's public pools, plus the public table, as published after a step.
 pub fn public_pools<G: Game>(state: &G::State, players: &[PlayerRow]) -> Result<Value, AppError> {
-    let mut list = Vec::with_capacity(players.len());
-    for player in players {
+    let seats: Vec<(uuid::Uuid, &str, usize)> = players
+        .iter()
+        .map(|p| (p.id, p.name.as_str(), p.seat))
+        .collect();
+    pools_of::<G>(state, &seats)
+}
+
+/// [`public_pools`] from each seat's id, name and seat number (what the offline verifier has).
+pub fn pools_of<G: Game>(
+    state: &G::State,
+    seats: &[(uuid::Uuid, &str, usize)],
+) -> Result<Value, AppError> {
+    let mut list = Vec::with_capacity(seats.len());
+    for (id, name, seat) in seats {
         let mut entry = Map::new();
-        entry.insert("id".into(), json!(player.id));
-        entry.insert("name".into(), json!(player.name));
-        entry.insert("alive".into(), json!(G::alive(state, Seat(player.seat))));
-        merge(&mut entry, to_json(&G::pools(state, Seat(player.seat)))?);
+        entry.insert("id".into(), json!(id));
+        entry.insert("name".into(), json!(name));
+        entry.insert("alive".into(), json!(G::alive(state, Seat(*seat))));
+        merge(&mut entry, to_json(&G::pools(state, Seat(*seat)))?);
         list.push(Value::Object(entry));
     }
     let mut table = Map::new();

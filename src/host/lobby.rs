@@ -58,6 +58,7 @@ impl Host {
             seed: seed.unwrap_or_else(rand::random),
             created_at: self.store.clock().now_millis(),
             timing: to_text(&timing)?,
+            seed_salt: crate::fairness::fresh_secret(),
         };
         self.store.create_lobby(&lobby).await?;
         let view = self.lobby(lobby.id).await?;
@@ -280,6 +281,7 @@ fn start_game<G: Game>(snapshot: &Snapshot, now: i64) -> Result<Change, AppError
             round: Some(round),
             step: Some(step.to_string()),
             clock: None,
+            fairness: None,
         },
         events,
         ..Change::default()

@@ -1,7 +1,9 @@
 //! The game-agnostic host: lobbies, sign-ups, starting, secret orders and resolving steps.
 //! It is the only layer that calls both the rules and the store; handlers call it.
 
+mod archive;
 pub mod auth;
+pub mod chain;
 mod controls;
 mod deadlines;
 pub mod engine;
@@ -12,6 +14,7 @@ mod missed_turns;
 pub mod names;
 pub mod pages;
 mod play;
+mod receipts;
 mod resolve;
 mod rounds;
 mod scheduler;
@@ -28,6 +31,7 @@ pub use deadlines::Fired;
 pub use fallback::FallbackView;
 pub use games::GameKind;
 pub use lobby::Joined;
+pub use resolve::{HOST_STEP, ROUND_OPENING};
 pub use rounds::{RoundSummary, RoundView};
 pub use scheduler::{Report, Scheduler};
 
@@ -79,7 +83,8 @@ impl Host {
     ) -> Result<Committed<T>, AppError> {
         // A change that sets a clock may set one sooner than the scheduler waits for.
         let decide = move |snapshot: &Snapshot| {
-            let (change, value) = decide(snapshot)?;
+            let (mut change, value) = decide(snapshot)?;
+            chain::seal(snapshot, &mut change)?;
             let wakes = change.lobby.clock.is_some_and(|c| c.wake_at.is_some());
             Ok((change, (value, wakes)))
         };

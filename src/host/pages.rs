@@ -6,8 +6,7 @@ use uuid::Uuid;
 
 use super::Host;
 use super::auth::{Caller, Presented, identify};
-use super::engine::from_stored;
-use super::rounds::{RoundView, is_resolved, revealed_orders, visible_log};
+use super::rounds::{RoundView, is_resolved, round_view};
 use crate::error::AppError;
 use crate::store::StepRow;
 
@@ -82,16 +81,7 @@ impl Host {
         }
         rounds
             .iter()
-            .map(|steps| {
-                let last = &steps[steps.len() - 1];
-                Ok(RoundView {
-                    round: last.round,
-                    orders: revealed_orders(steps)?,
-                    log: visible_log(steps, viewer_seat)?,
-                    pools: from_stored(&last.pools)?,
-                    resolved_at: last.resolved_at,
-                })
-            })
+            .map(|steps| round_view(steps, viewer_seat))
             .collect()
     }
 

@@ -62,6 +62,7 @@ impl MeView {
     }
 }
 
+use super::receipts::{Binding, nonces, order_of, stored};
 use super::resolve::{Closing, resolve_step};
 
 /// The acknowledgement of an order: it is durably stored when this is sent.
@@ -74,6 +75,8 @@ pub struct Receipt {
     pub replaced: bool,
     /// True if this was the last order owed and the step has now resolved.
     pub resolved: bool,
+    /// The commitment to this order (hex): the reveal's nonce and order hash to it.
+    pub commitment: String,
     /// The commit's instant (what the stored order carries), so that of two replacements the
     /// later receipt is the one that stands, whichever process took them.
     pub submitted_at: i64,
@@ -86,6 +89,7 @@ struct Accepted {
     order: Value,
     replaced: bool,
     resolved: bool,
+    commitment: String,
 }
 
 impl Accepted {
@@ -96,6 +100,7 @@ impl Accepted {
             order: self.order,
             replaced: self.replaced,
             resolved: self.resolved,
+            commitment: self.commitment,
             submitted_at,
         }
     }
@@ -161,9 +166,13 @@ fn me_view<G: Game>(
         .orders
         .iter()
         .find(|o| o.player_id == player.id)
-        .map(|o| RawValue::from_string(o.body.clone()))
-        .transpose()
-        .map_err(|e| AppError::Internal(format!("stored order: {e}")))?;
+        // The order alone: its nonce stays hidden until the reveal, even from its author.
+        .map(|o| {
+            let (order, _nonce) = super::receipts::unsealed(&o.body)?;
+            RawValue::from_string(order.to_string())
+                .map_err(|e| AppError::Internal(format!("stored order: {e}")))
+        })
+        .transpose()?;
     Ok(MeView {
         lobby: lobby.id,
         game,
@@ -238,6 +247,8 @@ fn submit_order<G: Game>(
     let order_body: G::OrderBody = engine::from_client(Value::Object(body), "order")?;
     let order = G::check_order(&state, seat, order_body).map_err(engine::refused)?;
     let order_json = to_json(&order)?;
+    // A fresh nonce for every order, a replacement too: its receipt binds this order alone.
+    let binding = Binding::new(&order_json, round, step, player.id);
     let replaced = snapshot.orders.iter().any(|o| o.player_id == player.id);
 
     let mut change = Change::default();
@@ -265,13 +276,14 @@ fn submit_order<G: Game>(
             &state,
             &orders,
             (Closing::Answered, &[]),
+            &nonces(&snapshot.orders, Some((player.id, &binding.nonce)))?,
             now,
             &mut change,
         )?;
     } else {
         change.order = Some(NewOrder {
             player_id: player.id,
-            body: order_json.to_string(),
+            body: stored(&order_json, &binding.nonce)?,
         });
     }
     let receipt = Accepted {
@@ -280,6 +292,7 @@ fn submit_order<G: Game>(
         order: order_json,
         replaced,
         resolved,
+        commitment: binding.commitment,
     };
     Ok((change, receipt))
 }
@@ -348,7 +361,7 @@ fn orders_with<G: Game>(
         if p.id == player.id {
             orders.push((seat, order.clone()));
         } else if let Some(o) = snapshot.orders.iter().find(|o| o.player_id == p.id) {
-            orders.push((seat, from_stored::<G::Order>(&o.body)?));
+            orders.push((seat, order_of::<G>(o)?));
         }
     }
     Ok(orders)

@@ -12,6 +12,8 @@ use super::missed_turns::policy_kicks;
 use super::timing::{self, Timing};
 use crate::error::AppError;
 use crate::events::{EventKind, StepResolved};
+use crate::fairness::act::{Act, SeatOrder};
+use crate::fairness::order_commitment;
 use crate::rules::{Event as _, Game, HostAct, Seat};
 use crate::store::{
     Change, LobbyPatch, NewEvent, NewStep, PlayerPatch, Snapshot, Status, StepClock,
@@ -130,11 +132,14 @@ fn step_log<E: crate::rules::Event>(host: Vec<Value>, events: &[E]) -> Result<St
 }
 
 /// The revealed orders, each with its source; an owed seat the rules let pass with no order at
-/// all (Crossing Swords Ruling 2) shows as `"order": null` from its default.
+/// all (Crossing Swords Ruling 2) shows as `"order": null` from its default. A player's own
+/// order shows its nonce and commitment (`nonces`, by player), so that its author can check it
+/// against the receipt.
 fn reveal<G: Game>(
     snapshot: &Snapshot,
+    (round, step): (u32, &str),
     revealed: &[(Seat, G::Order)],
-    filled: &[Filled],
+    (filled, nonces): (&[Filled], &[(uuid::Uuid, String)]),
 ) -> Result<Value, AppError> {
     let source_of = |seat: Seat| {
         filled
@@ -145,11 +150,16 @@ fn reveal<G: Game>(
     let mut entries: Vec<(Seat, Value)> = Vec::with_capacity(revealed.len());
     for (seat, order) in revealed {
         let who = &snapshot.players[seat.0];
-        entries.push((
-            *seat,
-            json!({"player": {"id": who.id, "name": who.name}, "order": to_json(order)?,
-                   "source": source_of(*seat).as_str()}),
-        ));
+        let order = to_json(order)?;
+        let source = source_of(*seat);
+        let mut entry = json!({"player": {"id": who.id, "name": who.name}, "order": order,
+                               "source": source.as_str()});
+        let nonce = nonces.iter().find(|(id, _)| *id == who.id);
+        if let (Source::Order, Some((_, nonce))) = (source, nonce) {
+            entry["commitment"] = json!(order_commitment(&order, round, step, who.id, nonce));
+            entry["nonce"] = json!(nonce);
+        }
+        entries.push((*seat, entry));
     }
     for f in filled {
         if !revealed.iter().any(|(seat, _)| *seat == f.seat) {
@@ -213,7 +223,7 @@ pub(super) fn open_clock<G: Game>(
 
 /// Resolves the open step with `orders` (one per owed seat that plays an order, in seat
 /// order; `filled` says which of them stand in for a missing answer, and which seats send
-/// none) and adds to `change` what that writes: the events, the resolved step (and the next
+/// none; `nonces` are the sent orders' nonces, by player) and adds to `change` what that writes: the events, the resolved step (and the next
 /// round's opening), the missed-turn counts, the next step's clock and the lobby's new state.
 /// Whoever calls it does so inside the lobby's transaction, so a step resolves exactly once.
 pub(super) fn resolve_step<G: Game>(
@@ -221,15 +231,29 @@ pub(super) fn resolve_step<G: Game>(
     state: &G::State,
     orders: &[(Seat, G::Order)],
     (closing, filled): (Closing, &[Filled]),
+    nonces: &[(uuid::Uuid, String)],
     now: i64,
     change: &mut Change,
 ) -> Result<(), AppError> {
     let lobby = &snapshot.lobby;
     let (round, step) = (G::round(state), G::step(state));
+    let mut played = Vec::with_capacity(orders.len());
+    for (seat, order) in orders {
+        played.push(SeatOrder {
+            seat: seat.0,
+            order: to_json(order)?,
+        });
+    }
+    change.acts.push(Act::Resolve { orders: played });
     let rng_stream = u64::try_from(lobby.step_seq).unwrap_or(0) + 1;
     let resolution = G::resolve(state, orders, &mut rng_for(lobby.seed, rng_stream));
     let next = resolution.state;
-    let revealed = reveal::<G>(snapshot, &resolution.revealed, filled)?;
+    let revealed = reveal::<G>(
+        snapshot,
+        (round, step),
+        &resolution.revealed,
+        (filled, nonces),
+    )?;
     let finished = G::owes(&next).is_empty();
     let misses = miss_counts(snapshot, &G::owes(state), filled);
     let kicks = match finished {
@@ -276,6 +300,7 @@ pub(super) fn resolve_step<G: Game>(
         revealed: revealed.to_string(),
         log: step_log(host_lines(snapshot, closing, filled, &kicked), this_step)?,
         pools: pools.clone(),
+        ..NewStep::default()
     });
     if let Some(opened) = opening.first().and_then(|e| e.opens_round()) {
         change.resolved.push(NewStep {
@@ -284,6 +309,7 @@ pub(super) fn resolve_step<G: Game>(
             revealed: "[]".into(),
             log: log_of(opening)?,
             pools,
+            ..NewStep::default()
         });
     }
     change.players.extend(misses);
@@ -304,6 +330,7 @@ pub(super) fn resolve_step<G: Game>(
         round: Some(G::round(&next)),
         step: Some(G::step(&next).to_string()),
         clock: None,
+        fairness: None,
     };
     open_clock::<G>(snapshot, &next, now, change)
 }
@@ -324,6 +351,7 @@ pub(super) fn finish_by_host<G: Game>(
         revealed: "[]".into(),
         log: log_of(&act.log)?,
         pools: public_pools::<G>(next, &snapshot.players)?.to_string(),
+        ..NewStep::default()
     });
     let result = G::outcome(next).map(|o| to_json(&o)).transpose()?;
     change.events.push(NewEvent {
@@ -341,6 +369,7 @@ pub(super) fn finish_by_host<G: Game>(
         step: Some(G::step(next).to_string()),
         // A finished game has no deadline.
         clock: Some(StepClock::default()),
+        fairness: None,
     };
     Ok(())
 }

@@ -30,6 +30,9 @@ pub struct RoundView {
     /// Every player's public pools after the round (and the public table).
     pub pools: Value,
     pub resolved_at: i64,
+    /// Each of the round's steps with its chained digest (docs/fairness.md):
+    /// `{"step", "digest", "previous_digest"}`.
+    pub digests: Vec<Value>,
 }
 
 /// A round is resolved once the game has moved past it (or ended in it).
@@ -120,15 +123,30 @@ impl Host {
             None => None,
         };
         let steps = self.store.steps(id, Some(round)).await?;
-        let last = steps.last().ok_or_else(not_found)?;
-        Ok(RoundView {
-            round,
-            orders: revealed_orders(&steps)?,
-            log: visible_log(&steps, viewer_seat)?,
-            pools: from_stored(&last.pools)?,
-            resolved_at: last.resolved_at,
-        })
+        if steps.is_empty() {
+            return Err(not_found());
+        }
+        round_view(&steps, viewer_seat)
     }
+}
+
+/// A resolved round from its steps (at least one), with `viewer`'s private log lines.
+pub(crate) fn round_view(steps: &[StepRow], viewer: Option<usize>) -> Result<RoundView, AppError> {
+    let last = &steps[steps.len() - 1];
+    Ok(RoundView {
+        round: last.round,
+        orders: revealed_orders(steps)?,
+        log: visible_log(steps, viewer)?,
+        pools: from_stored(&last.pools)?,
+        resolved_at: last.resolved_at,
+        digests: steps
+            .iter()
+            .map(|s| {
+                json!({"step": s.step, "digest": s.digest,
+                       "previous_digest": s.previous_digest})
+            })
+            .collect(),
+    })
 }
 
 pub(crate) fn revealed_orders(steps: &[StepRow]) -> Result<Vec<Value>, AppError> {

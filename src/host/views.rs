@@ -49,6 +49,12 @@ pub struct LobbyView {
     /// The RNG seed, published only once the game is over, so anyone can replay it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub seed: Option<String>,
+    /// The commitment to the seed (hex SHA-256, docs/fairness.md), published from the lobby's
+    /// creation; null for a lobby created before commitments existed.
+    pub seed_commitment: Option<String>,
+    /// The salt of the commitment, published with the seed once the game is over.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seed_salt: Option<String>,
 }
 
 /// One line of the public lobby list.
@@ -137,6 +143,10 @@ fn lobby_view_of<G: Game>(kind: GameKind, snapshot: &Snapshot) -> Result<LobbyVi
         deadline_at: deadline_at(lobby),
         paused: lobby.clock.paused_left.is_some(),
         seed: (lobby.status == Status::Finished).then(|| lobby.seed.to_string()),
+        seed_commitment: super::chain::commitment_of(lobby),
+        seed_salt: (lobby.status == Status::Finished)
+            .then(|| lobby.seed_salt.clone())
+            .flatten(),
     })
 }
 

@@ -234,8 +234,8 @@ impl Store {
         let rows = match round {
             Some(round) => {
                 sqlx::query(
-                    "SELECT seq, round, step, revealed, log, pools, resolved_at FROM steps \
-                     WHERE lobby_id = $1 AND round = $2 ORDER BY seq",
+                    "SELECT seq, round, step, revealed, log, pools, resolved_at, acts, digest, \
+                     previous_digest FROM steps WHERE lobby_id = $1 AND round = $2 ORDER BY seq",
                 )
                 .bind(id.to_string())
                 .bind(i64::from(round))
@@ -244,8 +244,8 @@ impl Store {
             }
             None => {
                 sqlx::query(
-                    "SELECT seq, round, step, revealed, log, pools, resolved_at FROM steps \
-                     WHERE lobby_id = $1 ORDER BY seq",
+                    "SELECT seq, round, step, revealed, log, pools, resolved_at, acts, digest, \
+                     previous_digest FROM steps WHERE lobby_id = $1 ORDER BY seq",
                 )
                 .bind(id.to_string())
                 .fetch_all(&self.pool)

@@ -135,6 +135,9 @@ pub(super) async fn apply(
             .bind(&step.log)
             .bind(&step.pools)
             .bind(deferred.now)
+            .bind(&step.acts)
+            .bind(&step.digest)
+            .bind(&step.previous_digest)
             .execute(&mut *conn)
             .await?;
     }
@@ -233,12 +236,12 @@ async fn update_lobbies(
         "UPDATE lobbies AS l SET status = v.status, state = v.state, round = v.round, \
          step = v.step, step_seq = v.step_seq, event_seq = v.event_seq, version = v.version, \
          deadline_at = v.deadline_at, paused_left = v.paused_left, \
-         remind_below = v.remind_below, wake_at = v.wake_at \
+         remind_below = v.remind_below, wake_at = v.wake_at, fairness = v.fairness \
          FROM (VALUES",
-        13,
+        14,
         lobbies.len(),
         ") AS v (id, status, state, round, step, step_seq, event_seq, version, before, \
-         deadline_at, paused_left, remind_below, wake_at) \
+         deadline_at, paused_left, remind_below, wake_at, fairness) \
          WHERE l.id = v.id AND l.version = v.before",
     );
     let mut query = sqlx::query(sqlx::AssertSqlSafe(sql));
@@ -257,7 +260,8 @@ async fn update_lobbies(
             .bind(lobby.clock.deadline_at)
             .bind(lobby.clock.paused_left)
             .bind(lobby.clock.remind_below)
-            .bind(lobby.clock.wake_at);
+            .bind(lobby.clock.wake_at)
+            .bind(lobby.fairness.as_str());
     }
     let updated = query.execute(&mut *conn).await?.rows_affected();
     if updated != lobbies.len() as u64 {

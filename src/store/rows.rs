@@ -54,7 +54,8 @@ pub(super) fn uuid(text: String) -> Result<Uuid, sqlx::Error> {
 macro_rules! lobby_columns {
     () => {
         "id, game, name, settings, status, host_token_hash, seed, state, round, step, step_seq, \
-         event_seq, version, created_at, timing, deadline_at, paused_left, remind_below, wake_at"
+         event_seq, version, created_at, timing, deadline_at, paused_left, remind_below, wake_at, \
+         seed_salt, fairness"
     };
 }
 pub(super) const LOBBY_BY_ID: &str =
@@ -91,6 +92,10 @@ pub struct LobbyRow {
     pub timing: String,
     /// The open step's clock.
     pub clock: StepClock,
+    /// The secret salt of the seed's commitment (hex); None for lobbies from before it.
+    pub seed_salt: Option<String>,
+    /// The chain's head and the acts not yet filed (JSON, `fairness::act::Ledger`).
+    pub fairness: String,
 }
 
 /// The open step's clock, as stored (migration 0003 explains each column). All `None` when
@@ -131,6 +136,8 @@ impl LobbyRow {
                 remind_below: row.try_get(17)?,
                 wake_at: row.try_get(18)?,
             },
+            seed_salt: row.try_get(19)?,
+            fairness: row.try_get(20)?,
         })
     }
 }
@@ -167,6 +174,10 @@ pub struct StepRow {
     pub log: String,
     pub pools: String,
     pub resolved_at: i64,
+    /// The acts since the step before (JSON list of `fairness::act::Act`).
+    pub acts: String,
+    pub digest: String,
+    pub previous_digest: String,
 }
 
 impl StepRow {
@@ -179,6 +190,9 @@ impl StepRow {
             log: row.try_get(4)?,
             pools: row.try_get(5)?,
             resolved_at: row.try_get(6)?,
+            acts: row.try_get(7)?,
+            digest: row.try_get(8)?,
+            previous_digest: row.try_get(9)?,
         })
     }
 }
@@ -311,6 +325,9 @@ impl Snapshot {
         if let Some(clock) = patch.clock {
             lobby.clock = clock;
         }
+        if let Some(fairness) = patch.fairness {
+            lobby.fairness = fairness;
+        }
         for update in change.players {
             if let Some(player) = next.players.iter_mut().find(|p| p.id == update.id) {
                 update.apply_to(player);
@@ -384,6 +401,9 @@ impl Snapshot {
                         log: step.log.clone(),
                         pools: step.pools.clone(),
                         resolved_at: at,
+                        acts: step.acts.clone(),
+                        digest: step.digest.clone(),
+                        previous_digest: step.previous_digest.clone(),
                     });
                 }
             }
@@ -460,6 +480,8 @@ pub struct NewLobby {
     pub created_at: i64,
     /// The deadline settings (JSON).
     pub timing: String,
+    /// The secret salt of the seed's commitment (hex).
+    pub seed_salt: String,
 }
 
 /// A new player.
@@ -483,13 +505,18 @@ pub struct NewOrder {
 
 /// A resolved step to record. Recording steps also clears the pending orders. Its time is
 /// the commit's: the writer stamps it.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct NewStep {
     pub round: u32,
     pub step: String,
     pub revealed: String,
     pub log: String,
     pub pools: String,
+    /// The acts since the step before (JSON list), and the step's chained digest; filled in by
+    /// `fairness::seal` once the change is decided.
+    pub acts: String,
+    pub digest: String,
+    pub previous_digest: String,
 }
 
 /// An event to publish.
@@ -508,6 +535,8 @@ pub struct LobbyPatch {
     pub step: Option<String>,
     /// The open step's clock, replaced whole.
     pub clock: Option<StepClock>,
+    /// The fairness ledger (`fairness::act::Ledger` as JSON), replaced whole.
+    pub fairness: Option<String>,
 }
 
 /// New values for a seated player's columns; `None` leaves a column as it is.
@@ -566,6 +595,9 @@ pub struct Change {
     /// that round's opening as a step of its own), moving the lobby past them.
     pub resolved: Vec<NewStep>,
     pub events: Vec<NewEvent>,
+    /// The acts this change applies to the game's state (not written as such: the host's
+    /// `fairness::seal` files them with the change's first step, or in the lobby's ledger).
+    pub acts: Vec<crate::fairness::act::Act>,
 }
 
 impl Change {

@@ -2,15 +2,16 @@
 //! SQLite and PostgreSQL alike, each appearing once and in order).
 
 pub const INSERT_LOBBY: &str = "INSERT INTO lobbies \
-    (id, game, name, settings, status, host_token_hash, seed, created_at, timing) \
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)";
+    (id, game, name, settings, status, host_token_hash, seed, created_at, timing, seed_salt) \
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)";
 
-/// The compare-and-swap: it changes nothing unless the lobby is still at version `$12`. The
+/// The compare-and-swap: it changes nothing unless the lobby is still at version `$13`. The
 /// clock's columns ($5-$8) are always written whole (they may become NULL).
 pub const UPDATE_LOBBY: &str = "UPDATE lobbies SET status = COALESCE($1, status), \
     state = COALESCE($2, state), round = COALESCE($3, round), step = COALESCE($4, step), \
     deadline_at = $5, paused_left = $6, remind_below = $7, wake_at = $8, \
-    step_seq = $9, event_seq = $10, version = version + 1 WHERE id = $11 AND version = $12";
+    step_seq = $9, event_seq = $10, fairness = COALESCE($11, fairness), version = version + 1 \
+    WHERE id = $12 AND version = $13";
 
 /// A seated player's changeable columns, written whole.
 /// A seated player's fallback order and missed-turn count (the deadlines' columns).
@@ -41,8 +42,8 @@ pub const UPSERT_ORDER: &str = "INSERT INTO orders \
     DO UPDATE SET body = excluded.body, submitted_at = excluded.submitted_at";
 
 pub const INSERT_STEP: &str = "INSERT INTO steps \
-    (lobby_id, seq, round, step, revealed, log, pools, resolved_at) \
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8)";
+    (lobby_id, seq, round, step, revealed, log, pools, resolved_at, acts, digest, previous_digest) \
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)";
 
 /// A resolved step's orders live on, revealed, in its `steps` row.
 pub const DELETE_ORDERS: &str = "DELETE FROM orders WHERE lobby_id = $1 AND step_seq = $2";

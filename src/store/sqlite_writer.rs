@@ -241,6 +241,7 @@ fn insert_lobby(conn: &Connection, lobby: &NewLobby) -> rusqlite::Result<()> {
         lobby.seed as i64,
         lobby.created_at,
         lobby.timing,
+        lobby.seed_salt,
     ])?;
     Ok(())
 }
@@ -270,6 +271,7 @@ fn apply(
         clock.wake_at,
         next_seq,
         event_seq,
+        change.lobby.fairness,
         id,
         lobby.version,
     ])?;
@@ -342,6 +344,9 @@ fn apply(
             step.log,
             step.pools,
             now,
+            step.acts,
+            step.digest,
+            step.previous_digest,
         ])?;
     }
     if !change.resolved.is_empty() {
@@ -422,6 +427,8 @@ fn load_snapshot(conn: &Connection, id: Uuid) -> rusqlite::Result<Option<Snapsho
                     remind_below: row.get(17)?,
                     wake_at: row.get(18)?,
                 },
+                seed_salt: row.get(19)?,
+                fairness: row.get(20)?,
             })
         })
         .optional()?

@@ -421,6 +421,13 @@ async fn every_event_and_view_sent_fits_its_documented_schema() {
         assert_fits(&doc, &component("Receipt"), &receipt.body, "a receipt");
         let lobby_view = app.get(&base, None).await.body;
         assert_fits(&doc, &component("LobbyView"), &lobby_view, "the lobby");
+        let archive = app.get(&format!("{base}/archive"), None).await.body;
+        assert_fits(
+            &doc,
+            &component("Archive"),
+            &archive,
+            "a running game's archive",
+        );
         let public = EventReader::open_path(&app, &format!("{base}/events"), None, None).await;
         seen.extend(check_events(&doc, "LobbyEvent", &drain(public).await));
         let mine =
@@ -447,6 +454,13 @@ async fn every_event_and_view_sent_fits_its_documented_schema() {
     assert_fits(&doc, &component("LobbyView"), &finished, "a finished lobby");
     let round = app.get(&format!("{base}/rounds/1"), None).await.body;
     assert_fits(&doc, &component("RoundView"), &round, "a round");
+    let archive = app.get(&format!("{base}/archive"), None).await.body;
+    assert_fits(
+        &doc,
+        &component("Archive"),
+        &archive,
+        "a finished game's archive",
+    );
     let public = EventReader::open_path(&app, &format!("{base}/events"), None, None).await;
     seen.extend(check_events(&doc, "LobbyEvent", &drain(public).await));
     seen.extend(host_and_clock_events(&doc).await);

@@ -142,6 +142,9 @@ async fn before_the_reveal_others_see_who_submitted_and_nothing_of_what() {
         let lobby_path = format!("/api/v1/lobbies/{lobby}");
         let public_before = app.get(&lobby_path, None).await.body;
         let rounds_before = app.get(&format!("{lobby_path}/rounds"), None).await.text;
+        let archive_before = app.get(&format!("{lobby_path}/archive"), None).await.text;
+        // Everything anyone read before the reveal, to search for the nonces after it.
+        let mut read_before = vec![archive_before.clone()];
         let me_before: Vec<Value> = {
             let mut views = Vec::new();
             for (_, token) in &players {
@@ -162,8 +165,16 @@ async fn before_the_reveal_others_see_who_submitted_and_nothing_of_what() {
                 )
                 .await;
             assert_eq!(reply.status, StatusCode::ACCEPTED);
+            read_before.push(reply.text.clone());
+            assert_eq!(
+                app.get(&format!("{lobby_path}/archive"), None).await.text,
+                archive_before,
+                "{}: a running game's archive shows nothing of a pending order",
+                app.backend
+            );
 
             let public = app.get(&lobby_path, None).await.body;
+            read_before.push(public.to_string());
             assert_eq!(
                 without_flags(&public),
                 without_flags(&public_before),
@@ -190,6 +201,7 @@ async fn before_the_reveal_others_see_who_submitted_and_nothing_of_what() {
             );
             for (reader, (_, token)) in players.iter().enumerate() {
                 let me = app.get(&format!("{lobby_path}/me"), Some(token)).await.body;
+                read_before.push(me.to_string());
                 if reader <= author {
                     assert_eq!(
                         me["pending"]["move"], secret[reader].0,
@@ -205,6 +217,7 @@ async fn before_the_reveal_others_see_who_submitted_and_nothing_of_what() {
             }
             let event = events.next().await.expect("a submitted event");
             assert_eq!(event.kind, "submitted");
+            read_before.push(event.data.to_string());
             let keys: Vec<&String> = event.data.as_object().unwrap().keys().collect();
             assert_eq!(
                 keys,
@@ -235,6 +248,24 @@ async fn before_the_reveal_others_see_who_submitted_and_nothing_of_what() {
             .map(|o| o["order"]["move"].as_str().unwrap())
             .collect();
         assert_eq!(moves, ["riposte", "halt", "strike"]);
+        // Each order's nonce is published with it, and was in nothing anyone read before.
+        for order in reveal["orders"].as_array().unwrap() {
+            let nonce = order["nonce"].as_str().expect("a sent order's nonce");
+            assert_eq!(nonce.len(), 64);
+            for text in &read_before {
+                assert!(
+                    !text.contains(nonce),
+                    "{}: a nonce before the reveal: {text}",
+                    app.backend
+                );
+            }
+        }
+        let archive = app.get(&format!("{lobby_path}/archive"), None).await.body;
+        assert!(
+            archive["seed"].is_null() && archive["seed_salt"].is_null(),
+            "a running game's archive keeps the seed: {archive}"
+        );
+        assert!(archive["steps"][0]["acts"].is_null(), "and its acts");
     }
 }
 

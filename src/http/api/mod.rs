@@ -93,6 +93,11 @@ fn table() -> Vec<(Method, &'static str, MethodRouter<AppState>)> {
             "/api/v1/lobbies/{id}/events",
             get(events::stream_events),
         ),
+        (
+            Method::GET,
+            "/api/v1/lobbies/{id}/archive",
+            get(show_archive),
+        ),
     ];
     table.extend(controls::table());
     table
@@ -272,6 +277,13 @@ async fn list_rounds(
     ApiPath(id): ApiPath<String>,
 ) -> Result<impl IntoResponse, AppError> {
     Ok(Json(app.host.rounds(lobby_id(&id)?).await?))
+}
+
+async fn show_archive(
+    State(app): State<AppState>,
+    ApiPath(id): ApiPath<String>,
+) -> Result<impl IntoResponse, AppError> {
+    Ok(Json(app.host.archive(lobby_id(&id)?).await?))
 }
 
 async fn show_round(

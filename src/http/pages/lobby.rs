@@ -49,6 +49,8 @@ pub struct LobbyPage {
     pub join_error: Option<String>,
     pub exports: Exports,
     pub seed: Option<String>,
+    /// The commitment to the seed made before the first order (docs/fairness.md).
+    pub seed_commitment: Option<String>,
     /// The rule variants that differ from the default game, in words (rulings §3.1).
     pub variants: Vec<String>,
     /// The deadline settings in words (docs/deadlines.md).
@@ -158,6 +160,7 @@ pub async fn show_lobby(
         join_error: None,
         exports,
         seed: lobby.seed.clone(),
+        seed_commitment: lobby.seed_commitment.clone(),
         variants: variants(&lobby),
         timing: timing_in_words(&lobby),
     })

@@ -1,0 +1,170 @@
+//! Provable fairness (issue 17): the commitments, the chain of step digests, the archive and
+//! its offline verifier.
+//!
+//! Everything here is a pure function of values, so that `herald verify` needs no server and
+//! no database. The exact encodings are documented in `docs/fairness.md`, with the test vector
+//! that `tests::the_documented_vector_holds` asserts: an independent verifier can be written
+//! from the document alone.
+//!
+//! Every hash is SHA-256 over the RFC 8785 (JCS) canonical JSON of a small object whose
+//! `"kind"` names what is hashed, so that a hash of one kind can never pass for another.
+
+pub mod act;
+pub mod archive;
+pub mod cli;
+mod readjudicate;
+pub mod replay;
+pub mod verify;
+
+use rand::RngExt;
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
+use uuid::Uuid;
+
+/// The archive's format name and version.
+pub const FORMAT: &str = "herald-archive/1";
+
+/// Hex of bytes, lower case.
+pub fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// 32 fresh bytes from the operating system's generator (through `rand`'s thread generator,
+/// a CSPRNG seeded from it), hex-encoded: a seed's salt or an order's nonce. Never from a
+/// game's seeded generator, which must replay bit for bit.
+pub fn fresh_secret() -> String {
+    let bytes: [u8; 32] = rand::rng().random();
+    hex(&bytes)
+}
+
+/// SHA-256 of the JCS encoding of `value`, in hex.
+pub fn hash_canonical(value: &Value) -> String {
+    // A `Value` built from JSON always encodes: JCS refuses only non-finite numbers, which
+    // serde_json cannot hold.
+    let bytes = serde_json_canonicalizer::to_vec(value).unwrap_or_default();
+    hex(&Sha256::digest(&bytes))
+}
+
+/// The commitment to a game's seed, published from the lobby's creation: the seed (as a decimal
+/// string, since a u64 does not fit a JSON number exactly) with a secret salt.
+pub fn seed_commitment(seed: u64, salt: &str) -> String {
+    hash_canonical(&json!({"kind": "herald-seed", "seed": seed.to_string(), "salt": salt}))
+}
+
+/// The commitment to one order, given in its 202 receipt: the order exactly as stored (the
+/// checked order's JSON, as the reveal shows it), the round, the step, the player and the
+/// order's own nonce.
+pub fn order_commitment(
+    order: &Value,
+    round: u32,
+    step: &str,
+    player: Uuid,
+    nonce: &str,
+) -> String {
+    hash_canonical(&json!({
+        "kind": "herald-order", "order": order, "round": round, "step": step,
+        "player": player, "nonce": nonce,
+    }))
+}
+
+/// What a step's digest covers: its place, its reveal (each order with its nonce), its public
+/// log and the public pools after it, and the digest before it (the seed's commitment for the
+/// first step), so that changing any past step changes every digest after it.
+#[derive(Clone, Copy, Debug)]
+pub struct StepContent<'a> {
+    pub round: u32,
+    pub step: &'a str,
+    pub revealed: &'a Value,
+    pub log: &'a Value,
+    pub pools: &'a Value,
+}
+
+/// The digest of a resolved step, chained to `previous`.
+pub fn step_digest(previous: &str, content: StepContent<'_>) -> String {
+    hash_canonical(&json!({
+        "kind": "herald-step", "previous_digest": previous, "round": content.round,
+        "step": content.step, "revealed": content.revealed, "log": content.log,
+        "pools": content.pools,
+    }))
+}
+
+/// The entries of a stored log that everyone may read (those without `private_to_seat`): the
+/// log as the archive and the digest hold it.
+pub fn public_log(log: &Value) -> Value {
+    match log {
+        Value::Array(entries) => Value::Array(
+            entries
+                .iter()
+                .filter(|e| e.get("private_to_seat").is_none())
+                .cloned()
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The vector printed in `docs/fairness.md`: change one and change the other.
+    #[test]
+    fn the_documented_vector_holds() {
+        let salt = "00".repeat(32);
+        assert_eq!(
+            seed_commitment(42, &salt),
+            "ae71329e0efa1a233b24a707f54f5e95c300a9f2b89e968eb7e6d6064f36088a"
+        );
+        let player = Uuid::parse_str("00000000-0000-0000-0000-000000000001").unwrap();
+        let order = json!({"move": "block", "target": "00000000-0000-0000-0000-000000000002"});
+        assert_eq!(
+            order_commitment(&order, 1, "orders", player, &"11".repeat(32)),
+            "470bafc261837bd7e43d9c089930bc69b0eea7c39b1993a6026b2afe2375947b"
+        );
+        let revealed = json!([]);
+        let log = json!([{"kind": "turn-began", "round": 1, "text": "Round 1 begins."}]);
+        let pools = json!({"players": []});
+        let content = StepContent {
+            round: 1,
+            step: "orders",
+            revealed: &revealed,
+            log: &log,
+            pools: &pools,
+        };
+        assert_eq!(
+            step_digest(&seed_commitment(42, &salt), content),
+            "ebe4eed71866c62d98ff6851b0b769253e3a8a94967fd67267237b7e88191d6c"
+        );
+    }
+
+    #[test]
+    fn two_orders_give_unrelated_commitments() {
+        let player = Uuid::nil();
+        let nonce = "ab".repeat(32);
+        let a = order_commitment(&json!({"move": "block"}), 1, "orders", player, &nonce);
+        let b = order_commitment(&json!({"move": "strike"}), 1, "orders", player, &nonce);
+        assert_ne!(a, b);
+        // About half the bits differ, as for unrelated values: nothing of one order shows in
+        // the other's commitment.
+        let differing: u32 = a
+            .as_bytes()
+            .chunks(2)
+            .zip(b.as_bytes().chunks(2))
+            .map(|(x, y)| {
+                let x = u8::from_str_radix(std::str::from_utf8(x).unwrap(), 16).unwrap();
+                let y = u8::from_str_radix(std::str::from_utf8(y).unwrap(), 16).unwrap();
+                (x ^ y).count_ones()
+            })
+            .sum();
+        assert!(
+            (64..=192).contains(&differing),
+            "{differing} of 256 bits differ"
+        );
+    }
+
+    #[test]
+    fn the_public_log_leaves_out_private_entries() {
+        let log = json!([{"kind": "a"}, {"kind": "drew", "private_to_seat": 1}]);
+        assert_eq!(public_log(&log), json!([{"kind": "a"}]));
+    }
+}
