@@ -208,6 +208,37 @@ async fn a_bst_opening_is_played_through_its_forms_including_a_decision_step() {
             public.html
         );
 
+        // The status line names the decision step, and the waiting line who owes it.
+        let view = app
+            .get(&format!("/api/v1/lobbies/{lobby}"), None)
+            .await
+            .body;
+        let step = view["step"].as_str().unwrap();
+        assert_ne!(step, "play");
+        let noun = match step {
+            "follow-up" => step.to_string(),
+            other => other.replace('-', " "),
+        };
+        assert!(
+            public
+                .html
+                .contains(&format!("Round 1: decision step: {noun}")),
+            "{}",
+            public.html
+        );
+        let owing: Vec<&str> = view["players"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|p| p["owes"] == true)
+            .map(|p| p["name"].as_str().unwrap())
+            .collect();
+        let waiting = match owing.as_slice() {
+            [one] => format!("Waiting for {one}&#39;s {noun}."),
+            _ => format!("Waiting for Ann&#39;s and Bob&#39;s {noun}."),
+        };
+        assert!(public.html.contains(&waiting), "{waiting}: {}", public.html);
+
         // Answer the decision steps, whoever owes them, until round 2's play step.
         let mut answered = Vec::new();
         for _ in 0..12 {

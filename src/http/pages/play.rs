@@ -29,6 +29,8 @@ pub struct PlayPage {
     pub you: String,
     pub alive: bool,
     pub status: &'static str,
+    /// Who the game waits for, you included ("Waiting for your and Dan's orders.").
+    pub waiting: Option<String>,
     pub private_link: String,
     /// The game's private view (BST: the hand) as (heading, value) lines.
     pub secrets: Vec<(String, String)>,
@@ -120,6 +122,7 @@ pub(super) async fn play_page(
         you: me.player["name"].as_str().unwrap_or_default().to_owned(),
         alive,
         status: lobby.status.as_str(),
+        waiting: super::waiting::waiting_line(&lobby, me.player["name"].as_str()),
         private_link: format!("{}/lobbies/{id}/as/{token}", base_url(headers)),
         secrets: me
             .private

@@ -1,0 +1,170 @@
+//! Who the game waits for, and the small things a person notices (issue 14, items 2 and 7),
+//! with JavaScript off: in-process pages on every backend.
+
+use axum::http::StatusCode;
+
+use crate::pages_client::Visitor;
+use crate::support::apps;
+
+/// Sends a Strike on `target` (by name) from a player's page.
+async fn strike(visitor: &mut Visitor<'_>, lobby: &str, target: &str) {
+    let page = visitor.get(&format!("/lobbies/{lobby}/play")).await;
+    let round = page.input_value("round").expect("an order form");
+    let target = page.option_for("f-target", target);
+    let sent = visitor
+        .post(
+            &format!("/lobbies/{lobby}/play"),
+            &[
+                ("round", &round),
+                ("step", "orders"),
+                ("move", "strike"),
+                ("target", &target),
+            ],
+        )
+        .await;
+    assert_eq!(sent.status, StatusCode::SEE_OTHER, "{}", sent.html);
+}
+
+/// The text of the page's waiting line.
+fn waiting(html: &str) -> String {
+    let start = html.find("id=\"waiting\"").expect("a waiting line");
+    let open = start + html[start..].find('>').unwrap() + 1;
+    let end = open + html[open..].find("</p>").unwrap();
+    html[open..end].replace("&#39;", "'")
+}
+
+#[tokio::test]
+async fn every_page_says_whose_orders_the_round_waits_for() {
+    for app in apps().await {
+        let mut host = Visitor::new(&app);
+        let lobby = host.create_lobby("Waiting room").await;
+        let (mut ann, mut bob, mut cat) =
+            (Visitor::new(&app), Visitor::new(&app), Visitor::new(&app));
+        for (v, name) in [(&mut ann, "Ann"), (&mut bob, "Bob"), (&mut cat, "Cat")] {
+            v.join(&lobby, name).await;
+        }
+        let before = ann.get(&format!("/lobbies/{lobby}")).await;
+        assert_eq!(
+            waiting(&before.html),
+            "",
+            "nothing to wait for before the start"
+        );
+        assert!(
+            before
+                .html
+                .contains("<span>You play as <strong>Ann</strong>.</span>"),
+            "no stray space before the full stop: {}",
+            before.html
+        );
+        host.post(&format!("/lobbies/{lobby}/host/start"), &[])
+            .await;
+
+        let public = Visitor::new(&app).get(&format!("/lobbies/{lobby}")).await;
+        assert!(
+            public.html.contains("Round 1: orders are due"),
+            "{}",
+            public.html
+        );
+        assert!(!public.html.contains("collecting orders"));
+        assert_eq!(
+            waiting(&public.html),
+            "Waiting for Ann's, Bob's and Cat's orders."
+        );
+
+        strike(&mut ann, &lobby, "Bob").await;
+        strike(&mut cat, &lobby, "Bob").await;
+        let public = Visitor::new(&app).get(&format!("/lobbies/{lobby}")).await;
+        assert_eq!(waiting(&public.html), "Waiting for Bob's orders.");
+        // Ann owes nothing: her page says so, and what she waits for.
+        let anns = ann.get(&format!("/lobbies/{lobby}/play")).await;
+        assert_eq!(waiting(&anns.html), "Waiting for Bob's orders.");
+        let bobs = bob.get(&format!("/lobbies/{lobby}/play")).await;
+        assert_eq!(waiting(&bobs.html), "Waiting for your orders.");
+        let bobs_lobby = bob.get(&format!("/lobbies/{lobby}")).await;
+        assert_eq!(waiting(&bobs_lobby.html), "Waiting for your orders.");
+
+        strike(&mut bob, &lobby, "Ann").await;
+        let public = Visitor::new(&app).get(&format!("/lobbies/{lobby}")).await;
+        assert!(public.html.contains("Round 2: orders are due"));
+        // Round 1 resolved at a time the pages say.
+        let summary = public.html.find("<summary>Round 1 ").expect("round 1");
+        assert!(
+            public.html[summary..]
+                .starts_with("<summary>Round 1 <span class=\"muted\">· <time datetime=\""),
+            "{}",
+            &public.html[summary..summary + 200]
+        );
+        let round = Visitor::new(&app)
+            .get(&format!("/lobbies/{lobby}/rounds/1"))
+            .await;
+        assert!(
+            round.html.contains("Resolved <time datetime=\""),
+            "{}",
+            round.html
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_full_lobby_says_so_and_the_host_is_told_to_start() {
+    for app in apps().await {
+        let mut host = Visitor::new(&app);
+        let created = host
+            .post(
+                "/lobbies",
+                &[
+                    ("game", "crossing-swords"),
+                    ("name", "Two seats"),
+                    ("max_players", "2"),
+                ],
+            )
+            .await;
+        assert_eq!(created.status, StatusCode::SEE_OTHER, "{}", created.html);
+        let lobby = created.location().split('/').nth(2).unwrap().to_owned();
+        let (mut ann, mut bob) = (Visitor::new(&app), Visitor::new(&app));
+        ann.join(&lobby, "Ann").await;
+        bob.join(&lobby, "Bob").await;
+
+        let mut late = Visitor::new(&app);
+        let page = late.get(&format!("/lobbies/{lobby}")).await;
+        assert!(page.html.contains("This lobby is full"), "{}", page.html);
+        assert!(!page.html.contains("Join this game"), "no join form");
+        assert!(
+            !page
+                .html
+                .contains(&format!("action=\"/lobbies/{lobby}/join\""))
+        );
+        let join = late.get(&format!("/lobbies/{lobby}/join")).await;
+        assert!(join.html.contains("This lobby is full"), "{}", join.html);
+        assert!(!join.html.contains("id=\"player-name\""));
+
+        // The host's private link is folded away at the bottom of the panel, not at the top.
+        let panel = host.get(&format!("/lobbies/{lobby}/host")).await;
+        let link = panel.html.find("id=\"private-link\"").unwrap();
+        assert!(
+            link > panel.html.find("id=\"players-h\"").unwrap(),
+            "{}",
+            panel.html
+        );
+        assert!(panel.html[..link].contains("<details class=\"card\" id=\"host-link\">"));
+
+        let closed = host
+            .post(&format!("/lobbies/{lobby}/host/close-signups"), &[])
+            .await;
+        assert_eq!(closed.status, StatusCode::SEE_OTHER, "{}", closed.html);
+        let panel = host.get(&format!("/lobbies/{lobby}/host")).await;
+        assert!(
+            panel
+                .html
+                .contains("Sign-ups closed: start the game when you are ready"),
+            "{}",
+            panel.html
+        );
+        assert!(panel.html.contains("id=\"start-hint\""));
+        assert!(
+            !panel.html.contains("waiting for the host"),
+            "{}",
+            panel.html
+        );
+    }
+}
