@@ -241,6 +241,7 @@ fn insert_lobby(conn: &Connection, lobby: &NewLobby) -> rusqlite::Result<()> {
         lobby.seed as i64,
         lobby.created_at,
         lobby.timing,
+        i64::from(lobby.unlisted),
     ])?;
     Ok(())
 }

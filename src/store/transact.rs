@@ -158,6 +158,7 @@ pub(super) async fn insert_lobby(
         .bind(lobby.seed as i64)
         .bind(lobby.created_at)
         .bind(&lobby.timing)
+        .bind(i64::from(lobby.unlisted))
         .execute(&mut *conn)
         .await?;
     Ok(())

@@ -115,7 +115,7 @@ async fn a_full_lobby_says_so_and_the_host_is_told_to_start() {
                 &[
                     ("game", "crossing-swords"),
                     ("name", "Two seats"),
-                    ("max_players", "2"),
+                    ("crossing-swords.max_players", "2"),
                 ],
             )
             .await;
@@ -166,5 +166,94 @@ async fn a_full_lobby_says_so_and_the_host_is_told_to_start() {
             "{}",
             panel.html
         );
+    }
+}
+
+#[tokio::test]
+async fn the_create_form_sends_each_games_settings_and_unlisted_lobbies_stay_off_the_lists() {
+    for app in apps().await {
+        let mut host = Visitor::new(&app);
+        let home = host.get("/").await;
+        assert!(home.html.contains("name=\"crossing-swords.halt_cycle\""));
+        assert!(home.html.contains("name=\"bst.seed\""));
+        assert!(home.html.contains("name=\"decision_hours\""));
+        assert!(home.html.contains("name=\"unlisted\""));
+        assert!(
+            !home.html.contains("name=\"bst.max_players\""),
+            "no seats to choose in a duel"
+        );
+        let created = host
+            .post(
+                "/lobbies",
+                &[
+                    ("game", "crossing-swords"),
+                    ("name", "Quiet corner"),
+                    ("crossing-swords.max_rounds", "30"),
+                    ("crossing-swords.halt_cycle", "all_fire"),
+                    ("crossing-swords.self_attacks", "true"),
+                    ("decision_hours", "2"),
+                    ("unlisted", "true"),
+                    // Another game's field is not this lobby's.
+                    ("bst.seed", "not a number"),
+                ],
+            )
+            .await;
+        assert_eq!(created.status, StatusCode::SEE_OTHER, "{}", created.html);
+        let lobby = created.location().split('/').nth(2).unwrap().to_owned();
+        let view = app
+            .get(&format!("/api/v1/lobbies/{lobby}"), None)
+            .await
+            .body;
+        let settings = &view["settings"];
+        assert_eq!(settings["max_rounds"], 30, "{view}");
+        assert_eq!(settings["halt_cycle"], "all_fire");
+        assert_eq!(settings["self_attacks"], true);
+        assert_eq!(settings["decision_deadline_seconds"], 7200);
+        // Unlisted: not on the home page nor in the API's list, but its page works.
+        let listed = app.get("/api/v1/lobbies", None).await.body.to_string();
+        assert!(!listed.contains(&lobby), "{listed}");
+        assert!(
+            !Visitor::new(&app)
+                .get("/")
+                .await
+                .html
+                .contains("Quiet corner")
+        );
+        let page = Visitor::new(&app).get(&format!("/lobbies/{lobby}")).await;
+        assert!(page.html.contains("Join this game"));
+
+        let bad = host
+            .post(
+                "/lobbies",
+                &[("game", "bst"), ("name", "Duel"), ("bst.seed", "-3")],
+            )
+            .await;
+        assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY);
+        assert!(bad.html.contains("“Seed (a whole number"), "{}", bad.html);
+        assert!(
+            bad.html.contains("value=\"-3\""),
+            "the form comes back as sent"
+        );
+        let short = host
+            .post(
+                "/lobbies",
+                &[("game", "bst"), ("name", "Duel"), ("bst.pool", "R3 Y3")],
+            )
+            .await;
+        assert_eq!(
+            short.status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{}",
+            short.html
+        );
+        assert!(!short.html.contains("settings.pool"), "{}", short.html);
+        let listed = host
+            .post(
+                "/lobbies",
+                &[("game", "bst"), ("name", "Open duel"), ("bst.seed", "7")],
+            )
+            .await;
+        assert_eq!(listed.status, StatusCode::SEE_OTHER, "{}", listed.html);
+        assert!(Visitor::new(&app).get("/").await.html.contains("Open duel"));
     }
 }

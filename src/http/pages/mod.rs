@@ -4,6 +4,7 @@
 //! message. Handlers only translate between HTTP and the [`crate::host::Host`].
 
 pub mod cite;
+mod create_form;
 mod deadline;
 pub mod error;
 pub mod export;
