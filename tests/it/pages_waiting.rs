@@ -94,6 +94,24 @@ async fn every_page_says_whose_orders_the_round_waits_for() {
             "{}",
             &public.html[summary..summary + 200]
         );
+        // The chart of HP and VP after each round: inline SVG with its numbers as a table.
+        let chart = &public.html[public
+            .html
+            .find("<figure class=\"chart\" id=\"chart-hp\"")
+            .expect("an HP chart")..];
+        let chart = &chart[..chart.find("</figure>").unwrap()];
+        assert!(chart.contains("role=\"img\" aria-labelledby=\"chart-hp-title\""));
+        assert_eq!(chart.matches("<polyline").count(), 3, "a line per player");
+        assert!(
+            chart.contains("<th scope=\"row\">Bob</th><td>14</td>"),
+            "{chart}"
+        );
+        assert_eq!(
+            chart.matches("http").count(),
+            1,
+            "nothing but the SVG namespace: {chart}"
+        );
+        assert!(public.html.contains("id=\"chart-vp\""));
         let round = Visitor::new(&app)
             .get(&format!("/lobbies/{lobby}/rounds/1"))
             .await;

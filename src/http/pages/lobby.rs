@@ -45,6 +45,8 @@ pub struct LobbyPage {
     pub show_orders: bool,
     pub result: Option<Standings>,
     pub history: Vec<RoundBlock>,
+    /// HP and VP over the rounds, as pictures with their numbers.
+    pub charts: Vec<super::chart::Chart>,
     /// The running round's reveals so far.
     pub so_far: Option<RoundBlock>,
     pub you: Option<String>,
@@ -144,6 +146,7 @@ pub async fn show_lobby(
         .await?;
     let player_token = viewer.player.as_ref().and(tokens.player.as_deref());
     let mut history = history(&app, &lobby, player_token).await?;
+    let charts = super::chart::charts(&history);
     history.reverse();
     let table = PoolsTable::of(&lobby.players, collecting(&lobby));
     let names = names(&lobby.players);
@@ -187,6 +190,7 @@ pub async fn show_lobby(
             .collect(),
         result,
         history,
+        charts,
         so_far: so_far(&lobby),
         you: viewer.player.map(|p| p.name),
         is_host: viewer.is_host,

@@ -3,6 +3,7 @@
 //! and answers with a 303 to the page to look at next, or with the same form again and a
 //! message. Handlers only translate between HTTP and the [`crate::host::Host`].
 
+mod chart;
 pub mod cite;
 mod create_form;
 mod deadline;
