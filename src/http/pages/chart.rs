@@ -46,6 +46,11 @@ pub struct Chart {
     pub rows: Vec<(String, Vec<String>)>,
 }
 
+/// `a / b` rounded up, for positive numbers.
+fn ceil_div(a: i64, b: i64) -> i64 {
+    (a + b - 1) / b
+}
+
 fn coordinate(value: f64) -> String {
     format!("{value:.1}")
 }
@@ -75,13 +80,22 @@ fn values(history: &[RoundBlock], column: &str) -> Option<Vec<(String, Vec<Optio
 /// The chart of `column` ("HP", "VP") over `history` (oldest round first), if it has one.
 pub fn chart(history: &[RoundBlock], column: &str) -> Option<Chart> {
     let players = values(history, column)?;
-    let most = players
+    let highest = players
         .iter()
         .flat_map(|(_, v)| v.iter().flatten())
         .copied()
         .max()
         .unwrap_or(0)
         .max(1);
+    // A round step (1, 2, 5, 10, 20, 50, …) giving at most about five lines, and the axis
+    // up to the next multiple of it, so no two labels crowd each other.
+    let y_step = [1, 2, 5]
+        .iter()
+        .flat_map(|m| (0..6).map(move |e| m * 10_i64.pow(e)))
+        .filter(|s| ceil_div(highest, *s) <= 5)
+        .min()
+        .unwrap_or(highest);
+    let most = ceil_div(highest, y_step) * y_step;
     let rounds: Vec<u32> = history.iter().map(|b| b.round).collect();
     let span = (rounds.len().max(2) - 1) as f64;
     let x = |i: usize| LEFT + (WIDTH - LEFT - RIGHT) * (i as f64) / span;
@@ -119,12 +133,8 @@ pub fn chart(history: &[RoundBlock], column: &str) -> Option<Chart> {
             label: r.to_string(),
         })
         .collect();
-    let y_step = (most as u64).div_ceil(4).max(1) as i64;
     let y_ticks = (0..=most)
-        .step_by(y_step as usize)
-        .chain(std::iter::once(most))
-        .collect::<std::collections::BTreeSet<_>>()
-        .into_iter()
+        .step_by(usize::try_from(y_step).unwrap_or(1))
         .map(|v| Tick {
             at: coordinate(y(v)),
             label: v.to_string(),
@@ -195,7 +205,12 @@ mod tests {
             ("<b>Bob</b>".to_string(), vec!["17".into(), "17".into()])
         );
         assert_eq!(hp.rounds, vec![1, 2]);
-        assert!(charts[1].y_ticks.iter().any(|t| t.label == "9"));
+        let labels: Vec<&str> = charts[1].y_ticks.iter().map(|t| t.label.as_str()).collect();
+        assert_eq!(
+            labels,
+            ["0", "2", "4", "6", "8", "10"],
+            "VP up to 9: steps of 2"
+        );
     }
 
     #[test]
