@@ -22,6 +22,11 @@ async fn click(client: &Client, css: &str) {
     wait_for(client, css).await.click().await.unwrap();
 }
 
+async fn scroll_to(client: &Client, css: &str) {
+    let script = "document.querySelector(arguments[0]).scrollIntoView();";
+    client.execute(script, vec![json!(css)]).await.unwrap();
+}
+
 async fn type_into(client: &Client, css: &str, text: &str) {
     wait_for(client, css).await.send_keys(text).await.unwrap();
 }
@@ -115,6 +120,7 @@ async fn forum_pages(base: &str, clients: &[Client]) -> Result<(), String> {
     );
     click(host, "fieldset[data-game='bst'] details.advanced summary").await;
     assert!(shown(host, "#bst-seed").await);
+    scroll_to(host, "fieldset[data-game='bst']").await;
     screenshots(host, "create-form-bst").await;
     wait_for(host, "#game")
         .await
@@ -184,6 +190,7 @@ async fn forum_pages(base: &str, clients: &[Client]) -> Result<(), String> {
     );
     assert!(markdown.contains("*Pools after round 2*"), "{markdown}");
     assert!(markdown.contains(&format!("]({share})")), "{markdown}");
+    scroll_to(host, "details.export").await;
     screenshots(host, "export-whole-game").await;
     Ok(())
 }

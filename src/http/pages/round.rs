@@ -100,7 +100,16 @@ pub async fn show_round(
         base: &base,
         lobby: &lobby,
     };
-    let exports = Exports::of(&posts::round(&links, &block));
+    // The post is for the thread: built from the public round, never the viewer's private
+    // lines (a BST player's draws), even on that player's own view of the page.
+    let public = match token {
+        Some(_) => RoundBlock::of(
+            &app.host.round(id, round, None).await?,
+            &lobby.game.to_string(),
+        ),
+        None => RoundBlock::of(&view, &lobby.game.to_string()),
+    };
+    let exports = Exports::of(&posts::round(&links, &public));
     Ok(RoundPage {
         title: format!("{}: round {round}", lobby.name),
         live: None,
