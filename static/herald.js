@@ -39,6 +39,19 @@
   };
   bind(document);
 
+  // The create form: show only the chosen game's settings (without the script, all show,
+  // each fieldset saying which game it is for; the server reads only the chosen game's).
+  var game = document.getElementById("game");
+  if (game) {
+    var pick = function () {
+      document.querySelectorAll("fieldset[data-game]").forEach(function (set) {
+        set.hidden = set.dataset.game !== game.value;
+      });
+    };
+    game.addEventListener("change", pick);
+    pick();
+  }
+
   // Deadlines: the page says the instant in UTC; the script adds it in the viewer's own time
   // zone and counts down to it, once a second, on whatever content is on the page now.
   var left = function (ms) {

@@ -31,6 +31,22 @@ pub struct Joined {
     pub player_token: String,
 }
 
+/// Takes `unlisted` (a boolean; null or absent is false) out of the settings: it is the
+/// lobby's, not the game's, which parses its own settings strictly.
+fn take_unlisted(settings: &mut Value) -> Result<bool, AppError> {
+    let Value::Object(map) = settings else {
+        return Ok(false);
+    };
+    match map.remove("unlisted") {
+        None | Some(Value::Null) => Ok(false),
+        Some(Value::Bool(unlisted)) => Ok(unlisted),
+        Some(_) => Err(AppError::rejected(
+            "invalid-setting",
+            "settings.unlisted must be true or false.",
+        )),
+    }
+}
+
 impl Host {
     /// Creates a lobby for `game` with validated `settings`.
     pub async fn create_lobby(
@@ -43,6 +59,7 @@ impl Host {
         let name = clean_name(name, "lobby name")?;
         let mut settings = settings;
         let timing = Timing::split_from(&mut settings)?;
+        let unlisted = take_unlisted(&mut settings)?;
         let (settings, seed) = with_game!(kind, G => {
             let (settings, text) = engine::check_settings::<G>(settings)?;
             (text, G::seed(&settings))
@@ -59,6 +76,7 @@ impl Host {
             created_at: self.store.clock().now_millis(),
             timing: to_text(&timing)?,
             seed_salt: crate::fairness::fresh_secret(),
+            unlisted,
         };
         self.store.create_lobby(&lobby).await?;
         let view = self.lobby(lobby.id).await?;

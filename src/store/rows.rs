@@ -68,7 +68,7 @@ pub(super) const LOBBY_VERSION_FOR_UPDATE: &str =
 pub(super) const LOBBY_LIST: &str = concat!(
     "SELECT ",
     lobby_columns!(),
-    " FROM lobbies ORDER BY created_at DESC, id DESC LIMIT $1"
+    " FROM lobbies WHERE unlisted = 0 ORDER BY created_at DESC, id DESC LIMIT $1"
 );
 
 /// A lobby as stored. `settings`, `state` and `seed` may hold secrets: never render them as is.
@@ -482,6 +482,8 @@ pub struct NewLobby {
     pub timing: String,
     /// The secret salt of the seed's commitment (hex).
     pub seed_salt: String,
+    /// Kept off the public lists (the host's choice at creation).
+    pub unlisted: bool,
 }
 
 /// A new player.

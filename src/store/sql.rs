@@ -2,8 +2,8 @@
 //! SQLite and PostgreSQL alike, each appearing once and in order).
 
 pub const INSERT_LOBBY: &str = "INSERT INTO lobbies \
-    (id, game, name, settings, status, host_token_hash, seed, created_at, timing, seed_salt) \
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)";
+    (id, game, name, settings, status, host_token_hash, seed, created_at, timing, seed_salt, unlisted) \
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)";
 
 /// The compare-and-swap: it changes nothing unless the lobby is still at version `$13`. The
 /// clock's columns ($5-$8) are always written whole (they may become NULL).

@@ -242,6 +242,7 @@ fn insert_lobby(conn: &Connection, lobby: &NewLobby) -> rusqlite::Result<()> {
         lobby.created_at,
         lobby.timing,
         lobby.seed_salt,
+        i64::from(lobby.unlisted),
     ])?;
     Ok(())
 }

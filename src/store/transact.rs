@@ -159,6 +159,7 @@ pub(super) async fn insert_lobby(
         .bind(lobby.created_at)
         .bind(&lobby.timing)
         .bind(&lobby.seed_salt)
+        .bind(i64::from(lobby.unlisted))
         .execute(&mut *conn)
         .await?;
     Ok(())

@@ -467,7 +467,7 @@ async fn play(base: &str, clients: &[Client]) -> Result<(), String> {
         .click()
         .await
         .unwrap();
-    wait_for_text(host, "Round 1: collecting orders").await;
+    wait_for_text(host, "Round 1: orders are due").await;
 
     // Ann's page was open before the start: the order form appears on it by itself.
     wait_for(ann, "#order-form").await;
@@ -689,7 +689,7 @@ async fn play_bst(base: &str, clients: &[Client]) -> Result<(), String> {
         .click()
         .await
         .unwrap();
-    wait_for_text(host, "Round 1: collecting orders").await;
+    wait_for_text(host, "Round 1: plays are due").await;
 
     let play = format!("{share}/play");
     for (client, mv, token) in [(ann, "guard", "B5"), (bob, "standard-strike", "B4")] {

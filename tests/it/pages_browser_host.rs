@@ -71,7 +71,7 @@ async fn host_controls(base: &str, clients: &[Client]) -> Result<(), String> {
     goto(host, &panel).await;
     wait_for_text(host, "Sign-ups").await;
     click(host, "form[action$='/host/start'] button").await;
-    wait_for_text(host, "Round 1: collecting orders").await;
+    wait_for_text(host, "Round 1: orders are due").await;
 
     // A new private link for Bob: shown once; his old cookie no longer opens his page.
     open_seat(host, 1).await;

@@ -6,6 +6,7 @@ use axum::http::StatusCode;
 use serde_json::json;
 
 use crate::pages_client::{Page, Visitor, assert_escaped};
+use crate::pages_exports::textarea;
 use crate::support::{TestApp, apps};
 
 /// Ann holds a pair of 3s that she does not play, so at the end of the turn (T13) she is asked
@@ -208,6 +209,37 @@ async fn a_bst_opening_is_played_through_its_forms_including_a_decision_step() {
             public.html
         );
 
+        // The status line names the decision step, and the waiting line who owes it.
+        let view = app
+            .get(&format!("/api/v1/lobbies/{lobby}"), None)
+            .await
+            .body;
+        let step = view["step"].as_str().unwrap();
+        assert_ne!(step, "play");
+        let noun = match step {
+            "follow-up" => step.to_string(),
+            other => other.replace('-', " "),
+        };
+        assert!(
+            public
+                .html
+                .contains(&format!("Round 1: decision step: {noun}")),
+            "{}",
+            public.html
+        );
+        let owing: Vec<&str> = view["players"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|p| p["owes"] == true)
+            .map(|p| p["name"].as_str().unwrap())
+            .collect();
+        let waiting = match owing.as_slice() {
+            [one] => format!("Waiting for {one}&#39;s {noun}."),
+            _ => format!("Waiting for Ann&#39;s and Bob&#39;s {noun}."),
+        };
+        assert!(public.html.contains(&waiting), "{waiting}: {}", public.html);
+
         // Answer the decision steps, whoever owes them, until round 2's play step.
         let mut answered = Vec::new();
         for _ in 0..12 {
@@ -236,6 +268,19 @@ async fn a_bst_opening_is_played_through_its_forms_including_a_decision_step() {
 
         let round = ann.get(&format!("/lobbies/{lobby}/rounds/1")).await;
         assert_eq!(round.status, StatusCode::OK);
+        // The posts for the thread carry no one's private lines: the same whoever asks.
+        let mut anyone = Visitor::new(&app);
+        let public = anyone.get(&format!("/lobbies/{lobby}/rounds/1")).await;
+        for id in ["round-bb", "round-md"] {
+            assert_eq!(textarea(&round, id), textarea(&public, id), "{id}");
+        }
+        let whole = ann.get(&format!("/lobbies/{lobby}/export")).await;
+        let whole_public = anyone.get(&format!("/lobbies/{lobby}/export")).await;
+        assert_eq!(
+            textarea(&whole, "game-md"),
+            textarea(&whole_public, "game-md")
+        );
+        assert!(textarea(&whole, "game-md").contains("*Pools after round 1*"));
         assert!(round.html.contains("Ann: Guard token B5"), "{}", round.html);
         assert!(
             round.html.contains("Ann: tokens R3, Y3"),

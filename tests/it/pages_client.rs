@@ -165,7 +165,7 @@ impl<'a> Visitor<'a> {
                 &[
                     ("game", "crossing-swords"),
                     ("name", name),
-                    ("max_players", ""),
+                    ("crossing-swords.max_players", ""),
                 ],
             )
             .await;

@@ -74,7 +74,7 @@ async fn creating_a_lobby_sets_the_host_cookie_and_bad_input_shows_the_form_agai
                 &[
                     ("game", "crossing-swords"),
                     ("name", HOSTILE),
-                    ("max_players", "many"),
+                    ("crossing-swords.max_players", "many"),
                 ],
             )
             .await;
@@ -95,7 +95,7 @@ async fn creating_a_lobby_sets_the_host_cookie_and_bad_input_shows_the_form_agai
                 &[
                     ("game", "crossing-swords"),
                     ("name", "x"),
-                    ("max_players", "99"),
+                    ("crossing-swords.max_players", "99"),
                 ],
             )
             .await;
@@ -112,7 +112,7 @@ async fn creating_a_lobby_sets_the_host_cookie_and_bad_input_shows_the_form_agai
                 &[
                     ("game", "crossing-swords"),
                     ("name", HOSTILE),
-                    ("max_players", "2"),
+                    ("crossing-swords.max_players", "2"),
                 ],
             )
             .await;

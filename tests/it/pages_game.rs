@@ -4,6 +4,7 @@
 use axum::http::StatusCode;
 
 use crate::pages_client::{HOSTILE, Page, Visitor, assert_escaped, escape};
+use crate::pages_exports::{assert_safe_exports, golden, textarea};
 use crate::support::apps;
 
 /// Sends `mv` on `target` (by name) from a player's page and expects the 303 back to it.
@@ -141,10 +142,23 @@ async fn three_players_play_a_game_to_the_final_standings_through_the_pages() {
         // text is still HTML-escaped.
         assert!(html.contains("［b］x［/b］"), "{html}");
         assert!(!html.contains(&format!("[*][b]{}", escape("<script>alert(1)</script>[b]"))));
-        // Markdown: punctuation escaped.
-        assert!(html.contains(&escape("\\<script\\>alert\\(1\\)")), "{html}");
+        // Markdown: only what would render as markup is escaped.
+        assert!(
+            html.contains(&escape("\\<script>alert(1)\\</script>")),
+            "{html}"
+        );
         assert!(html.contains("| Player | HP | VP |"), "{html}");
         assert!(html.contains("← round 3") && html.contains("round 5 →"));
+
+        // The whole game as the thread gets it, hostile name included: golden files.
+        let whole = bob.get(&format!("/lobbies/{lobby}/export")).await;
+        assert_eq!(whole.status, StatusCode::OK);
+        assert_escaped(&whole);
+        let (bb, md) = assert_safe_exports(&whole, "game", &format!("/lobbies/{lobby}"));
+        golden("whole-game.bbcode", &bb, &lobby);
+        golden("whole-game.md", &md, &lobby);
+        let round4 = textarea(&round4, "round-md");
+        assert!(round4.contains("*Pools after round 4*"), "{round4}");
 
         let over = ann.get(&format!("/lobbies/{lobby}/play")).await;
         assert!(over.html.contains("The game is over"), "{}", over.html);
@@ -189,9 +203,9 @@ async fn the_history_the_pages_show_is_the_apis_rounds() {
             );
         }
         let page = host.get(&format!("/lobbies/{lobby}")).await.html;
-        let newest = page.find("<summary>Round 3</summary>").unwrap();
+        let newest = page.find("<summary>Round 3 ").unwrap();
         assert!(
-            newest < page.find("<summary>Round 1</summary>").unwrap(),
+            newest < page.find("<summary>Round 1 ").unwrap(),
             "newest first"
         );
     }

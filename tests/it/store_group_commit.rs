@@ -36,6 +36,7 @@ async fn changes_queued_together_share_one_commit_and_a_failing_one_is_rolled_ba
         created_at: 0,
         timing: "{}".into(),
         seed_salt: "00".repeat(32),
+        unlisted: false,
     };
     store.create_lobby(&lobby).await.unwrap();
     let (commits_before, changes_before) = store.group_commits();

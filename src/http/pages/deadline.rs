@@ -39,6 +39,25 @@ impl DeadlineLine {
     }
 }
 
+/// An instant as the pages show it: RFC 3339 for `<time datetime>`, and to the minute in UTC
+/// for people (`2026-12-01 09:30 UTC`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Stamp {
+    pub at: String,
+    pub text: String,
+}
+
+impl Stamp {
+    pub fn of_millis(millis: i64) -> Stamp {
+        let at = crate::host::timing::rfc3339(millis);
+        let text = match (at.get(..10), at.get(11..16)) {
+            (Some(day), Some(time)) => format!("{day} {time} UTC"),
+            _ => at.clone(),
+        };
+        Stamp { at, text }
+    }
+}
+
 /// A span of seconds in words: `1 hour 30 minutes`, `2 days`, `45 seconds`.
 pub fn span_in_words(seconds: u64) -> String {
     let units = [

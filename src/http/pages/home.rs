@@ -7,6 +7,7 @@ use axum::extract::State;
 use axum::response::{IntoResponse, Response};
 use serde_json::{Map, Value, json};
 
+use super::create_form::{self, Input};
 use super::session::{CheckedForm, Csrf, Role, Transport, identity_cookie};
 use super::{Live, PageError, again, see_other};
 use crate::error::AppError;
@@ -33,12 +34,39 @@ pub struct LobbyLine {
 #[derive(Default)]
 pub struct CreateForm {
     pub name: String,
-    pub max_players: String,
     /// The main step's deadline, as hours and minutes (both empty: no deadline).
     pub deadline_hours: String,
     pub deadline_minutes: String,
+    /// Every other step's deadline (both empty: the main step's).
+    pub decision_hours: String,
+    pub decision_minutes: String,
     /// Missed steps in a row before a kick (empty: never).
     pub miss_limit: String,
+    /// Keep the lobby off the public lists.
+    pub unlisted: bool,
+    /// Each game's settings as sent, by field name (`crossing-swords.max_rounds`).
+    pub game_fields: std::collections::BTreeMap<String, String>,
+}
+
+/// A deadline given as hours and minutes: None when both are empty, else whole seconds.
+fn deadline(hours: &str, minutes: &str, what: &str) -> Result<Option<u64>, String> {
+    let words =
+        format!("{what} in hours and minutes must be given as whole numbers (or both left empty).");
+    let hours = number(hours).map_err(|_| words.clone())?;
+    let minutes = number(minutes).map_err(|_| words)?;
+    if hours.is_none() && minutes.is_none() {
+        return Ok(None);
+    }
+    let total = hours
+        .unwrap_or(0)
+        .saturating_mul(60)
+        .saturating_add(minutes.unwrap_or(0));
+    if !(1..=MOST_MINUTES).contains(&total) {
+        return Err(format!(
+            "{what} must be from 1 minute to 30 days (720 hours)."
+        ));
+    }
+    Ok(Some(total * 60))
 }
 
 /// The longest deadline the form takes, in minutes (30 days, as the API).
@@ -53,27 +81,29 @@ fn number(text: &str) -> Result<Option<u64>, ()> {
 }
 
 impl CreateForm {
-    /// The settings the form asks for (`max_players`, `deadline_seconds`, `miss_limit`), or
-    /// what is wrong in words.
-    fn settings(&self) -> Result<Map<String, Value>, &'static str> {
-        let mut settings = Map::new();
-        let max = number(&self.max_players)
-            .map_err(|_| "The most players must be a whole number (or left empty).")?;
-        if let Some(n) = max {
-            settings.insert("max_players".into(), json!(n));
+    /// The settings the form asks for (the chosen game's, the deadlines, `miss_limit`,
+    /// `unlisted`), or what is wrong in words.
+    fn settings(&self, game: Option<GameKind>) -> Result<Map<String, Value>, String> {
+        let mut settings = match game {
+            Some(game) => create_form::game_settings(game, |name| {
+                self.game_fields.get(name).cloned().unwrap_or_default()
+            })?,
+            None => Map::new(),
+        };
+        if let Some(seconds) =
+            deadline(&self.deadline_hours, &self.deadline_minutes, "The deadline")?
+        {
+            settings.insert("deadline_seconds".into(), json!(seconds));
         }
-        let words = "The deadline in hours and minutes must be given as whole numbers (or both left empty for no deadline).";
-        let hours = number(&self.deadline_hours).map_err(|_| words)?;
-        let minutes = number(&self.deadline_minutes).map_err(|_| words)?;
-        if hours.is_some() || minutes.is_some() {
-            let total = hours
-                .unwrap_or(0)
-                .saturating_mul(60)
-                .saturating_add(minutes.unwrap_or(0));
-            if !(1..=MOST_MINUTES).contains(&total) {
-                return Err("The deadline must be from 1 minute to 30 days (720 hours).");
-            }
-            settings.insert("deadline_seconds".into(), json!(total * 60));
+        if let Some(seconds) = deadline(
+            &self.decision_hours,
+            &self.decision_minutes,
+            "The deadline for other decisions",
+        )? {
+            settings.insert("decision_deadline_seconds".into(), json!(seconds));
+        }
+        if self.unlisted {
+            settings.insert("unlisted".into(), json!(true));
         }
         let limit = number(&self.miss_limit).ok().flatten();
         match (self.miss_limit.is_empty(), limit) {
@@ -83,7 +113,8 @@ impl CreateForm {
             }
             (false, _) => {
                 return Err(
-                    "Missed turns before a kick must be a whole number from 1 to 1000 (or left empty: never).",
+                    "Missed turns before a kick must be a whole number from 1 to 1000 (or left empty: never)."
+                        .into(),
                 );
             }
         }
@@ -102,6 +133,8 @@ pub struct HomePage {
     pub running: Vec<LobbyLine>,
     pub finished: Vec<LobbyLine>,
     pub form: CreateForm,
+    /// Each game's own settings (the chosen game's are sent).
+    pub game_sets: Vec<GameSet>,
     pub error: Option<String>,
 }
 
@@ -151,9 +184,72 @@ async fn home_page(
         open: pick(&[Status::Signups, Status::Closed]),
         running: pick(&[Status::Running]),
         finished: pick(&[Status::Finished]),
+        game_sets: GameKind::ALL
+            .iter()
+            .map(|g| game_set(*g, &form.game_fields))
+            .collect(),
         form,
         error,
     })
+}
+
+/// One setting as the template shows it.
+pub struct FormSetting {
+    pub name: String,
+    pub id: String,
+    pub label: &'static str,
+    /// `choice`, `flag`, `whole`, `words` or `json`.
+    pub kind: &'static str,
+    /// (value, words, selected) for a choice.
+    pub options: Vec<(&'static str, &'static str, bool)>,
+    pub value: String,
+}
+
+/// A game's settings on the create form, ordinary ones first, the advanced ones folded.
+pub struct GameSet {
+    pub id: &'static str,
+    pub title: &'static str,
+    pub plain: Vec<FormSetting>,
+    pub advanced: Vec<FormSetting>,
+}
+
+fn game_set(game: GameKind, sent: &std::collections::BTreeMap<String, String>) -> GameSet {
+    let mut set = GameSet {
+        id: game.id(),
+        title: game.title(),
+        plain: Vec::new(),
+        advanced: Vec::new(),
+    };
+    for setting in create_form::settings_of(game) {
+        let name = create_form::field_name(game, setting.key);
+        let value = sent.get(&name).cloned().unwrap_or_default();
+        let (kind, options) = match &setting.input {
+            Input::Choice(options) => (
+                "choice",
+                options
+                    .iter()
+                    .map(|(v, words)| (*v, *words, *v == value))
+                    .collect(),
+            ),
+            Input::Flag => ("flag", Vec::new()),
+            Input::Whole { .. } => ("whole", Vec::new()),
+            Input::Words => ("words", Vec::new()),
+            Input::Json => ("json", Vec::new()),
+        };
+        let shown = FormSetting {
+            id: name.replace('.', "-"),
+            name,
+            label: setting.label,
+            kind,
+            options,
+            value,
+        };
+        match setting.advanced {
+            true => set.advanced.push(shown),
+            false => set.plain.push(shown),
+        }
+    }
+    set
 }
 
 pub async fn show_home(
@@ -174,15 +270,24 @@ pub async fn create_lobby(
     let game = form.get("game").to_owned();
     let sent = CreateForm {
         name: form.get("name").to_owned(),
-        max_players: form.get("max_players").trim().to_owned(),
         deadline_hours: form.get("deadline_hours").trim().to_owned(),
         deadline_minutes: form.get("deadline_minutes").trim().to_owned(),
+        decision_hours: form.get("decision_hours").trim().to_owned(),
+        decision_minutes: form.get("decision_minutes").trim().to_owned(),
         miss_limit: form.get("miss_limit").trim().to_owned(),
+        unlisted: form.get("unlisted") == "true",
+        game_fields: form
+            .fields
+            .iter()
+            .filter(|(k, _)| k.contains('.'))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect(),
     };
-    let settings = match sent.settings() {
+    let kind = game.parse::<GameKind>().ok();
+    let settings = match sent.settings(kind) {
         Ok(settings) => settings,
         Err(message) => {
-            let page = home_page(&app, csrf, &game, sent, Some(message.into())).await?;
+            let page = home_page(&app, csrf, &game, sent, Some(message)).await?;
             return Ok((axum::http::StatusCode::UNPROCESSABLE_ENTITY, page).into_response());
         }
     };
@@ -201,7 +306,10 @@ pub async fn create_lobby(
         Err(error) => {
             let page = home_page(&app, csrf, &game, sent, None).await?;
             Ok(again(error, |message| HomePage {
-                error: Some(message),
+                error: Some(match kind {
+                    Some(kind) => create_form::in_form_words(kind, &message),
+                    None => message,
+                }),
                 ..page
             }))
         }

@@ -22,6 +22,14 @@ use crate::games::{GameUi, with_game};
 use crate::http::AppState;
 use crate::store::Status;
 
+/// The status line as the host reads it: once sign-ups are closed it is the host who starts.
+fn host_status_label(lobby: &crate::host::views::LobbyView) -> String {
+    match lobby.status {
+        Status::Closed => "Sign-ups closed: start the game when you are ready".into(),
+        _ => status_label(lobby),
+    }
+}
+
 #[derive(Template, WebTemplate)]
 #[template(path = "host.html")]
 pub struct HostPage {
@@ -100,7 +108,7 @@ pub(super) async fn host_page(
         }),
         csrf,
         lobby_id: id.to_string(),
-        status_label: status_label(&lobby),
+        status_label: host_status_label(&lobby),
         share_link: format!("{base}/lobbies/{id}"),
         private_link: format!("{base}/lobbies/{id}/as/{token}"),
         can_close: lobby.status == Status::Signups,

@@ -9,11 +9,13 @@ use axum::response::{IntoResponse, Response};
 use serde_json::Map;
 
 use super::deadline::{DeadlineLine, settings_in_words};
+use super::posts::{self, Exports, Links};
 use super::prompt_form::Field;
-use super::round::{Exports, RoundBlock, collecting, history, pools_report, so_far};
+use super::round::{RoundBlock, collecting, history, so_far};
 use super::session::{CheckedForm, Csrf, Role, Tokens, Transport, identity_cookie};
 use super::table::{PoolsTable, Standings, heading, names, show};
-use super::{Live, PageError, PagePath, again, lobby_id, see_other};
+use super::waiting::{step_phrase, waiting_line};
+use super::{Live, PageError, PagePath, again, base_url, lobby_id, see_other};
 use crate::error::AppError;
 use crate::games::{GameUi, with_game};
 use crate::host::GameKind;
@@ -34,12 +36,18 @@ pub struct LobbyPage {
     pub status: &'static str,
     pub status_label: String,
     pub signups_open: bool,
+    /// Sign-ups are open but every seat is taken: no join form, say so.
+    pub full: bool,
+    /// Who the game waits for ("Waiting for Dan's orders."), while it runs.
+    pub waiting: Option<String>,
     pub table: PoolsTable,
     /// The game's public table (BST: pool size, discard pile), as (heading, value) lines.
     pub table_facts: Vec<(String, String)>,
     pub show_orders: bool,
     pub result: Option<Standings>,
     pub history: Vec<RoundBlock>,
+    /// HP and VP over the rounds, as pictures with their numbers.
+    pub charts: Vec<super::chart::Chart>,
     /// The running round's reveals so far.
     pub so_far: Option<RoundBlock>,
     pub you: Option<String>,
@@ -48,6 +56,12 @@ pub struct LobbyPage {
     pub join_fields: Vec<Field>,
     pub join_error: Option<String>,
     pub exports: Exports,
+    /// What the pools table shows ("Pools after round 2").
+    pub pools_title: String,
+    /// The sign-up announcement, before the start.
+    pub announcement: Option<Exports>,
+    /// The final standings, once the game is over.
+    pub standings_export: Option<Exports>,
     pub seed: Option<String>,
     /// The commitment to the seed made before the first order (docs/fairness.md).
     pub seed_commitment: Option<String>,
@@ -66,6 +80,7 @@ pub struct JoinPage {
     pub csrf: String,
     pub lobby_id: String,
     pub signups_open: bool,
+    pub full: bool,
     pub join_name: String,
     pub join_fields: Vec<Field>,
     pub join_error: Option<String>,
@@ -100,7 +115,10 @@ pub fn status_label(lobby: &LobbyView) -> String {
             lobby.capacity
         ),
         (Status::Closed, _) => "Sign-ups closed; waiting for the host to start".into(),
-        (Status::Running, Some(round)) => format!("Round {round}: collecting orders"),
+        (Status::Running, Some(round)) => match lobby.step.as_deref() {
+            Some(step) => format!("Round {round}: {}", step_phrase(lobby.game, step)),
+            None => format!("Round {round}"),
+        },
         (Status::Finished, _) => "Finished".into(),
         (Status::Running, None) => "Running".into(),
     }
@@ -122,10 +140,25 @@ pub async fn show_lobby(
         .await?;
     let player_token = viewer.player.as_ref().and(tokens.player.as_deref());
     let mut history = history(&app, &lobby, player_token).await?;
+    let charts = super::chart::charts(&history);
     history.reverse();
     let table = PoolsTable::of(lobby.game, &lobby.players, collecting(&lobby));
-    let exports = Exports::of(&pools_report(&lobby, &table));
     let names = names(&lobby.players);
+    let result = lobby.result.as_ref().map(|r| Standings::of(lobby.game, r, &names));
+    let base = base_url(&headers);
+    let links = Links {
+        base: &base,
+        lobby: &lobby,
+    };
+    let exports = Exports::of(&posts::pools(&links, &table));
+    let before_start = matches!(lobby.status, Status::Signups | Status::Closed);
+    let mut settings = variants(&lobby);
+    settings.extend(timing_in_words(&lobby));
+    let announcement = before_start.then(|| Exports::of(&posts::announcement(&links, &settings)));
+    let standings_export = result
+        .as_ref()
+        .map(|r| Exports::of(&posts::standings(&links, r)));
+    let pools_title = posts::pools_title(&lobby);
     Ok(LobbyPage {
         deadline: DeadlineLine::of(&lobby),
         title: lobby.name.clone(),
@@ -140,6 +173,8 @@ pub async fn show_lobby(
         status: lobby.status.as_str(),
         status_label: status_label(&lobby),
         signups_open: lobby.status == Status::Signups,
+        full: lobby.players.len() >= lobby.capacity,
+        waiting: waiting_line(&lobby, viewer.player.as_ref().map(|p| p.name.as_str())),
         show_orders: collecting(&lobby),
         table,
         table_facts: lobby
@@ -147,11 +182,9 @@ pub async fn show_lobby(
             .iter()
             .map(|(k, v)| (heading(k), show(v, &names)))
             .collect(),
-        result: lobby
-            .result
-            .as_ref()
-            .map(|r| Standings::of(lobby.game, r, &names)),
+        result,
         history,
+        charts,
         so_far: so_far(&lobby),
         you: viewer.player.map(|p| p.name),
         is_host: viewer.is_host,
@@ -159,6 +192,9 @@ pub async fn show_lobby(
         join_fields: join_fields(lobby.game),
         join_error: None,
         exports,
+        pools_title,
+        announcement,
+        standings_export,
         seed: lobby.seed.clone(),
         seed_commitment: lobby.seed_commitment.clone(),
         variants: variants(&lobby),
@@ -183,6 +219,7 @@ fn join_page(lobby: &LobbyView, csrf: String, name: String, error: Option<String
         csrf,
         lobby_id: lobby.id.to_string(),
         signups_open: lobby.status == Status::Signups,
+        full: lobby.status == Status::Signups && lobby.players.len() >= lobby.capacity,
         join_name: name,
         join_fields: join_fields(lobby.game),
         join_error: error,

@@ -3,7 +3,9 @@
 //! and answers with a 303 to the page to look at next, or with the same form again and a
 //! message. Handlers only translate between HTTP and the [`crate::host::Host`].
 
+mod chart;
 pub mod cite;
+mod create_form;
 mod deadline;
 pub mod error;
 pub mod export;
@@ -12,12 +14,16 @@ mod home;
 mod host_controls;
 mod host_panel;
 mod lobby;
+mod markdown_escape;
 mod play;
+pub mod posts;
 pub mod prompt_form;
 mod round;
 pub mod rules_page;
 pub mod session;
 pub mod table;
+pub mod waiting;
+mod whole_game;
 
 use axum::Router;
 use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE, LOCATION, SET_COOKIE};
@@ -103,6 +109,7 @@ pub fn routes(state: &AppState) -> Router<AppState> {
             get(play::show_play).post(play::submit_order),
         )
         .route("/lobbies/{id}/rounds/{round}", get(round::show_round))
+        .route("/lobbies/{id}/export", get(whole_game::show_whole_game))
         .route("/rules/{game}", get(rules_page::show_rules))
         .layer(middleware::from_fn_with_state(
             state.clone(),

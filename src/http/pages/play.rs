@@ -3,7 +3,8 @@
 
 use askama::Template;
 use askama_web::WebTemplate;
-use axum::extract::State;
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Query, State};
 use axum::http::HeaderMap;
 use axum::response::Response;
 use serde_json::{Map, Value};
@@ -29,6 +30,8 @@ pub struct PlayPage {
     pub you: String,
     pub alive: bool,
     pub status: &'static str,
+    /// Who the game waits for, you included ("Waiting for your and Dan's orders.").
+    pub waiting: Option<String>,
     pub private_link: String,
     /// The game's private view (BST: the hand) as (heading, value) lines.
     pub secrets: Vec<(String, String)>,
@@ -45,6 +48,8 @@ pub struct PlayPage {
     pub fallback: Option<String>,
     /// The form to set it: the main step's order form, while you owe a main-step order.
     pub fallback_form: Option<PromptForm>,
+    /// Just joined: tell the player to keep their private link.
+    pub just_joined: bool,
 }
 
 /// The player's token from the cookie, if this lobby knows it; 401 otherwise.
@@ -120,6 +125,7 @@ pub(super) async fn play_page(
         you: me.player["name"].as_str().unwrap_or_default().to_owned(),
         alive,
         status: lobby.status.as_str(),
+        waiting: super::waiting::waiting_line(&lobby, me.player["name"].as_str()),
         private_link: format!("{}/lobbies/{id}/as/{token}", base_url(headers)),
         secrets: me
             .private
@@ -136,17 +142,30 @@ pub(super) async fn play_page(
         deadline: DeadlineLine::of(&lobby),
         fallback: fallback.as_ref().map(|f| describe_order(f, &names)),
         fallback_form,
+        just_joined: false,
     })
+}
+
+/// `?joined=1`: the player has just joined (the page then says to keep the private link).
+#[derive(serde::Deserialize)]
+pub struct JoinedFlag {
+    joined: Option<String>,
 }
 
 pub async fn show_play(
     State(app): State<AppState>,
     PagePath(id): PagePath<String>,
+    flag: Result<Query<JoinedFlag>, QueryRejection>,
     headers: HeaderMap,
     Csrf(csrf): Csrf,
 ) -> Result<PlayPage, PageError> {
+    let Query(flag) = flag.map_err(|e| AppError::malformed("invalid-query", e.body_text()))?;
     let id = lobby_id(&id)?;
-    play_page(&app, id, &headers, csrf, None).await
+    let page = play_page(&app, id, &headers, csrf, None).await?;
+    Ok(PlayPage {
+        just_joined: flag.joined.is_some(),
+        ..page
+    })
 }
 
 pub async fn submit_order(

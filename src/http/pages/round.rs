@@ -7,10 +7,11 @@ use axum::extract::State;
 use axum::http::HeaderMap;
 
 use super::cite::{Cited, cite};
-use super::export::{self, Report};
+use super::deadline::Stamp;
+use super::posts::{self, Exports, Links};
 use super::session::Tokens;
 use super::table::{PoolsTable, names, order_line};
-use super::{Live, PageError, PagePath, lobby_id};
+use super::{Live, PageError, PagePath, base_url, lobby_id};
 use crate::error::AppError;
 use crate::host::GameKind;
 use crate::host::views::LobbyView;
@@ -24,6 +25,8 @@ pub struct RoundBlock {
     /// The log's lines, their rule citations linked to `game`'s rules page.
     pub log: Vec<Cited>,
     pub table: PoolsTable,
+    /// When the round resolved (none while it runs).
+    pub resolved: Option<Stamp>,
 }
 
 /// The `text` lines of a log's entries, with their citations.
@@ -45,32 +48,7 @@ impl RoundBlock {
             orders: view.orders.iter().map(|o| order_line(o, &names)).collect(),
             log: log_lines(&view.log, game),
             table: PoolsTable::of(game, &players, false),
-        }
-    }
-
-    /// This round as a forum post.
-    pub fn report(&self, lobby: &str) -> Report {
-        Report {
-            heading: format!("{lobby}: round {}", self.round),
-            orders: self.orders.clone(),
-            log: self.log.iter().map(Cited::to_string).collect(),
-            headings: self.table.headings(),
-            rows: self.table.plain_rows(),
-        }
-    }
-}
-
-/// The round's exports, ready for the page's text areas.
-pub struct Exports {
-    pub bbcode: String,
-    pub markdown: String,
-}
-
-impl Exports {
-    pub fn of(report: &Report) -> Exports {
-        Exports {
-            bbcode: export::bbcode(report),
-            markdown: export::markdown(report),
+            resolved: Some(Stamp::of_millis(view.resolved_at)),
         }
     }
 }
@@ -86,6 +64,8 @@ pub struct RoundPage {
     pub previous: Option<u32>,
     pub next: Option<u32>,
     pub exports: Exports,
+    /// The export's name ("Round 3").
+    pub export_title: String,
 }
 
 /// The lobby's resolved rounds, oldest first, with the viewer's private log lines if a player.
@@ -115,7 +95,21 @@ pub async fn show_round(
     let view = app.host.round(id, round, token).await?;
     let block = RoundBlock::of(&view, lobby.game);
     let rounds: Vec<u32> = app.host.rounds(id).await?.iter().map(|r| r.round).collect();
-    let exports = Exports::of(&block.report(&lobby.name));
+    let base = base_url(&headers);
+    let links = Links {
+        base: &base,
+        lobby: &lobby,
+    };
+    // The post is for the thread: built from the public round, never the viewer's private
+    // lines (a BST player's draws), even on that player's own view of the page.
+    let public = match token {
+        Some(_) => RoundBlock::of(
+            &app.host.round(id, round, None).await?,
+            lobby.game,
+        ),
+        None => RoundBlock::of(&view, lobby.game),
+    };
+    let exports = Exports::of(&posts::round(&links, &public));
     Ok(RoundPage {
         title: format!("{}: round {round}", lobby.name),
         live: None,
@@ -123,6 +117,7 @@ pub async fn show_round(
         lobby_name: lobby.name.clone(),
         previous: rounds.iter().copied().filter(|r| *r < round).max(),
         next: rounds.iter().copied().filter(|r| *r > round).min(),
+        export_title: format!("Round {round}"),
         block,
         exports,
     })
@@ -144,25 +139,11 @@ pub fn so_far(lobby: &LobbyView) -> Option<RoundBlock> {
             .collect(),
         log: log_lines(current["log"].as_array()?, lobby.game),
         table: PoolsTable::default(),
+        resolved: None,
     })
 }
 
 /// Whether a lobby is collecting orders now.
 pub fn collecting(lobby: &LobbyView) -> bool {
     lobby.step.is_some()
-}
-
-/// The lobby's current pools as a forum post.
-pub fn pools_report(lobby: &LobbyView, table: &PoolsTable) -> Report {
-    let when = match (lobby.result.is_some(), lobby.round) {
-        (true, _) => "final pools".to_string(),
-        (false, Some(round)) => format!("pools before round {round}"),
-        (false, None) => "players".to_string(),
-    };
-    Report {
-        heading: format!("{}: {when}", lobby.name),
-        headings: table.headings(),
-        rows: table.plain_rows(),
-        ..Report::default()
-    }
 }
