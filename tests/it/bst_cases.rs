@@ -284,7 +284,7 @@ fn check(
                     }
                 }
                 if let Some(r) = &expect.reason
-                    && o.reason != r
+                    && o.reason.to_string() != *r
                 {
                     errors.push(format!("reason: expected {r}, got {}", o.reason));
                 }

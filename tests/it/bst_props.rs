@@ -184,7 +184,10 @@ fn random_games_of_every_pairing_keep_the_invariants_and_end() {
             for g in 0..GAMES_PER_PAIRING {
                 let (_, state) =
                     play_noting(a, b, g * 1_000 + a as u64 * 10 + b as u64, &mut steps);
-                let reason = <Bst as Game>::outcome(&state).expect("finished").reason;
+                let reason = <Bst as Game>::outcome(&state)
+                    .expect("finished")
+                    .reason
+                    .to_string();
                 *endings.entry(reason).or_insert(0) += 1;
             }
         }

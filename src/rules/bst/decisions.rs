@@ -5,9 +5,10 @@
 use super::characters::Character;
 use super::engine::Run;
 use super::events::{BstEvent, DiscardWhy, Part};
+use super::legality::illegal_reason;
 use super::matrix::{Judgement, Reason, Verdict, judge};
 use super::moves::Move;
-use super::orders::{Order, illegal_reason};
+use super::orders::Order;
 use super::state::{Op, Pending, Play, State};
 use super::tokens::Token;
 
@@ -18,7 +19,7 @@ impl Run<'_> {
             if *order == Order::Decline {
                 self.log(BstEvent::Declined {
                     player: self.who(*seat),
-                    step: pending.name().to_owned(),
+                    step: pending.step(),
                 });
             }
         }

@@ -68,7 +68,7 @@ impl Run<'_> {
     fn finish(&mut self, winners: Vec<usize>, reason: EndReason) {
         self.log(BstEvent::GameOver {
             winners: winners.iter().map(|&w| self.who(w)).collect(),
-            reason: reason.id().to_owned(),
+            reason,
             hp: [self.s.players[0].hp, self.s.players[1].hp],
         });
         self.s.finish = Some(Finish { winners, reason });

@@ -7,6 +7,7 @@ use super::matrix::Verdict;
 use super::moves::Move;
 use super::state::{EndReason, Op, Pending, PlayerRef, State};
 use super::tokens::Token;
+use crate::rules::Seat;
 
 /// The hand limit (L138).
 pub const HAND_LIMIT: usize = 9;
@@ -160,7 +161,7 @@ impl<'a> Run<'a> {
         let player = self.who(seat);
         self.log(BstEvent::Drew {
             player: player.clone(),
-            seat,
+            seat: Seat(seat),
             token,
         });
         self.log(BstEvent::DrewCount {

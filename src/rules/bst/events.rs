@@ -3,9 +3,10 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::legality::Illegal;
 use super::matrix::{Reason, Verdict};
 use super::moves::Move;
-use super::state::PlayerRef;
+use super::state::{EndReason, PlayerRef, Step};
 use super::tokens::Token;
 use crate::rules::{Audience, Seat};
 
@@ -50,7 +51,7 @@ pub enum BstEvent {
         /// Who drew.
         player: PlayerRef,
         /// The drawer's seat (the audience).
-        seat: usize,
+        seat: Seat,
         /// The token drawn.
         token: Token,
     },
@@ -114,7 +115,7 @@ pub enum BstEvent {
         /// Standard Strike or Guard.
         to: Move,
         /// The reason (T6 (i)-(iv)).
-        reason: String,
+        reason: Illegal,
     },
     /// T7: a cost paid.
     Paid {
@@ -237,7 +238,7 @@ pub enum BstEvent {
         /// Who.
         player: PlayerRef,
         /// The step.
-        step: String,
+        step: Step,
     },
     /// Both players lost the exchange: nothing happens (L176).
     NothingHappens,
@@ -269,9 +270,8 @@ pub enum BstEvent {
     GameOver {
         /// The winners (empty for a draw).
         winners: Vec<PlayerRef>,
-        /// `knock-out`, `double-knock-out`, `pool-exhausted`, `round-cap`, `forfeit`,
-        /// `ended-by-host`.
-        reason: String,
+        /// Why it ended (§2.2).
+        reason: EndReason,
         /// Both players' HP at the end, seat order.
         hp: [i32; 2],
     },
@@ -280,7 +280,7 @@ pub enum BstEvent {
 impl crate::rules::Event for BstEvent {
     fn audience(&self) -> Audience {
         match self {
-            BstEvent::Drew { seat, .. } => Audience::Only(Seat(*seat)),
+            BstEvent::Drew { seat, .. } => Audience::Only(*seat),
             BstEvent::TurnBegan { .. }
             | BstEvent::DrewCount { .. }
             | BstEvent::Discarded { .. }

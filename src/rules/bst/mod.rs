@@ -11,6 +11,7 @@ pub mod endings;
 pub mod engine;
 pub mod events;
 pub mod host_acts;
+pub mod legality;
 pub mod log_lines;
 pub mod matrix;
 pub mod moves;
@@ -32,7 +33,7 @@ pub use events::BstEvent;
 pub use moves::Move;
 pub use orders::{Order, OrderBody};
 pub use prompts::Prompt;
-pub use refusals::BstRefusal;
+pub use refusals::Refusal;
 pub use setup::{Settings, Setup, SetupPlayer};
 pub use state::State;
 pub use tokens::{Colour, Token};
@@ -115,9 +116,9 @@ pub struct Standing {
 pub struct Outcome {
     /// Winner ids (empty in a draw).
     pub winners: Vec<PlayerId>,
-    /// `knock-out`, `double-knock-out`, `pool-exhausted`, `round-cap`, `forfeit`,
-    /// `ended-by-host`.
-    pub reason: &'static str,
+    /// Why it ended (§2.2): `knock-out`, `double-knock-out`, `pool-exhausted`, `round-cap`,
+    /// `forfeit`, `ended-by-host`.
+    pub reason: state::EndReason,
     /// Both players, the winner first (seat order in a draw).
     pub standings: Vec<Standing>,
 }
@@ -131,7 +132,7 @@ impl Game for Bst {
     type OrderBody = OrderBody;
     type Order = Order;
     type Event = BstEvent;
-    type Refusal = BstRefusal;
+    type Refusal = Refusal;
     type Prompt = Prompt;
     type Pools = Pools;
     type Table = Table;
@@ -153,7 +154,7 @@ impl Game for Bst {
         }
     }
 
-    fn check_settings(settings: &Settings) -> Result<(), BstRefusal> {
+    fn check_settings(settings: &Settings) -> Result<(), Refusal> {
         setup::check_settings(settings)
     }
 
@@ -165,15 +166,10 @@ impl Game for Bst {
         2
     }
 
-    fn check_join(_: &Settings, body: JoinBody) -> Result<Join, BstRefusal> {
+    fn check_join(_: &Settings, body: JoinBody) -> Result<Join, Refusal> {
         let character = match body.character {
             None => Ok(Character::Sellsword),
-            Some(c) => c.parse().map_err(|c| {
-                BstRefusal::new(
-                    "unknown-character",
-                    format!("`{c}` is not a character: sellsword, sentinel, warpriest, assassin, channeler, razorbeast"),
-                )
-            }),
+            Some(c) => c.parse().map_err(|got| Refusal::UnknownCharacter { got }),
         }?;
         Ok(Join { character })
     }
@@ -182,7 +178,7 @@ impl Game for Bst {
         settings: &Settings,
         entrants: &[Entrant<Join>],
         rng: &mut GameRng,
-    ) -> Result<State, BstRefusal> {
+    ) -> Result<State, Refusal> {
         setup::start(settings, entrants, rng)
     }
 
@@ -213,9 +209,9 @@ impl Game for Bst {
         prompts::prompt(state, seat.0)
     }
 
-    fn check_order(state: &State, seat: Seat, body: OrderBody) -> Result<Order, BstRefusal> {
+    fn check_order(state: &State, seat: Seat, body: OrderBody) -> Result<Order, Refusal> {
         if seat.0 > 1 {
-            return Err(BstRefusal::conflict("nothing-owed", "no such seat"));
+            return Err(Refusal::NothingOwed);
         }
         orders::check(state, seat.0, body)
     }
@@ -227,7 +223,7 @@ impl Game for Bst {
 
     /// A fallback is a play (`move` and `token`) naming a known tile and token; whether the
     /// token is in hand and the tile usable is judged when it is used (A9, T6).
-    fn check_fallback(body: &OrderBody) -> Result<(), BstRefusal> {
+    fn check_fallback(body: &OrderBody) -> Result<(), Refusal> {
         orders::check_play_form(body)
     }
 
@@ -311,12 +307,12 @@ impl Game for Bst {
     }
 
     /// A kick is a forfeit: the opponent wins (`host_acts.rs`).
-    fn kick(state: &State, seat: Seat) -> Result<HostAct<Self>, BstRefusal> {
+    fn kick(state: &State, seat: Seat) -> Result<HostAct<Self>, Refusal> {
         host_acts::kick(state, seat)
     }
 
     /// The host declares a draw or names the winner (`host_acts.rs`).
-    fn end_by_host(state: &State, ending: host_acts::Ending) -> Result<HostAct<Self>, BstRefusal> {
+    fn end_by_host(state: &State, ending: host_acts::Ending) -> Result<HostAct<Self>, Refusal> {
         host_acts::end_by_host(state, ending)
     }
 
@@ -324,7 +320,7 @@ impl Game for Bst {
         let f = state.finish.as_ref()?;
         Some(Outcome {
             winners: f.winners.iter().map(|&w| state.players[w].who.id).collect(),
-            reason: f.reason.id(),
+            reason: f.reason,
             standings: state
                 .players
                 .iter()

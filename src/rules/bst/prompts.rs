@@ -5,8 +5,9 @@ use serde::{Deserialize, Serialize};
 
 use super::characters::Character;
 use super::engine::HAND_LIMIT;
+use super::legality::illegal_reason;
 use super::moves::Move;
-use super::orders::{choices, illegal_reason, optional};
+use super::orders::{choices, optional};
 use super::state::{Pending, State};
 use super::tokens::Token;
 
@@ -107,7 +108,7 @@ pub fn prompt(s: &State, seat: usize) -> Option<Prompt> {
                             },
                             legal: reason.is_none(),
                             becomes: reason.as_ref().map(|_| m.replacement()),
-                            reason,
+                            reason: reason.map(|r| r.to_string()),
                         }
                     })
                     .collect(),
