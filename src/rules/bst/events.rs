@@ -3,6 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::causes::{ChargeCause, DamageSource, HealSource, OffBalanceSource, PoisonSource, Term};
 use super::legality::Illegal;
 use super::matrix::{Reason, Verdict};
 use super::moves::Move;
@@ -10,11 +11,13 @@ use super::state::{EndReason, PlayerRef, Step};
 use super::tokens::Token;
 use crate::rules::{Audience, Seat};
 
-/// One term of a damage sum, e.g. `{"label": "red", "amount": 2}`.
+/// One term of a damage sum, e.g. `{"term": "red-bonus", "amount": 2}` or
+/// `{"term": "token", "token": "B7", "amount": 7}`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Part {
-    /// What the term is (`token B7`, `red`, `base`, `surge`, ...).
-    pub label: String,
+    /// What the term is.
+    #[serde(flatten)]
+    pub label: Term,
     /// Its amount (may be negative: Channeler Standard -2).
     pub amount: i32,
 }
@@ -149,8 +152,8 @@ pub enum BstEvent {
         by: PlayerRef,
         /// The target.
         to: PlayerRef,
-        /// The effect (`Standard Strike`, `Power Surge`, `Follow-up`, ...).
-        source: String,
+        /// The effect that dealt it.
+        source: DamageSource,
         /// The terms of the sum.
         parts: Vec<Part>,
         /// The total.
@@ -167,14 +170,14 @@ pub enum BstEvent {
         /// HP after.
         hp: i32,
         /// Why.
-        source: String,
+        source: HealSource,
     },
     /// Off-Balance set.
     OffBalanceSet {
         /// Who.
         player: PlayerRef,
         /// By what.
-        source: String,
+        source: OffBalanceSource,
     },
     /// Both players Off-Balance: both cleared (L188, A18).
     OffBalanceCancelled,
@@ -185,7 +188,7 @@ pub enum BstEvent {
         /// Counters now.
         counters: u32,
         /// By what.
-        source: String,
+        source: PoisonSource,
     },
     /// A poison counter removed by a heal or Gather Power (A23).
     PoisonRemoved {
@@ -202,8 +205,8 @@ pub enum BstEvent {
         change: i32,
         /// Charges now.
         charges: u8,
-        /// Why (gain, surge, steal, refund, Gather Power, cap).
-        why: String,
+        /// Why.
+        why: ChargeCause,
     },
     /// A winning Guard's token returns to its hand (L245).
     TokenReturned {

@@ -4,6 +4,7 @@
 //! The game is a queue of turn-sequence phases (T1-T14) run by [`engine::Run`] until a step
 //! needs somebody's answer ([`state::Pending`]); `resolve` applies the answers and runs on.
 
+pub mod causes;
 pub mod characters;
 pub mod decisions;
 pub mod effects;
