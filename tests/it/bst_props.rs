@@ -147,7 +147,7 @@ fn play_noting(
         for seat in owes {
             // Now and then a seat "times out" and gets the house default (A36).
             if answers.random_bool(0.1) {
-                let order = herald::rules::bst::orders::default_order(&state, seat.0, &mut answers)
+                let order = herald::rules::bst::orders::default_order(&state, seat, &mut answers)
                     .expect("a default for an owed seat");
                 orders.push((seat, order));
                 continue;

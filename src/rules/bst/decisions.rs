@@ -125,11 +125,7 @@ impl Run<'_> {
                 // Both gains were applied before any steal (A27).
                 for (seat, order) in orders {
                     if *order == Order::Accept {
-                        self.charges(
-                            State::other(*seat),
-                            -1,
-                            ChargeCause::ChannelerSteal,
-                        );
+                        self.charges(State::other(*seat), -1, ChargeCause::ChannelerSteal);
                     }
                 }
             }

@@ -1,9 +1,9 @@
 //! T10: the win effects of every move, colour bonuses and character changes (§3.2-§3.5,
 //! A3-A6, A12, A26, A29-A31).
 
+use super::causes::{ChargeCause, DamageSource, HealSource, OffBalanceSource, PoisonSource, Term};
 use super::characters::Character;
 use super::engine::Run;
-use super::causes::{ChargeCause, DamageSource, HealSource, OffBalanceSource, PoisonSource, Term};
 use super::events::{BstEvent, Part};
 use super::matrix::Verdict;
 use super::moves::Move;
@@ -145,12 +145,8 @@ impl Run<'_> {
                 }
                 self.damage(w, l, DamageSource::Win { tile: mv }, parts);
                 match ch {
-                    Character::Assassin => {
-                        self.poison(l, PoisonSource::AssassinCounter)
-                    }
-                    Character::Razorbeast => {
-                        self.poison(l, PoisonSource::RazorbeastCounter)
-                    }
+                    Character::Assassin => self.poison(l, PoisonSource::AssassinCounter),
+                    Character::Razorbeast => self.poison(l, PoisonSource::RazorbeastCounter),
                     Character::Sellsword
                     | Character::Sentinel
                     | Character::Warpriest
@@ -159,7 +155,12 @@ impl Run<'_> {
             }
             Move::Parry => {
                 self.blue_heal(w, token, mv);
-                self.damage(w, l, DamageSource::Win { tile: mv }, vec![part(Term::Parry, 6)]);
+                self.damage(
+                    w,
+                    l,
+                    DamageSource::Win { tile: mv },
+                    vec![part(Term::Parry, 6)],
+                );
                 self.set_off_balance(l, OffBalanceSource::Parry);
                 self.push_front([Op::AskParry(w)]);
             }
@@ -206,7 +207,12 @@ impl Run<'_> {
                 let mv = plays[0].actual;
                 let parts = [0, 1].map(|s| self.strike_parts(s, mv, plays[s].token));
                 for (seat, parts) in parts.into_iter().enumerate() {
-                    self.damage(seat, State::other(seat), DamageSource::Win { tile: mv }, parts);
+                    self.damage(
+                        seat,
+                        State::other(seat),
+                        DamageSource::Win { tile: mv },
+                        parts,
+                    );
                 }
                 for seat in 0..2 {
                     match mv {

@@ -1,8 +1,8 @@
 //! The turn sequence runner: pops automatic phases (T1-T14) until a step needs an answer,
 //! with the shared primitives every effect uses (draw, damage, heal, statuses, end checks).
 
-use super::characters::Character;
 use super::causes::{ChargeCause, DamageSource, HealSource, OffBalanceSource, PoisonSource};
+use super::characters::Character;
 use super::events::{BstEvent, DiscardWhy, Part};
 use super::matrix::Verdict;
 use super::moves::Move;

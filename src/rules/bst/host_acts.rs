@@ -48,7 +48,7 @@ pub fn kick(state: &State, seat: Seat) -> Result<HostAct<Bst>, Refusal> {
     };
     Ok(finish(
         state,
-        vec![State::other(seat.0)],
+        vec![Seat(State::other(seat.0))],
         EndReason::Forfeit,
         vec![forfeited],
     ))
@@ -69,7 +69,7 @@ pub fn end_by_host(state: &State, ending: Ending) -> Result<HostAct<Bst>, Refusa
                 .ok_or_else(|| Refusal::UnknownWinner {
                     got: winner.to_owned(),
                 })?;
-            vec![seat]
+            vec![Seat(seat)]
         }
         (Some(other), None) => {
             return Err(Refusal::InvalidEnding(EndingProblem::NotADraw(
@@ -85,7 +85,7 @@ pub fn end_by_host(state: &State, ending: Ending) -> Result<HostAct<Bst>, Refusa
 
 fn finish(
     state: &State,
-    winners: Vec<usize>,
+    winners: Vec<Seat>,
     reason: EndReason,
     mut log: Vec<BstEvent>,
 ) -> HostAct<Bst> {
@@ -93,7 +93,7 @@ fn finish(
     log.push(BstEvent::GameOver {
         winners: winners
             .iter()
-            .map(|&w| next.players[w].who.clone())
+            .map(|w| next.players[w.0].who.clone())
             .collect(),
         reason,
         hp: [next.players[0].hp, next.players[1].hp],

@@ -207,14 +207,14 @@ impl Game for Bst {
     }
 
     fn prompt(state: &State, seat: Seat) -> Option<Prompt> {
-        prompts::prompt(state, seat.0)
+        prompts::prompt(state, seat)
     }
 
     fn check_order(state: &State, seat: Seat, body: OrderBody) -> Result<Order, Refusal> {
         if seat.0 > 1 {
             return Err(Refusal::NothingOwed);
         }
-        orders::check(state, seat.0, body)
+        orders::check(state, seat, body)
     }
 
     /// Applies the answers and runs on to the next step that needs one. The host's per-step
@@ -230,7 +230,7 @@ impl Game for Bst {
 
     /// A36 and §2.3's default table (see `orders::default_order`).
     fn default_order(state: &State, seat: Seat, rng: &mut GameRng) -> Option<Order> {
-        orders::default_order(state, seat.0, rng)
+        orders::default_order(state, seat, rng)
     }
 
     fn describe_order(_state: &State, order: Option<&Order>) -> String {
@@ -268,7 +268,7 @@ impl Game for Bst {
     fn alive(state: &State, seat: Seat) -> bool {
         match &state.finish {
             Some(f) => {
-                f.winners.contains(&seat.0) || f.winners.is_empty() && state.players[seat.0].hp > 0
+                f.winners.contains(&seat) || f.winners.is_empty() && state.players[seat.0].hp > 0
             }
             None => true,
         }
@@ -320,7 +320,11 @@ impl Game for Bst {
     fn outcome(state: &State) -> Option<Outcome> {
         let f = state.finish.as_ref()?;
         Some(Outcome {
-            winners: f.winners.iter().map(|&w| state.players[w].who.id).collect(),
+            winners: f
+                .winners
+                .iter()
+                .map(|w| state.players[w.0].who.id)
+                .collect(),
             reason: f.reason,
             standings: state
                 .players
@@ -331,7 +335,7 @@ impl Game for Bst {
                     name: p.who.name.clone(),
                     character: p.character,
                     hp: p.hp,
-                    place: if f.winners.is_empty() || f.winners.contains(&i) {
+                    place: if f.winners.is_empty() || f.winners.contains(&Seat(i)) {
                         1
                     } else {
                         2

@@ -9,6 +9,7 @@ use super::moves::Move;
 use super::refusals::{NotAChoice, Refusal, TokenCount};
 use super::state::{Pending, State, Step};
 use super::tokens::{Token, holds_all};
+use crate::rules::Seat;
 
 /// An answer as sent (the host strips `round` and `step`). One shape for every step; which
 /// fields a step takes is listed in `docs/rules/bst.md`.
@@ -189,7 +190,8 @@ fn in_hand(s: &State, seat: usize, named: &[Token]) -> Result<(), Refusal> {
 }
 
 /// Judges one answer to the current step (see `Game::check_order`).
-pub fn check(s: &State, seat: usize, body: OrderBody) -> Result<Order, Refusal> {
+pub fn check(s: &State, seat: Seat, body: OrderBody) -> Result<Order, Refusal> {
+    let seat = seat.0;
     let pending = owed_step(s, seat)?;
     let answer = Answer::read(body)?;
     if answer.decline.is_some() {
@@ -346,7 +348,8 @@ fn check_gather(s: &State, seat: usize, answer: Answer) -> Result<Order, Refusal
 /// accept the free benefits (set-aside, Channeler steal); decline every optional choice that
 /// costs something (Follow-up, Surge, Finishing extras, buy-back, Gather Power). `None` if the
 /// seat owes nothing. The trait has no hook for this yet; the host can call it directly.
-pub fn default_order(s: &State, seat: usize, rng: &mut crate::rules::GameRng) -> Option<Order> {
+pub fn default_order(s: &State, seat: Seat, rng: &mut crate::rules::GameRng) -> Option<Order> {
+    let seat = seat.0;
     use rand::seq::{IndexedRandom, SliceRandom};
     let pending = s.pending.as_ref()?;
     if !pending.seats().contains(&seat) {

@@ -9,7 +9,7 @@ use super::characters::Character;
 use super::matrix::Judgement;
 use super::moves::Move;
 use super::tokens::Token;
-use crate::rules::PlayerId;
+use crate::rules::{PlayerId, Seat};
 
 /// A player as named in the log: id and display name, so each line stands alone.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -332,7 +332,7 @@ impl std::fmt::Display for EndReason {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Finish {
     /// Winner seats (empty for a draw or tie).
-    pub winners: Vec<usize>,
+    pub winners: Vec<Seat>,
     /// Why it ended.
     pub reason: EndReason,
 }
