@@ -200,7 +200,7 @@ mod tests {
                 id: PlayerId(uuid::Uuid::nil()),
                 name: "Ann".into(),
             },
-            seat: 1,
+            seat: crate::rules::Seat(1),
             token: "R3".parse().unwrap(),
         };
         let entry: Value = serde_json::from_str(&to_text(&LogEntry::of(&drew)).unwrap()).unwrap();

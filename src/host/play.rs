@@ -236,39 +236,19 @@ fn submit_order<G: Game>(
     let state = running_state::<G>(snapshot)?;
     let (round, step) = (G::round(&state), G::step(&state));
     check_addressed(&mut body, round, step)?;
-    let seat = Seat(player.seat);
     let owed = G::owes(&state);
-    if !owed.contains(&seat) {
-        return Err(AppError::conflict(
-            "nothing-owed",
-            "You owe no answer in this step.",
-        ));
-    }
-    let order_body: G::OrderBody = engine::from_client(Value::Object(body), "order")?;
-    let order = G::check_order(&state, seat, order_body).map_err(engine::refused)?;
+    let seat = owed_seat(&owed, player)?;
+    let order = checked_order::<G>(&state, seat, body)?;
     let order_json = to_json(&order)?;
     // A fresh nonce for every order, a replacement too: its receipt binds this order alone.
     let binding = Binding::new(&order_json, round, step, player.id);
     let replaced = snapshot.orders.iter().any(|o| o.player_id == player.id);
 
     let mut change = Change::default();
-    // A replacement is the player's own business: their receipt says so, but nobody else
-    // learns that they changed their mind (a forum host would not tell either).
     if !replaced {
-        change.events.push(NewEvent {
-            kind: EventKind::Submitted.as_str(),
-            data: submitted_event(round, step, player)?,
-        });
+        announce_submitted(&mut change, round, step, player)?;
     }
-    // Everyone owed has answered once this order is counted (orders are stored only for owed
-    // seats of this step, so counting distinct players is enough).
-    let answered = snapshot
-        .orders
-        .iter()
-        .filter(|o| o.player_id != player.id)
-        .count()
-        + 1;
-    let resolved = answered >= owed.len();
+    let resolved = completes_step(snapshot, player, owed.len());
     if resolved {
         let orders = orders_with::<G>(snapshot, player, &order)?;
         resolve_step::<G>(
@@ -295,6 +275,59 @@ fn submit_order<G: Game>(
         commitment: binding.commitment,
     };
     Ok((change, receipt))
+}
+
+/// The player's seat, if it is among the seats `owed` an answer in the open step; a 409
+/// otherwise.
+fn owed_seat(owed: &[Seat], player: &PlayerRow) -> Result<Seat, AppError> {
+    let seat = Seat(player.seat);
+    if owed.contains(&seat) {
+        Ok(seat)
+    } else {
+        Err(AppError::conflict(
+            "nothing-owed",
+            "You owe no answer in this step.",
+        ))
+    }
+}
+
+/// The order's body read into the game's type (400 when malformed) and judged by its rules
+/// (422 or 409 with the rules' code).
+fn checked_order<G: Game>(
+    state: &G::State,
+    seat: Seat,
+    body: Map<String, Value>,
+) -> Result<G::Order, AppError> {
+    let order_body: G::OrderBody = engine::from_client(Value::Object(body), "order")?;
+    G::check_order(state, seat, order_body).map_err(engine::refused)
+}
+
+/// Files the `submitted` event: who answered, never what. A replacement is the player's own
+/// business: their receipt says so, but nobody else learns that they changed their mind (a
+/// forum host would not tell either), so the caller files this only for a first order.
+fn announce_submitted(
+    change: &mut Change,
+    round: u32,
+    step: &str,
+    player: &PlayerRow,
+) -> Result<(), AppError> {
+    change.events.push(NewEvent {
+        kind: EventKind::Submitted.as_str(),
+        data: submitted_event(round, step, player)?,
+    });
+    Ok(())
+}
+
+/// Whether everyone owed has answered once `player`'s order is counted. Orders are stored
+/// only for owed seats of this step, so counting distinct players is enough.
+fn completes_step(snapshot: &Snapshot, player: &PlayerRow, owed: usize) -> bool {
+    let answered = snapshot
+        .orders
+        .iter()
+        .filter(|o| o.player_id != player.id)
+        .count()
+        + 1;
+    answered >= owed
 }
 
 /// The game's state while it runs; a 409 before the start and after the end.

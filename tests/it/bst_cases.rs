@@ -277,14 +277,14 @@ fn check(
                     let actual: Vec<usize> = state
                         .finish
                         .as_ref()
-                        .map(|f| f.winners.iter().map(|x| x + 1).collect())
+                        .map(|f| f.winners.iter().map(|x| x.0 + 1).collect())
                         .unwrap_or_default();
                     if &actual != w {
                         errors.push(format!("winners: expected {w:?}, got {actual:?}"));
                     }
                 }
                 if let Some(r) = &expect.reason
-                    && o.reason != r
+                    && o.reason.to_string() != *r
                 {
                     errors.push(format!("reason: expected {r}, got {}", o.reason));
                 }

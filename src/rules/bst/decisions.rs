@@ -2,12 +2,14 @@
 //! §2.3 (overflow, set-aside, buy-back, Follow-up, Surge, Finishing extras, Parry and Evasion
 //! picks, Channeler steal, Gather Power).
 
+use super::causes::{ChargeCause, DamageSource, HealSource, OffBalanceSource, Term};
 use super::characters::Character;
 use super::engine::Run;
 use super::events::{BstEvent, DiscardWhy, Part};
+use super::legality::illegal_reason;
 use super::matrix::{Judgement, Reason, Verdict, judge};
 use super::moves::Move;
-use super::orders::{Order, illegal_reason};
+use super::orders::Order;
 use super::state::{Op, Pending, Play, State};
 use super::tokens::Token;
 
@@ -18,7 +20,7 @@ impl Run<'_> {
             if *order == Order::Decline {
                 self.log(BstEvent::Declined {
                     player: self.who(*seat),
-                    step: pending.name().to_owned(),
+                    step: pending.step(),
                 });
             }
         }
@@ -89,12 +91,17 @@ impl Run<'_> {
                     self.discard_from_hand(*seat, tokens, DiscardWhy::FinishingExtras);
                     let parts = tokens
                         .iter()
-                        .map(|t| Part {
-                            label: format!("extra {t}"),
-                            amount: t.value(),
+                        .map(|&token| Part {
+                            label: Term::Extra { token },
+                            amount: token.value(),
                         })
                         .collect();
-                    self.damage(*seat, State::other(*seat), "Finishing Strike extras", parts);
+                    self.damage(
+                        *seat,
+                        State::other(*seat),
+                        DamageSource::FinishingExtras,
+                        parts,
+                    );
                 }
             }
             Pending::ParryPick { seat } => {
@@ -118,11 +125,7 @@ impl Run<'_> {
                 // Both gains were applied before any steal (A27).
                 for (seat, order) in orders {
                     if *order == Order::Accept {
-                        self.charges(
-                            State::other(*seat),
-                            -1,
-                            "taken by the Channeler's Power-up, L306",
-                        );
+                        self.charges(State::other(*seat), -1, ChargeCause::ChannelerSteal);
                     }
                 }
             }
@@ -218,12 +221,12 @@ impl Run<'_> {
     fn follow_up_hit(&mut self, seat: usize, token: Token) {
         let opp = State::other(seat);
         let parts = vec![Part {
-            label: format!("half of {token}"),
+            label: Term::HalfOf { token },
             amount: token.value() / 2,
         }];
-        self.damage(seat, opp, "Follow-up", parts);
+        self.damage(seat, opp, DamageSource::FollowUp, parts);
         if self.s.players[seat].character == Character::Assassin && token.is_red() {
-            self.set_off_balance(opp, "the Assassin's red Follow-up, L299");
+            self.set_off_balance(opp, OffBalanceSource::AssassinRedFollowUp);
         }
     }
 
@@ -236,15 +239,15 @@ impl Run<'_> {
         let paid = self.s.players[seat].spend(1);
         let charges = self.s.players[seat].charges;
         let why = if paid == 0 {
-            "Power Surge, free turn (A21)"
+            ChargeCause::FreePowerSurge
         } else {
-            "Power Surge"
+            ChargeCause::PowerSurge
         };
         self.log(BstEvent::Charges {
             player: self.who(seat),
             change: -i32::from(paid),
             charges,
-            why: why.to_owned(),
+            why,
         });
         let opp = State::other(seat);
         let bonus = match plays[seat].actual {
@@ -262,14 +265,14 @@ impl Run<'_> {
         self.damage(
             seat,
             opp,
-            "Power Surge",
+            DamageSource::PowerSurge,
             vec![Part {
-                label: "surge".to_owned(),
+                label: Term::Surge,
                 amount: bonus,
             }],
         );
         if plays[seat].actual == Move::LightningStrike {
-            self.set_off_balance(opp, "surged Lightning Strike, L230");
+            self.set_off_balance(opp, OffBalanceSource::SurgedLightning);
         }
     }
 
@@ -278,14 +281,14 @@ impl Run<'_> {
     /// L194, L291, A23, A38).
     fn gather(&mut self, seat: usize, tokens: &[Token]) {
         self.discard_from_hand(seat, tokens, DiscardWhy::GatherPower);
-        self.charges(seat, 1, "Gather Power, L187");
+        self.charges(seat, 1, ChargeCause::GatherPower);
         if self.s.players[seat].character == Character::Warpriest {
             let amount = if tokens.iter().any(|t| t.is_blue()) {
                 3
             } else {
                 2
             };
-            self.heal(seat, amount, "the Warpriest's Gather Power, L291");
+            self.heal(seat, amount, HealSource::WarpriestGather);
         } else {
             self.remove_poison(seat);
         }

@@ -1,6 +1,7 @@
 //! T10: the win effects of every move, colour bonuses and character changes (§3.2-§3.5,
 //! A3-A6, A12, A26, A29-A31).
 
+use super::causes::{ChargeCause, DamageSource, HealSource, OffBalanceSource, PoisonSource, Term};
 use super::characters::Character;
 use super::engine::Run;
 use super::events::{BstEvent, Part};
@@ -9,11 +10,8 @@ use super::moves::Move;
 use super::state::{Op, State};
 use super::tokens::Token;
 
-fn part(label: impl Into<String>, amount: i32) -> Part {
-    Part {
-        label: label.into(),
-        amount,
-    }
+fn part(label: Term, amount: i32) -> Part {
+    Part { label, amount }
 }
 
 impl Run<'_> {
@@ -36,8 +34,8 @@ impl Run<'_> {
     pub fn strike_parts(&self, seat: usize, strike: Move, token: Token) -> Vec<Part> {
         let ch = self.s.players[seat].character;
         let mut parts = match strike {
-            Move::PiercingStrike => vec![part("Piercing base", 5)],
-            Move::LightningStrike => vec![part("Lightning base", 7)],
+            Move::PiercingStrike => vec![part(Term::PiercingBase, 5)],
+            Move::LightningStrike => vec![part(Term::LightningBase, 7)],
             Move::StandardStrike
             | Move::DashingStrike
             | Move::FinishingStrike
@@ -45,20 +43,20 @@ impl Run<'_> {
             | Move::Parry
             | Move::CounterAttack
             | Move::Evasion
-            | Move::PowerUp => vec![part(format!("token {token}"), token.value())],
+            | Move::PowerUp => vec![part(Term::Token { token }, token.value())],
         };
         if token.is_red() {
-            parts.push(part("red bonus", 2));
+            parts.push(part(Term::RedBonus, 2));
         }
         if ch == Character::Sentinel && strike == Move::PiercingStrike {
-            parts.push(part("Sentinel Piercing", 3));
+            parts.push(part(Term::SentinelPiercing, 3));
         }
         if ch == Character::Channeler && strike == Move::DashingStrike {
             let held = i32::from(self.s.players[seat].charges);
-            parts.push(part("Channeler's Charges", held));
+            parts.push(part(Term::ChannelerCharges, held));
         }
         if ch == Character::Channeler && strike == Move::StandardStrike {
-            parts.push(part("Channeler Standard", -2));
+            parts.push(part(Term::ChannelerStandard, -2));
         }
         parts
     }
@@ -68,13 +66,13 @@ impl Run<'_> {
     fn strike_hits(&mut self, seat: usize, strike: Move, token: Token) {
         let opp = State::other(seat);
         let parts = self.strike_parts(seat, strike, token);
-        self.damage(seat, opp, strike.name(), parts);
+        self.damage(seat, opp, DamageSource::Win { tile: strike }, parts);
         match strike {
-            Move::PiercingStrike => self.set_off_balance(opp, "Piercing Strike, L215"),
-            Move::DashingStrike => self.set_off_balance(opp, "Dashing Strike, L222"),
+            Move::PiercingStrike => self.set_off_balance(opp, OffBalanceSource::PiercingStrike),
+            Move::DashingStrike => self.set_off_balance(opp, OffBalanceSource::DashingStrike),
             Move::LightningStrike => {
                 if self.s.players[seat].character == Character::Razorbeast {
-                    self.poison(opp, "the Razorbeast's Lightning Strike (L314, A30)");
+                    self.poison(opp, PoisonSource::RazorbeastLightning);
                 }
             }
             Move::StandardStrike
@@ -90,7 +88,7 @@ impl Run<'_> {
     /// A winning Defense's Blue heal (L183; the Razorbeast's Counter-Attack too, L315).
     fn blue_heal(&mut self, seat: usize, token: Token, defense: Move) {
         if token.is_blue() {
-            self.heal(seat, 1, &format!("blue {defense}, L183"));
+            self.heal(seat, 1, HealSource::BlueDefense { tile: defense });
         }
     }
 
@@ -131,16 +129,13 @@ impl Run<'_> {
             }
             Move::CounterAttack => {
                 self.blue_heal(w, token, mv);
-                let mut parts = vec![part(format!("half of {token}"), token.value() / 2)];
+                let mut parts = vec![part(Term::HalfOf { token }, token.value() / 2)];
                 match ch {
                     Character::Assassin => {
-                        parts = vec![part(
-                            "the Assassin's Counter-Attack deals no damage (L301)",
-                            0,
-                        )];
+                        parts = vec![part(Term::AssassinCounter, 0)];
                     }
                     Character::Razorbeast if token.is_red() => {
-                        parts.push(part("red bonus (Razorbeast, L315)", 2));
+                        parts.push(part(Term::RazorbeastRedBonus, 2));
                     }
                     Character::Razorbeast
                     | Character::Sellsword
@@ -148,14 +143,10 @@ impl Run<'_> {
                     | Character::Warpriest
                     | Character::Channeler => {}
                 }
-                self.damage(w, l, mv.name(), parts);
+                self.damage(w, l, DamageSource::Win { tile: mv }, parts);
                 match ch {
-                    Character::Assassin => {
-                        self.poison(l, "the Assassin's Counter-Attack (L300, A26)")
-                    }
-                    Character::Razorbeast => {
-                        self.poison(l, "the Razorbeast's Counter-Attack (L314, A30)")
-                    }
+                    Character::Assassin => self.poison(l, PoisonSource::AssassinCounter),
+                    Character::Razorbeast => self.poison(l, PoisonSource::RazorbeastCounter),
                     Character::Sellsword
                     | Character::Sentinel
                     | Character::Warpriest
@@ -164,15 +155,20 @@ impl Run<'_> {
             }
             Move::Parry => {
                 self.blue_heal(w, token, mv);
-                self.damage(w, l, mv.name(), vec![part("Parry", 6)]);
-                self.set_off_balance(l, "Parry, L259");
+                self.damage(
+                    w,
+                    l,
+                    DamageSource::Win { tile: mv },
+                    vec![part(Term::Parry, 6)],
+                );
+                self.set_off_balance(l, OffBalanceSource::Parry);
                 self.push_front([Op::AskParry(w)]);
             }
             Move::Evasion => {
                 self.blue_heal(w, token, mv);
                 let paid = i32::from(plays[w].paid);
                 if paid > 0 {
-                    self.charges(w, paid, "Evasion refund, L266");
+                    self.charges(w, paid, ChargeCause::EvasionRefund);
                 }
                 self.push_front([Op::AskEvasion(w), Op::CheckOverflow]);
             }
@@ -193,7 +189,7 @@ impl Run<'_> {
         } else {
             2
         };
-        self.charges(seat, gain, "Power-up, L275");
+        self.charges(seat, gain, ChargeCause::PowerUp);
     }
 
     /// Both players won with the same move: resolve in lockstep, with no optional effects in
@@ -211,20 +207,25 @@ impl Run<'_> {
                 let mv = plays[0].actual;
                 let parts = [0, 1].map(|s| self.strike_parts(s, mv, plays[s].token));
                 for (seat, parts) in parts.into_iter().enumerate() {
-                    self.damage(seat, State::other(seat), mv.name(), parts);
+                    self.damage(
+                        seat,
+                        State::other(seat),
+                        DamageSource::Win { tile: mv },
+                        parts,
+                    );
                 }
                 for seat in 0..2 {
                     match mv {
                         Move::PiercingStrike => {
-                            self.set_off_balance(1 - seat, "Piercing Strike, L215")
+                            self.set_off_balance(1 - seat, OffBalanceSource::PiercingStrike)
                         }
                         Move::DashingStrike => {
-                            self.set_off_balance(1 - seat, "Dashing Strike, L222")
+                            self.set_off_balance(1 - seat, OffBalanceSource::DashingStrike)
                         }
                         Move::LightningStrike
                             if self.s.players[seat].character == Character::Razorbeast =>
                         {
-                            self.poison(1 - seat, "the Razorbeast's Lightning Strike (L314, A30)")
+                            self.poison(1 - seat, PoisonSource::RazorbeastLightning)
                         }
                         Move::LightningStrike
                         | Move::StandardStrike

@@ -4,6 +4,7 @@
 use super::engine::Run;
 use super::events::BstEvent;
 use super::state::{EndReason, Finish, State};
+use crate::rules::Seat;
 
 impl Run<'_> {
     pub(super) fn revive(&mut self) {
@@ -34,7 +35,7 @@ impl Run<'_> {
         }
         match down.as_slice() {
             [] => {}
-            [loser] => self.finish(vec![State::other(*loser)], EndReason::KnockOut),
+            [loser] => self.finish(vec![Seat(State::other(*loser))], EndReason::KnockOut),
             [_, _, ..] => self.finish(vec![], EndReason::DoubleKnockOut),
         }
     }
@@ -58,17 +59,17 @@ impl Run<'_> {
     pub fn finish_by_hp(&mut self, reason: EndReason) {
         let [a, b] = [self.s.players[0].hp, self.s.players[1].hp];
         let winners = match a.cmp(&b) {
-            std::cmp::Ordering::Greater => vec![0],
-            std::cmp::Ordering::Less => vec![1],
+            std::cmp::Ordering::Greater => vec![Seat(0)],
+            std::cmp::Ordering::Less => vec![Seat(1)],
             std::cmp::Ordering::Equal => vec![],
         };
         self.finish(winners, reason);
     }
 
-    fn finish(&mut self, winners: Vec<usize>, reason: EndReason) {
+    fn finish(&mut self, winners: Vec<Seat>, reason: EndReason) {
         self.log(BstEvent::GameOver {
-            winners: winners.iter().map(|&w| self.who(w)).collect(),
-            reason: reason.id().to_owned(),
+            winners: winners.iter().map(|w| self.who(w.0)).collect(),
+            reason,
             hp: [self.s.players[0].hp, self.s.players[1].hp],
         });
         self.s.finish = Some(Finish { winners, reason });

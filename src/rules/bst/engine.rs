@@ -1,12 +1,14 @@
 //! The turn sequence runner: pops automatic phases (T1-T14) until a step needs an answer,
 //! with the shared primitives every effect uses (draw, damage, heal, statuses, end checks).
 
+use super::causes::{ChargeCause, DamageSource, HealSource, OffBalanceSource, PoisonSource};
 use super::characters::Character;
 use super::events::{BstEvent, DiscardWhy, Part};
 use super::matrix::Verdict;
 use super::moves::Move;
 use super::state::{EndReason, Op, Pending, PlayerRef, State};
 use super::tokens::Token;
+use crate::rules::Seat;
 
 /// The hand limit (L138).
 pub const HAND_LIMIT: usize = 9;
@@ -160,7 +162,7 @@ impl<'a> Run<'a> {
         let player = self.who(seat);
         self.log(BstEvent::Drew {
             player: player.clone(),
-            seat,
+            seat: Seat(seat),
             token,
         });
         self.log(BstEvent::DrewCount {
@@ -180,13 +182,13 @@ impl<'a> Run<'a> {
 
     /// Deals damage as a sum of parts (never below 0), marking a Warpriest's pending revive
     /// when it takes him to 0 HP or less while he holds 5 Charges (A20).
-    pub fn damage(&mut self, by: usize, to: usize, source: &str, parts: Vec<Part>) {
+    pub fn damage(&mut self, by: usize, to: usize, source: DamageSource, parts: Vec<Part>) {
         let total = parts.iter().map(|p| p.amount).sum::<i32>().max(0);
         self.hurt(to, total);
         self.log(BstEvent::Damage {
             by: self.who(by),
             to: self.who(to),
-            source: source.to_owned(),
+            source,
             parts,
             total,
             hp: self.s.players[to].hp,
@@ -203,7 +205,7 @@ impl<'a> Run<'a> {
 
     /// Heals up to the starting HP; every heal event removes one poison counter even when the
     /// cap absorbs it (A22, A23).
-    pub fn heal(&mut self, seat: usize, amount: i32, source: &str) {
+    pub fn heal(&mut self, seat: usize, amount: i32, source: HealSource) {
         let p = &mut self.s.players[seat];
         let before = p.hp;
         p.hp = (p.hp + amount).min(p.character.start_hp()).max(before);
@@ -212,7 +214,7 @@ impl<'a> Run<'a> {
             player: self.who(seat),
             amount: gained,
             hp,
-            source: source.to_owned(),
+            source,
         });
         self.remove_poison(seat);
     }
@@ -230,22 +232,22 @@ impl<'a> Run<'a> {
     }
 
     /// Adds a poison counter (L300, L314).
-    pub fn poison(&mut self, seat: usize, source: &str) {
+    pub fn poison(&mut self, seat: usize, source: PoisonSource) {
         self.s.players[seat].poison += 1;
         let counters = self.s.players[seat].poison;
         self.log(BstEvent::Poisoned {
             player: self.who(seat),
             counters,
-            source: source.to_owned(),
+            source,
         });
     }
 
     /// Sets Off-Balance; if both players are then Off-Balance, both are cleared (L188, A18).
-    pub fn set_off_balance(&mut self, seat: usize, source: &str) {
+    pub fn set_off_balance(&mut self, seat: usize, source: OffBalanceSource) {
         self.s.players[seat].off_balance = true;
         self.log(BstEvent::OffBalanceSet {
             player: self.who(seat),
-            source: source.to_owned(),
+            source,
         });
         if self.s.players.iter().all(|p| p.off_balance) {
             for p in &mut self.s.players {
@@ -257,7 +259,7 @@ impl<'a> Run<'a> {
 
     /// Changes Charges by `change` within 0-5 (L139); a gain returns a set-aside Piercing
     /// Strike at once (A28).
-    pub fn charges(&mut self, seat: usize, change: i32, why: &str) {
+    pub fn charges(&mut self, seat: usize, change: i32, why: ChargeCause) {
         let p = &mut self.s.players[seat];
         let before = i32::from(p.charges);
         p.charges = u8::try_from((before + change).clamp(0, i32::from(CHARGE_CAP))).unwrap_or(0);
@@ -266,7 +268,7 @@ impl<'a> Run<'a> {
             player: self.who(seat),
             change: delta,
             charges: now,
-            why: why.to_owned(),
+            why,
         });
         if now >= 1 && self.s.players[seat].piercing_set_aside {
             self.s.players[seat].piercing_set_aside = false;

@@ -3,17 +3,21 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::causes::{ChargeCause, DamageSource, HealSource, OffBalanceSource, PoisonSource, Term};
+use super::legality::Illegal;
 use super::matrix::{Reason, Verdict};
 use super::moves::Move;
-use super::state::PlayerRef;
+use super::state::{EndReason, PlayerRef, Step};
 use super::tokens::Token;
 use crate::rules::{Audience, Seat};
 
-/// One term of a damage sum, e.g. `{"label": "red", "amount": 2}`.
+/// One term of a damage sum, e.g. `{"term": "red-bonus", "amount": 2}` or
+/// `{"term": "token", "token": "B7", "amount": 7}`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Part {
-    /// What the term is (`token B7`, `red`, `base`, `surge`, ...).
-    pub label: String,
+    /// What the term is.
+    #[serde(flatten)]
+    pub label: Term,
     /// Its amount (may be negative: Channeler Standard -2).
     pub amount: i32,
 }
@@ -50,7 +54,7 @@ pub enum BstEvent {
         /// Who drew.
         player: PlayerRef,
         /// The drawer's seat (the audience).
-        seat: usize,
+        seat: Seat,
         /// The token drawn.
         token: Token,
     },
@@ -114,7 +118,7 @@ pub enum BstEvent {
         /// Standard Strike or Guard.
         to: Move,
         /// The reason (T6 (i)-(iv)).
-        reason: String,
+        reason: Illegal,
     },
     /// T7: a cost paid.
     Paid {
@@ -148,8 +152,8 @@ pub enum BstEvent {
         by: PlayerRef,
         /// The target.
         to: PlayerRef,
-        /// The effect (`Standard Strike`, `Power Surge`, `Follow-up`, ...).
-        source: String,
+        /// The effect that dealt it.
+        source: DamageSource,
         /// The terms of the sum.
         parts: Vec<Part>,
         /// The total.
@@ -166,14 +170,14 @@ pub enum BstEvent {
         /// HP after.
         hp: i32,
         /// Why.
-        source: String,
+        source: HealSource,
     },
     /// Off-Balance set.
     OffBalanceSet {
         /// Who.
         player: PlayerRef,
         /// By what.
-        source: String,
+        source: OffBalanceSource,
     },
     /// Both players Off-Balance: both cleared (L188, A18).
     OffBalanceCancelled,
@@ -184,7 +188,7 @@ pub enum BstEvent {
         /// Counters now.
         counters: u32,
         /// By what.
-        source: String,
+        source: PoisonSource,
     },
     /// A poison counter removed by a heal or Gather Power (A23).
     PoisonRemoved {
@@ -201,8 +205,8 @@ pub enum BstEvent {
         change: i32,
         /// Charges now.
         charges: u8,
-        /// Why (gain, surge, steal, refund, Gather Power, cap).
-        why: String,
+        /// Why.
+        why: ChargeCause,
     },
     /// A winning Guard's token returns to its hand (L245).
     TokenReturned {
@@ -237,7 +241,7 @@ pub enum BstEvent {
         /// Who.
         player: PlayerRef,
         /// The step.
-        step: String,
+        step: Step,
     },
     /// Both players lost the exchange: nothing happens (L176).
     NothingHappens,
@@ -269,9 +273,8 @@ pub enum BstEvent {
     GameOver {
         /// The winners (empty for a draw).
         winners: Vec<PlayerRef>,
-        /// `knock-out`, `double-knock-out`, `pool-exhausted`, `round-cap`, `forfeit`,
-        /// `ended-by-host`.
-        reason: String,
+        /// Why it ended (§2.2).
+        reason: EndReason,
         /// Both players' HP at the end, seat order.
         hp: [i32; 2],
     },
@@ -280,7 +283,7 @@ pub enum BstEvent {
 impl crate::rules::Event for BstEvent {
     fn audience(&self) -> Audience {
         match self {
-            BstEvent::Drew { seat, .. } => Audience::Only(Seat(*seat)),
+            BstEvent::Drew { seat, .. } => Audience::Only(*seat),
             BstEvent::TurnBegan { .. }
             | BstEvent::DrewCount { .. }
             | BstEvent::Discarded { .. }

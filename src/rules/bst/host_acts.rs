@@ -11,7 +11,7 @@ use serde::Deserialize;
 
 use super::Bst;
 use super::events::BstEvent;
-use super::refusals::BstRefusal;
+use super::refusals::{EndingProblem, Refusal};
 use super::state::{EndReason, Finish, State};
 use crate::rules::{HostAct, PlayerId, Seat};
 
@@ -35,33 +35,29 @@ pub fn rename(state: &State, seat: Seat, name: &str) -> State {
     next
 }
 
-fn game_over() -> BstRefusal {
-    BstRefusal::conflict("game-over", "the game is over")
-}
-
 /// A forfeit: the player at `seat` loses, the opponent wins.
-pub fn kick(state: &State, seat: Seat) -> Result<HostAct<Bst>, BstRefusal> {
+pub fn kick(state: &State, seat: Seat) -> Result<HostAct<Bst>, Refusal> {
     if state.finish.is_some() {
-        return Err(game_over());
+        return Err(Refusal::GameOver);
     }
     if seat.0 > 1 {
-        return Err(BstRefusal::new("unknown-seat", "no such seat"));
+        return Err(Refusal::NotInPlay { seat: seat.0 });
     }
     let forfeited = BstEvent::Forfeited {
         player: state.players[seat.0].who.clone(),
     };
     Ok(finish(
         state,
-        vec![State::other(seat.0)],
+        vec![Seat(State::other(seat.0))],
         EndReason::Forfeit,
         vec![forfeited],
     ))
 }
 
 /// The host ends the duel as a draw or with the winner named.
-pub fn end_by_host(state: &State, ending: Ending) -> Result<HostAct<Bst>, BstRefusal> {
+pub fn end_by_host(state: &State, ending: Ending) -> Result<HostAct<Bst>, Refusal> {
     if state.finish.is_some() {
-        return Err(game_over());
+        return Err(Refusal::GameOver);
     }
     let winners = match (ending.result.as_deref(), ending.winner.as_deref()) {
         (Some("draw"), None) => Vec::new(),
@@ -70,25 +66,18 @@ pub fn end_by_host(state: &State, ending: Ending) -> Result<HostAct<Bst>, BstRef
                 .ok()
                 .map(PlayerId)
                 .and_then(|id| state.players.iter().position(|p| p.who.id == id))
-                .ok_or_else(|| {
-                    BstRefusal::new(
-                        "unknown-winner",
-                        format!("'{winner}' is not the id of a player in this duel"),
-                    )
+                .ok_or_else(|| Refusal::UnknownWinner {
+                    got: winner.to_owned(),
                 })?;
-            vec![seat]
+            vec![Seat(seat)]
         }
         (Some(other), None) => {
-            return Err(BstRefusal::new(
-                "invalid-ending",
-                format!("\"result\" can only be \"draw\", not {other:?}; or name a \"winner\""),
-            ));
+            return Err(Refusal::InvalidEnding(EndingProblem::NotADraw(
+                other.to_owned(),
+            )));
         }
         (None, None) | (Some(_), Some(_)) => {
-            return Err(BstRefusal::new(
-                "invalid-ending",
-                "end a duel with {\"result\": \"draw\"} or {\"winner\": \"<player id>\"}, one of the two",
-            ));
+            return Err(Refusal::InvalidEnding(EndingProblem::NotExactlyOne));
         }
     };
     Ok(finish(state, winners, EndReason::EndedByHost, Vec::new()))
@@ -96,7 +85,7 @@ pub fn end_by_host(state: &State, ending: Ending) -> Result<HostAct<Bst>, BstRef
 
 fn finish(
     state: &State,
-    winners: Vec<usize>,
+    winners: Vec<Seat>,
     reason: EndReason,
     mut log: Vec<BstEvent>,
 ) -> HostAct<Bst> {
@@ -104,9 +93,9 @@ fn finish(
     log.push(BstEvent::GameOver {
         winners: winners
             .iter()
-            .map(|&w| next.players[w].who.clone())
+            .map(|w| next.players[w.0].who.clone())
             .collect(),
-        reason: reason.id().to_owned(),
+        reason,
         hp: [next.players[0].hp, next.players[1].hp],
     });
     next.finish = Some(Finish { winners, reason });
@@ -154,7 +143,7 @@ mod tests {
         state.players[1].hp = 1;
         let act = kick(&state, Seat(0)).unwrap();
         let outcome = Bst::outcome(&act.state).unwrap();
-        assert_eq!(outcome.reason, "forfeit");
+        assert_eq!(outcome.reason.to_string(), "forfeit");
         assert_eq!(outcome.winners, [state.players[1].who.id]);
         assert!(Bst::owes(&act.state).is_empty());
         assert!(!Bst::alive(&act.state, Seat(0)) && Bst::alive(&act.state, Seat(1)));
@@ -176,7 +165,7 @@ mod tests {
         let draw = end_by_host(&state, ending(Some("draw"), None)).unwrap();
         let outcome = Bst::outcome(&draw.state).unwrap();
         assert_eq!(
-            (outcome.reason, outcome.winners.len()),
+            (outcome.reason.to_string().as_str(), outcome.winners.len()),
             ("ended-by-host", 0)
         );
         let p2 = state.players[1].who.id.to_string();

@@ -4,6 +4,7 @@
 //! The game is a queue of turn-sequence phases (T1-T14) run by [`engine::Run`] until a step
 //! needs somebody's answer ([`state::Pending`]); `resolve` applies the answers and runs on.
 
+pub mod causes;
 pub mod characters;
 pub mod decisions;
 pub mod effects;
@@ -11,6 +12,7 @@ pub mod endings;
 pub mod engine;
 pub mod events;
 pub mod host_acts;
+pub mod legality;
 pub mod log_lines;
 pub mod matrix;
 pub mod moves;
@@ -32,7 +34,7 @@ pub use events::BstEvent;
 pub use moves::Move;
 pub use orders::{Order, OrderBody};
 pub use prompts::Prompt;
-pub use refusals::BstRefusal;
+pub use refusals::Refusal;
 pub use setup::{Settings, Setup, SetupPlayer};
 pub use state::State;
 pub use tokens::{Colour, Token};
@@ -115,9 +117,9 @@ pub struct Standing {
 pub struct Outcome {
     /// Winner ids (empty in a draw).
     pub winners: Vec<PlayerId>,
-    /// `knock-out`, `double-knock-out`, `pool-exhausted`, `round-cap`, `forfeit`,
-    /// `ended-by-host`.
-    pub reason: &'static str,
+    /// Why it ended (§2.2): `knock-out`, `double-knock-out`, `pool-exhausted`, `round-cap`,
+    /// `forfeit`, `ended-by-host`.
+    pub reason: state::EndReason,
     /// Both players, the winner first (seat order in a draw).
     pub standings: Vec<Standing>,
 }
@@ -131,7 +133,7 @@ impl Game for Bst {
     type OrderBody = OrderBody;
     type Order = Order;
     type Event = BstEvent;
-    type Refusal = BstRefusal;
+    type Refusal = Refusal;
     type Prompt = Prompt;
     type Pools = Pools;
     type Table = Table;
@@ -153,7 +155,7 @@ impl Game for Bst {
         }
     }
 
-    fn check_settings(settings: &Settings) -> Result<(), BstRefusal> {
+    fn check_settings(settings: &Settings) -> Result<(), Refusal> {
         setup::check_settings(settings)
     }
 
@@ -165,15 +167,10 @@ impl Game for Bst {
         2
     }
 
-    fn check_join(_: &Settings, body: JoinBody) -> Result<Join, BstRefusal> {
+    fn check_join(_: &Settings, body: JoinBody) -> Result<Join, Refusal> {
         let character = match body.character {
             None => Ok(Character::Sellsword),
-            Some(c) => c.parse().map_err(|c| {
-                BstRefusal::new(
-                    "unknown-character",
-                    format!("`{c}` is not a character: sellsword, sentinel, warpriest, assassin, channeler, razorbeast"),
-                )
-            }),
+            Some(c) => c.parse().map_err(|got| Refusal::UnknownCharacter { got }),
         }?;
         Ok(Join { character })
     }
@@ -182,7 +179,7 @@ impl Game for Bst {
         settings: &Settings,
         entrants: &[Entrant<Join>],
         rng: &mut GameRng,
-    ) -> Result<State, BstRefusal> {
+    ) -> Result<State, Refusal> {
         setup::start(settings, entrants, rng)
     }
 
@@ -210,14 +207,14 @@ impl Game for Bst {
     }
 
     fn prompt(state: &State, seat: Seat) -> Option<Prompt> {
-        prompts::prompt(state, seat.0)
+        prompts::prompt(state, seat)
     }
 
-    fn check_order(state: &State, seat: Seat, body: OrderBody) -> Result<Order, BstRefusal> {
+    fn check_order(state: &State, seat: Seat, body: OrderBody) -> Result<Order, Refusal> {
         if seat.0 > 1 {
-            return Err(BstRefusal::conflict("nothing-owed", "no such seat"));
+            return Err(Refusal::NothingOwed);
         }
-        orders::check(state, seat.0, body)
+        orders::check(state, seat, body)
     }
 
     /// Applies the answers and runs on to the next step that needs one. The host's per-step
@@ -227,13 +224,13 @@ impl Game for Bst {
 
     /// A fallback is a play (`move` and `token`) naming a known tile and token; whether the
     /// token is in hand and the tile usable is judged when it is used (A9, T6).
-    fn check_fallback(body: &OrderBody) -> Result<(), BstRefusal> {
+    fn check_fallback(body: &OrderBody) -> Result<(), Refusal> {
         orders::check_play_form(body)
     }
 
     /// A36 and §2.3's default table (see `orders::default_order`).
     fn default_order(state: &State, seat: Seat, rng: &mut GameRng) -> Option<Order> {
-        orders::default_order(state, seat.0, rng)
+        orders::default_order(state, seat, rng)
     }
 
     fn describe_order(_state: &State, order: Option<&Order>) -> String {
@@ -271,7 +268,7 @@ impl Game for Bst {
     fn alive(state: &State, seat: Seat) -> bool {
         match &state.finish {
             Some(f) => {
-                f.winners.contains(&seat.0) || f.winners.is_empty() && state.players[seat.0].hp > 0
+                f.winners.contains(&seat) || f.winners.is_empty() && state.players[seat.0].hp > 0
             }
             None => true,
         }
@@ -311,20 +308,24 @@ impl Game for Bst {
     }
 
     /// A kick is a forfeit: the opponent wins (`host_acts.rs`).
-    fn kick(state: &State, seat: Seat) -> Result<HostAct<Self>, BstRefusal> {
+    fn kick(state: &State, seat: Seat) -> Result<HostAct<Self>, Refusal> {
         host_acts::kick(state, seat)
     }
 
     /// The host declares a draw or names the winner (`host_acts.rs`).
-    fn end_by_host(state: &State, ending: host_acts::Ending) -> Result<HostAct<Self>, BstRefusal> {
+    fn end_by_host(state: &State, ending: host_acts::Ending) -> Result<HostAct<Self>, Refusal> {
         host_acts::end_by_host(state, ending)
     }
 
     fn outcome(state: &State) -> Option<Outcome> {
         let f = state.finish.as_ref()?;
         Some(Outcome {
-            winners: f.winners.iter().map(|&w| state.players[w].who.id).collect(),
-            reason: f.reason.id(),
+            winners: f
+                .winners
+                .iter()
+                .map(|w| state.players[w.0].who.id)
+                .collect(),
+            reason: f.reason,
             standings: state
                 .players
                 .iter()
@@ -334,7 +335,7 @@ impl Game for Bst {
                     name: p.who.name.clone(),
                     character: p.character,
                     hp: p.hp,
-                    place: if f.winners.is_empty() || f.winners.contains(&i) {
+                    place: if f.winners.is_empty() || f.winners.contains(&Seat(i)) {
                         1
                     } else {
                         2

@@ -6,9 +6,10 @@ use serde::{Deserialize, Serialize};
 use super::characters::Character;
 use super::engine::{HAND_LIMIT, buy_back_tokens};
 use super::moves::Move;
-use super::refusals::BstRefusal;
-use super::state::{Pending, State};
+use super::refusals::{NotAChoice, Refusal, TokenCount};
+use super::state::{Pending, State, Step};
 use super::tokens::{Token, holds_all};
+use crate::rules::Seat;
 
 /// An answer as sent (the host strips `round` and `step`). One shape for every step; which
 /// fields a step takes is listed in `docs/rules/bst.md`.
@@ -60,34 +61,8 @@ pub enum Order {
     },
 }
 
-fn refuse(code: &'static str, message: impl Into<String>) -> BstRefusal {
-    BstRefusal::new(code, message)
-}
-
-fn parse_token(s: &str) -> Result<Token, BstRefusal> {
-    s.parse()
-        .map_err(|e: super::tokens::BadToken| refuse("unknown-token", e.to_string()))
-}
-
-/// Why `mv` would be replaced at T6 for `seat` now, if it would: (i) character ban, (ii)
-/// Off-Balance Dashing/Evasion, (iii) Piercing set aside, (iv) unaffordable (T6, A9).
-pub fn illegal_reason(s: &State, seat: usize, mv: Move) -> Option<String> {
-    let p = &s.players[seat];
-    if !p.character.can_use(mv) {
-        Some(format!("the {} cannot use {mv}", p.character))
-    } else if p.off_balance && matches!(mv, Move::DashingStrike | Move::Evasion) {
-        Some(format!("{mv} cannot be used while Off-Balance"))
-    } else if mv == Move::PiercingStrike && p.piercing_set_aside {
-        Some("the Channeler has set the Piercing Strike aside".to_owned())
-    } else if !p.can_afford(p.character.cost(mv)) {
-        Some(format!(
-            "{mv} costs {} Charge(s) and only {} are held",
-            p.character.cost(mv),
-            p.charges
-        ))
-    } else {
-        None
-    }
+fn wrong(step: Step, takes: &'static str) -> Refusal {
+    Refusal::WrongAnswerForStep { step, takes }
 }
 
 /// Whether the step at hand may be passed (§2.3; forced steps are overflow, Parry and
@@ -129,187 +104,243 @@ pub fn choices(s: &State, seat: usize, p: &Pending) -> Vec<Token> {
     }
 }
 
-/// Judges one answer to the current step (see `Game::check_order`).
-pub fn check(s: &State, seat: usize, body: OrderBody) -> Result<Order, BstRefusal> {
-    let Some(pending) = &s.pending else {
-        return Err(BstRefusal::conflict("game-over", "the game is over"));
-    };
-    if !pending.seats().contains(&seat) {
-        return Err(BstRefusal::conflict(
-            "nothing-owed",
-            "you owe no answer at this step",
-        ));
-    }
-    let step = pending.name();
-    let wrong = |what: &str| {
-        refuse(
-            "wrong-answer-for-step",
-            format!("the {step} step takes {what}"),
-        )
-    };
-    // Parse every code first, so an unknown move or token is refused as such (A9: only
-    // malformed submissions are refused).
-    let mv = body.play.as_deref().map(|m| {
-        m.parse::<Move>()
-            .map_err(|e| refuse("unknown-move", e.to_string()))
-    });
-    let mv = mv.transpose()?;
-    let token = body.token.as_deref().map(parse_token).transpose()?;
-    let tokens = body.tokens.as_ref().map(|v| {
-        v.iter()
-            .map(|t| parse_token(t))
-            .collect::<Result<Vec<_>, _>>()
-    });
-    let tokens = tokens.transpose()?;
-    let accept = body.accept.unwrap_or(false);
-    let random_pool = body.random_pool.unwrap_or(false);
-    let fields = [
-        mv.is_some(),
-        token.is_some(),
-        tokens.is_some(),
-        body.decline.is_some(),
-        body.accept.is_some(),
-        body.random_pool.is_some(),
-    ];
-    let given = fields.iter().filter(|f| **f).count();
+/// An answer's fields with every code read: an unknown tile or token is refused as such
+/// before anything else is judged (A9: only malformed submissions are refused).
+struct Answer {
+    tile: Option<Move>,
+    token: Option<Token>,
+    tokens: Option<Vec<Token>>,
+    decline: Option<bool>,
+    accept: Option<bool>,
+    random_pool: Option<bool>,
+}
 
-    if body.decline.is_some() {
-        if body.decline != Some(true) || given != 1 {
-            return Err(wrong("`{\"decline\": true}` alone to pass"));
-        }
-        if !optional(pending) {
-            return Err(refuse(
-                "cannot-decline",
-                format!("the {step} step is not optional"),
-            ));
-        }
-        return Ok(Order::Decline);
+impl Answer {
+    fn read(body: OrderBody) -> Result<Answer, Refusal> {
+        let tile = body.play.as_deref().map(str::parse::<Move>).transpose()?;
+        let token = body.token.as_deref().map(str::parse::<Token>).transpose()?;
+        let tokens = body
+            .tokens
+            .as_deref()
+            .map(|v| {
+                v.iter()
+                    .map(|t| t.parse::<Token>())
+                    .collect::<Result<_, _>>()
+            })
+            .transpose()?;
+        Ok(Answer {
+            tile,
+            token,
+            tokens,
+            decline: body.decline,
+            accept: body.accept,
+            random_pool: body.random_pool,
+        })
     }
+
+    /// How many fields the answer names.
+    fn given(&self) -> usize {
+        [
+            self.tile.is_some(),
+            self.token.is_some(),
+            self.tokens.is_some(),
+            self.decline.is_some(),
+            self.accept.is_some(),
+            self.random_pool.is_some(),
+        ]
+        .into_iter()
+        .filter(|named| *named)
+        .count()
+    }
+
+    /// `tokens` and nothing else.
+    fn tokens_alone(self) -> Option<Vec<Token>> {
+        let alone = self.given() == 1;
+        self.tokens.filter(|_| alone)
+    }
+
+    /// `token` and nothing else.
+    fn token_alone(&self) -> Option<Token> {
+        self.token.filter(|_| self.given() == 1)
+    }
+}
+
+/// The step `seat` owes an answer to, or why it owes none (§2.2: a finished game asks
+/// nothing).
+fn owed_step(s: &State, seat: usize) -> Result<&Pending, Refusal> {
+    let pending = s.pending.as_ref().ok_or(Refusal::GameOver)?;
+    if pending.seats().contains(&seat) {
+        Ok(pending)
+    } else {
+        Err(Refusal::NothingOwed)
+    }
+}
+
+/// Refuses `named` unless the seat's hand holds every one of them.
+fn in_hand(s: &State, seat: usize, named: &[Token]) -> Result<(), Refusal> {
     let hand = &s.players[seat].hand;
-    let held = |ts: &[Token]| {
-        if holds_all(hand, ts) {
-            Ok(())
-        } else {
-            Err(refuse(
-                "token-not-in-hand",
-                format!(
-                    "your hand ({}) does not hold {}",
-                    super::tokens::show(hand),
-                    super::tokens::show(ts)
-                ),
-            ))
-        }
-    };
-    match pending {
-        Pending::Play => {
-            let (Some(tile), Some(token), 2) = (mv, token, given) else {
-                return Err(wrong("`move` and `token`"));
-            };
-            held(&[token])?;
-            Ok(Order::Play { tile, token })
-        }
-        Pending::SetAside { .. } | Pending::PowerSurge { .. } | Pending::ChannelerSteal { .. } => {
-            if accept && given == 1 {
-                Ok(Order::Accept)
-            } else {
-                Err(wrong("`{\"accept\": true}` or `{\"decline\": true}`"))
-            }
-        }
-        Pending::Overflow { .. } => {
-            let Some(tokens) = tokens.filter(|_| given == 1) else {
-                return Err(wrong("`tokens`"));
-            };
-            let need = hand.len().saturating_sub(HAND_LIMIT);
-            if tokens.len() != need {
-                return Err(refuse(
-                    "wrong-number-of-tokens",
-                    format!("discard exactly {need} token(s) to get down to 9"),
-                ));
-            }
-            held(&tokens)?;
-            Ok(Order::Tokens { tokens })
-        }
-        Pending::BuyTiebreak { .. } => {
-            let Some(tokens) = tokens.filter(|_| given == 1) else {
-                return Err(wrong("`tokens` or decline"));
-            };
-            if tokens.len() != 2 {
-                return Err(refuse(
-                    "wrong-number-of-tokens",
-                    "the buy-back takes exactly two tokens (A2)",
-                ));
-            }
-            held(&tokens)?;
-            let allowed = choices(s, seat, pending);
-            if !holds_all(&allowed, &tokens) {
-                return Err(refuse(
-                    "not-a-legal-choice",
-                    "both tokens must match the colour of the token you played (A2)",
-                ));
-            }
-            Ok(Order::Tokens { tokens })
-        }
-        Pending::FollowUp { .. } => {
-            if let (Some(token), false, 1) = (token, random_pool, given) {
-                held(&[token])?;
-                Ok(Order::Token { token })
-            } else if let (None, true, 1) = (token, random_pool, given) {
-                if s.players[seat].character == Character::Assassin && !s.pool.is_empty() {
-                    Ok(Order::RandomPool)
-                } else {
-                    Err(refuse(
-                        "not-a-legal-choice",
-                        "only the Assassin may Follow-up with a random pool token (L298)",
-                    ))
-                }
-            } else {
-                Err(wrong(
-                    "`token`, `{\"random_pool\": true}` (Assassin) or decline",
-                ))
-            }
-        }
-        Pending::FinishingExtras { .. } => {
-            let Some(tokens) = tokens.filter(|_| given == 1) else {
-                return Err(wrong("`tokens` or decline"));
-            };
-            let max = s.players[seat].character.finishing_extras();
-            if tokens.is_empty() || tokens.len() > max {
-                return Err(refuse(
-                    "wrong-number-of-tokens",
-                    format!("add 1 to {max} token(s), or decline (A40)"),
-                ));
-            }
-            held(&tokens)?;
-            Ok(Order::Tokens { tokens })
-        }
-        Pending::ParryPick { .. } | Pending::EvasionPick { .. } => {
-            let Some(token) = token.filter(|_| given == 1) else {
-                return Err(wrong("`token`"));
-            };
-            if choices(s, seat, pending).contains(&token) {
-                Ok(Order::Token { token })
-            } else {
-                Err(refuse(
-                    "not-a-legal-choice",
-                    format!("{token} is not among the tokens you may pick"),
-                ))
-            }
-        }
-        Pending::GatherPower { .. } => {
-            let Some(tokens) = tokens.filter(|_| given == 1) else {
-                return Err(wrong("`tokens` or decline"));
-            };
-            let pair = matches!(tokens.as_slice(), [a, b] if a.number() == b.number());
-            if !pair {
-                return Err(refuse(
-                    "not-a-pair",
-                    "Gather Power takes two tokens of the same number (L187)",
-                ));
-            }
-            held(&tokens)?;
-            Ok(Order::Tokens { tokens })
-        }
+    if holds_all(hand, named) {
+        Ok(())
+    } else {
+        Err(Refusal::TokenNotInHand {
+            hand: hand.clone(),
+            named: named.to_vec(),
+        })
     }
+}
+
+/// Judges one answer to the current step (see `Game::check_order`).
+pub fn check(s: &State, seat: Seat, body: OrderBody) -> Result<Order, Refusal> {
+    let seat = seat.0;
+    let pending = owed_step(s, seat)?;
+    let answer = Answer::read(body)?;
+    if answer.decline.is_some() {
+        return check_decline(pending, &answer);
+    }
+    match pending {
+        Pending::Play => check_play(s, seat, &answer),
+        Pending::SetAside { .. } | Pending::PowerSurge { .. } | Pending::ChannelerSteal { .. } => {
+            check_accept(pending.step(), &answer)
+        }
+        Pending::Overflow { .. } => check_overflow(s, seat, answer),
+        Pending::BuyTiebreak { .. } => check_buy_back(s, seat, pending, answer),
+        Pending::FollowUp { .. } => check_follow_up(s, seat, &answer),
+        Pending::FinishingExtras { .. } => check_finishing_extras(s, seat, answer),
+        Pending::ParryPick { .. } | Pending::EvasionPick { .. } => {
+            check_pick(s, seat, pending, &answer)
+        }
+        Pending::GatherPower { .. } => check_gather(s, seat, answer),
+    }
+}
+
+/// `{"decline": true}` alone passes an optional step (§2.3).
+fn check_decline(pending: &Pending, answer: &Answer) -> Result<Order, Refusal> {
+    let step = pending.step();
+    if answer.decline != Some(true) || answer.given() != 1 {
+        return Err(wrong(step, "`{\"decline\": true}` alone to pass"));
+    }
+    if !optional(pending) {
+        return Err(Refusal::CannotDecline { step });
+    }
+    Ok(Order::Decline)
+}
+
+/// T4: a tile and a token from the hand; whether the tile is usable is judged at T6 (A9).
+fn check_play(s: &State, seat: usize, answer: &Answer) -> Result<Order, Refusal> {
+    let (Some(tile), Some(token), 2) = (answer.tile, answer.token, answer.given()) else {
+        return Err(wrong(Step::Play, "`move` and `token`"));
+    };
+    in_hand(s, seat, &[token])?;
+    Ok(Order::Play { tile, token })
+}
+
+/// Set-aside (A28), Power Surge (A10), the Channeler's steal (A27): take the option.
+fn check_accept(step: Step, answer: &Answer) -> Result<Order, Refusal> {
+    if answer.accept == Some(true) && answer.given() == 1 {
+        Ok(Order::Accept)
+    } else {
+        Err(wrong(step, "`{\"accept\": true}` or `{\"decline\": true}`"))
+    }
+}
+
+/// A16: discard exactly the tokens over 9, from the hand.
+fn check_overflow(s: &State, seat: usize, answer: Answer) -> Result<Order, Refusal> {
+    let tokens = answer
+        .tokens_alone()
+        .ok_or_else(|| wrong(Step::Overflow, "`tokens`"))?;
+    let need = s.players[seat].hand.len().saturating_sub(HAND_LIMIT);
+    if tokens.len() != need {
+        return Err(Refusal::WrongNumberOfTokens(TokenCount::Overflow { need }));
+    }
+    in_hand(s, seat, &tokens)?;
+    Ok(Order::Tokens { tokens })
+}
+
+/// A2: the Sentinel buys a lost tie-break with two tokens of the played token's colour.
+fn check_buy_back(
+    s: &State,
+    seat: usize,
+    pending: &Pending,
+    answer: Answer,
+) -> Result<Order, Refusal> {
+    let tokens = answer
+        .tokens_alone()
+        .ok_or_else(|| wrong(Step::BuyTiebreak, "`tokens` or decline"))?;
+    if tokens.len() != 2 {
+        return Err(Refusal::WrongNumberOfTokens(TokenCount::BuyBack));
+    }
+    in_hand(s, seat, &tokens)?;
+    if !holds_all(&choices(s, seat, pending), &tokens) {
+        return Err(Refusal::NotALegalChoice(NotAChoice::BuyBackColour));
+    }
+    Ok(Order::Tokens { tokens })
+}
+
+/// L209: a Follow-up with a hand token, or the Assassin's random pool token (L298, A25).
+fn check_follow_up(s: &State, seat: usize, answer: &Answer) -> Result<Order, Refusal> {
+    let random_pool = answer.random_pool.unwrap_or(false);
+    match (answer.token, random_pool, answer.given()) {
+        (Some(token), false, 1) => {
+            in_hand(s, seat, &[token])?;
+            Ok(Order::Token { token })
+        }
+        (None, true, 1) => {
+            if s.players[seat].character == Character::Assassin && !s.pool.is_empty() {
+                Ok(Order::RandomPool)
+            } else {
+                Err(Refusal::NotALegalChoice(NotAChoice::RandomPool))
+            }
+        }
+        _ => Err(wrong(
+            Step::FollowUp,
+            "`token`, `{\"random_pool\": true}` (Assassin) or decline",
+        )),
+    }
+}
+
+/// A40: 1 to the character's extra tokens after a Finishing Strike win, from the hand.
+fn check_finishing_extras(s: &State, seat: usize, answer: Answer) -> Result<Order, Refusal> {
+    let tokens = answer
+        .tokens_alone()
+        .ok_or_else(|| wrong(Step::FinishingExtras, "`tokens` or decline"))?;
+    let max = s.players[seat].character.finishing_extras();
+    if tokens.is_empty() || tokens.len() > max {
+        return Err(Refusal::WrongNumberOfTokens(TokenCount::FinishingExtras {
+            max,
+        }));
+    }
+    in_hand(s, seat, &tokens)?;
+    Ok(Order::Tokens { tokens })
+}
+
+/// A33, A34: one token from the loser's revealed hand or from the discard pile.
+fn check_pick(
+    s: &State,
+    seat: usize,
+    pending: &Pending,
+    answer: &Answer,
+) -> Result<Order, Refusal> {
+    let token = answer
+        .token_alone()
+        .ok_or_else(|| wrong(pending.step(), "`token`"))?;
+    if choices(s, seat, pending).contains(&token) {
+        Ok(Order::Token { token })
+    } else {
+        Err(Refusal::NotALegalChoice(NotAChoice::NotPickable(token)))
+    }
+}
+
+/// L187, A38: Gather Power discards a same-number pair from the hand.
+fn check_gather(s: &State, seat: usize, answer: Answer) -> Result<Order, Refusal> {
+    let tokens = answer
+        .tokens_alone()
+        .ok_or_else(|| wrong(Step::GatherPower, "`tokens` or decline"))?;
+    let pair = matches!(tokens.as_slice(), [a, b] if a.number() == b.number());
+    if !pair {
+        return Err(Refusal::NotAPair);
+    }
+    in_hand(s, seat, &tokens)?;
+    Ok(Order::Tokens { tokens })
 }
 
 /// The house default for a seat that did not answer in time (A36): Guard with a uniformly
@@ -317,7 +348,8 @@ pub fn check(s: &State, seat: usize, body: OrderBody) -> Result<Order, BstRefusa
 /// accept the free benefits (set-aside, Channeler steal); decline every optional choice that
 /// costs something (Follow-up, Surge, Finishing extras, buy-back, Gather Power). `None` if the
 /// seat owes nothing. The trait has no hook for this yet; the host can call it directly.
-pub fn default_order(s: &State, seat: usize, rng: &mut crate::rules::GameRng) -> Option<Order> {
+pub fn default_order(s: &State, seat: Seat, rng: &mut crate::rules::GameRng) -> Option<Order> {
+    let seat = seat.0;
     use rand::seq::{IndexedRandom, SliceRandom};
     let pending = s.pending.as_ref()?;
     if !pending.seats().contains(&seat) {
@@ -348,20 +380,16 @@ pub fn default_order(s: &State, seat: usize, rng: &mut crate::rules::GameRng) ->
 
 /// The form of a `play` answer without the position: a known tile and a known token, and no
 /// other field (a standing fallback order, checked when it is set).
-pub fn check_play_form(body: &OrderBody) -> Result<(), BstRefusal> {
+pub fn check_play_form(body: &OrderBody) -> Result<(), Refusal> {
     let others = body.tokens.is_some()
         || body.decline.is_some()
         || body.accept.is_some()
         || body.random_pool.is_some();
     let (Some(mv), Some(token), false) = (&body.play, &body.token, others) else {
-        return Err(refuse(
-            "wrong-answer-for-step",
-            "a fallback order is a play: a `move` and a `token`",
-        ));
+        return Err(Refusal::FallbackNotAPlay);
     };
-    mv.parse::<Move>()
-        .map_err(|e| refuse("unknown-move", e.to_string()))?;
-    parse_token(token)?;
+    mv.parse::<Move>()?;
+    token.parse::<Token>()?;
     Ok(())
 }
 

@@ -5,10 +5,12 @@ use serde::{Deserialize, Serialize};
 
 use super::characters::Character;
 use super::engine::HAND_LIMIT;
+use super::legality::illegal_reason;
 use super::moves::Move;
-use super::orders::{choices, illegal_reason, optional};
+use super::orders::{choices, optional};
 use super::state::{Pending, State};
 use super::tokens::Token;
+use crate::rules::Seat;
 
 /// One tile as the play prompt shows it: its cost and whether T6 would replace it now.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -72,7 +74,8 @@ fn pairs(hand: &[Token]) -> Vec<[Token; 2]> {
 }
 
 /// The prompt for `seat` at the current step, if it owes one.
-pub fn prompt(s: &State, seat: usize) -> Option<Prompt> {
+pub fn prompt(s: &State, seat: Seat) -> Option<Prompt> {
+    let seat = seat.0;
     let pending = s.pending.as_ref()?;
     if !pending.seats().contains(&seat) {
         return None;
@@ -107,7 +110,7 @@ pub fn prompt(s: &State, seat: usize) -> Option<Prompt> {
                             },
                             legal: reason.is_none(),
                             becomes: reason.as_ref().map(|_| m.replacement()),
-                            reason,
+                            reason: reason.map(|r| r.to_string()),
                         }
                     })
                     .collect(),

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use super::Join;
 use super::characters::Character;
 use super::engine::{CHARGE_CAP, HAND_LIMIT};
-use super::refusals::BstRefusal;
+use super::refusals::{Refusal, SetupProblem};
 use super::state::{Op, PlayerRef, PlayerState, State, Turn};
 use super::tokens::Token;
 use crate::rules::{Entrant, GameRng, ROUND_LIMIT};
@@ -93,16 +93,9 @@ pub struct SetupPlayer {
 /// the whole set (S1).
 const SET_SIZE: usize = 80;
 
-fn refuse(code: &'static str, message: impl Into<String>) -> BstRefusal {
-    BstRefusal::new(code, message)
-}
-
-fn parse_list(list: &[String]) -> Result<Vec<Token>, BstRefusal> {
+fn parse_list(list: &[String]) -> Result<Vec<Token>, Refusal> {
     list.iter()
-        .map(|s| {
-            s.parse::<Token>()
-                .map_err(|e| refuse("unknown-token", e.to_string()))
-        })
+        .map(|s| s.parse::<Token>().map_err(Refusal::UnknownToken))
         .collect()
 }
 
@@ -135,54 +128,39 @@ fn count(tokens: &[Token]) -> BTreeMap<Token, usize> {
     m
 }
 
-fn check_player(i: usize, p: &SetupPlayer) -> Result<Seated, BstRefusal> {
-    let n = i + 1;
+fn check_player(i: usize, p: &SetupPlayer) -> Result<Seated, Refusal> {
     let hp = match p.hp {
         Some(hp) if !(1..=SETUP_HP_LIMIT).contains(&hp) => {
-            return Err(refuse(
-                "hp-out-of-range",
-                format!(
-                    "setup.players[{i}].hp (player {n}) must be between 1 and {SETUP_HP_LIMIT} \
-                     at the play step, not {hp}"
-                ),
-            ));
+            return Err(SetupProblem::HpOutOfRange {
+                entry: i,
+                hp,
+                limit: SETUP_HP_LIMIT,
+            }
+            .into());
         }
         Some(hp) => Some(i32::try_from(hp).unwrap_or(1)),
         None => None,
     };
     let charges = p.charges.unwrap_or(1);
     if !(0..=i64::from(CHARGE_CAP)).contains(&charges) {
-        return Err(refuse(
-            "charges-out-of-range",
-            format!("setup.players[{i}].charges (player {n}) must be 0-5 (L139), not {charges}"),
-        ));
+        return Err(SetupProblem::ChargesOutOfRange { entry: i, charges }.into());
     }
     let poison = p.poison.unwrap_or(0);
     if !(0..=SETUP_POISON_LIMIT).contains(&poison) {
-        return Err(refuse(
-            "poison-out-of-range",
-            format!(
-                "setup.players[{i}].poison (player {n}) must be between 0 and \
-                 {SETUP_POISON_LIMIT}, not {poison}"
-            ),
-        ));
+        return Err(SetupProblem::PoisonOutOfRange {
+            entry: i,
+            poison,
+            limit: SETUP_POISON_LIMIT,
+        }
+        .into());
     }
     let hand = p.hand.as_deref().map(parse_list).transpose()?;
     if let Some(h) = &hand {
         if h.len() > HAND_LIMIT {
-            return Err(refuse(
-                "hand-too-large",
-                format!("setup.players[{i}].hand (player {n}) holds more than 9 tokens (L138)"),
-            ));
+            return Err(SetupProblem::HandTooLarge { entry: i }.into());
         }
         if h.is_empty() {
-            return Err(refuse(
-                "empty-hand",
-                format!(
-                    "setup.players[{i}].hand (player {n}) is empty, which cannot happen at the \
-                     play step (A35)"
-                ),
-            ));
+            return Err(SetupProblem::EmptyHand { entry: i }.into());
         }
     }
     Ok(Seated {
@@ -196,20 +174,14 @@ fn check_player(i: usize, p: &SetupPlayer) -> Result<Seated, BstRefusal> {
     })
 }
 
-fn opening(settings: &Settings) -> Result<Opening, BstRefusal> {
+fn opening(settings: &Settings) -> Result<Opening, Refusal> {
     if settings.max_players.is_some_and(|n| n != 2) {
-        return Err(refuse(
-            "invalid-max-players",
-            "max_players: BST is always played by exactly 2 players",
-        ));
+        return Err(Refusal::InvalidMaxPlayers);
     }
     if let Some(cap) = settings.max_rounds
         && !(1..=ROUND_LIMIT).contains(&cap)
     {
-        return Err(refuse(
-            "invalid-max-rounds",
-            format!("max_rounds must be between 1 and {ROUND_LIMIT}, not {cap}"),
-        ));
+        return Err(Refusal::InvalidMaxRounds { got: cap });
     }
     let in_setup = settings.setup.as_ref();
     for (field, list) in [
@@ -220,38 +192,28 @@ fn opening(settings: &Settings) -> Result<Opening, BstRefusal> {
         if let Some(list) = list
             && list.len() > SET_SIZE
         {
-            return Err(refuse(
-                "too-many-tokens",
-                format!(
-                    "{field} lists {} tokens; the set has {SET_SIZE} (S1)",
-                    list.len()
-                ),
-            ));
+            return Err(SetupProblem::TooManyTokens {
+                field,
+                got: list.len(),
+                set: SET_SIZE,
+            }
+            .into());
         }
     }
     let setup = settings.setup.clone().unwrap_or_default();
     if settings.pool.is_some() && setup.pool.is_some() {
-        return Err(refuse(
-            "conflicting-pools",
-            "give the pool either in `pool` or in `setup.pool`, not both",
-        ));
+        return Err(SetupProblem::ConflictingPools.into());
     }
     let round = setup.round.unwrap_or(1);
     if !(1..=ROUND_LIMIT).contains(&round) {
-        return Err(refuse(
-            "invalid-round",
-            format!("setup.round must be between 1 and {ROUND_LIMIT}, not {round}"),
-        ));
+        return Err(SetupProblem::RoundOutOfRange { round }.into());
     }
     if settings.max_rounds.is_some_and(|cap| round > cap) {
-        return Err(refuse("invalid-round", "setup.round is beyond max_rounds"));
+        return Err(SetupProblem::RoundPastCap.into());
     }
     let entries = setup.players.unwrap_or_default();
     if entries.len() > 2 {
-        return Err(refuse(
-            "too-many-setup-players",
-            "setup.players: a BST setup has at most two players",
-        ));
+        return Err(SetupProblem::TooManyPlayers.into());
     }
     let mut players = [
         Seated {
@@ -267,10 +229,7 @@ fn opening(settings: &Settings) -> Result<Opening, BstRefusal> {
         players[i] = check_player(i, e)?;
     }
     if players[0].off_balance && players[1].off_balance {
-        return Err(refuse(
-            "both-off-balance",
-            "both players cannot be Off-Balance at a reveal (L188, A18)",
-        ));
+        return Err(SetupProblem::BothOffBalance.into());
     }
     let pool = settings
         .pool
@@ -292,37 +251,24 @@ fn opening(settings: &Settings) -> Result<Opening, BstRefusal> {
     used.extend(pool.iter().flatten().copied());
     for (token, n) in count(&used) {
         if n > token.colour().copies() {
-            return Err(refuse(
-                "too-many-copies",
-                format!(
-                    "{token} appears {n} times; the set has {} (S1)",
-                    token.colour().copies()
-                ),
-            ));
+            return Err(SetupProblem::TooManyCopies {
+                token,
+                got: n,
+                set: token.colour().copies(),
+            }
+            .into());
         }
     }
     let missing_hands = players.iter().filter(|p| p.hand.is_none()).count();
     if let Some(pool) = &pool {
         if used.len() != 80 {
-            return Err(refuse(
-                "tokens-not-accounted",
-                format!(
-                    "hands, pool and discard hold {} tokens; with an explicit pool they must hold exactly the 80-token set (S1)",
-                    used.len()
-                ),
-            ));
+            return Err(SetupProblem::TokensNotAccounted { held: used.len() }.into());
         }
         if pool.len() <= 5 * missing_hands {
-            return Err(refuse(
-                "pool-too-short",
-                "the pool must deal the missing hands and still hold a token (A15)",
-            ));
+            return Err(SetupProblem::PoolTooShort { explicit: true }.into());
         }
     } else if 80 - used.len() <= 5 * missing_hands {
-        return Err(refuse(
-            "pool-too-short",
-            "no tokens would be left in the pool (A15)",
-        ));
+        return Err(SetupProblem::PoolTooShort { explicit: false }.into());
     }
     Ok(Opening {
         round,
@@ -333,7 +279,7 @@ fn opening(settings: &Settings) -> Result<Opening, BstRefusal> {
 }
 
 /// Checks settings alone (`Game::check_settings`).
-pub fn check_settings(settings: &Settings) -> Result<(), BstRefusal> {
+pub fn check_settings(settings: &Settings) -> Result<(), Refusal> {
     opening(settings).map(|_| ())
 }
 
@@ -343,12 +289,9 @@ pub fn start(
     settings: &Settings,
     entrants: &[Entrant<Join>],
     rng: &mut GameRng,
-) -> Result<State, BstRefusal> {
+) -> Result<State, Refusal> {
     let [e1, e2] = entrants else {
-        return Err(BstRefusal::conflict(
-            "wrong-player-count",
-            "BST needs exactly 2 players",
-        ));
+        return Err(Refusal::WrongPlayerCount);
     };
     let o = opening(settings)?;
     let mut pool: VecDeque<Token> = match &o.pool {
@@ -375,19 +318,15 @@ pub fn start(
         let n = i + 1;
         let hp = seat.hp.unwrap_or(ch.start_hp());
         if hp > ch.start_hp() {
-            return Err(refuse(
-                "hp-above-start",
-                format!(
-                    "player {n}'s HP {hp} is above the {ch}'s start of {}",
-                    ch.start_hp()
-                ),
-            ));
+            return Err(SetupProblem::HpAboveStart {
+                player: n,
+                hp,
+                character: ch,
+            }
+            .into());
         }
         if seat.free_turn && ch != Character::Warpriest {
-            return Err(refuse(
-                "impossible-setup",
-                format!("player {n} is not a Warpriest, so cannot have a free turn (L292)"),
-            ));
+            return Err(SetupProblem::FreeTurnNotWarpriest { player: n }.into());
         }
         let opp = if i == 0 {
             e2.join.character
@@ -395,12 +334,7 @@ pub fn start(
             e1.join.character
         };
         if seat.piercing_set_aside && (opp != Character::Channeler || seat.charges > 0) {
-            return Err(refuse(
-                "impossible-setup",
-                format!(
-                    "player {n}'s Piercing Strike can be set aside only by a Channeler while they hold no Charge (L307)"
-                ),
-            ));
+            return Err(SetupProblem::SetAsideImpossible { player: n }.into());
         }
         let hand = match &seat.hand {
             Some(h) => h.clone(),
@@ -423,9 +357,7 @@ pub fn start(
             revived_this_turn: false,
         });
     }
-    let [p1, p2]: [PlayerState; 2] = players
-        .try_into()
-        .map_err(|_| refuse("wrong-player-count", "BST needs exactly 2 players"))?;
+    let [p1, p2]: [PlayerState; 2] = players.try_into().map_err(|_| Refusal::WrongPlayerCount)?;
     let mut state = State {
         round: o.round,
         max_rounds: settings.max_rounds,

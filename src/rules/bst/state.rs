@@ -9,7 +9,7 @@ use super::characters::Character;
 use super::matrix::Judgement;
 use super::moves::Move;
 use super::tokens::Token;
-use crate::rules::PlayerId;
+use crate::rules::{PlayerId, Seat};
 
 /// A player as named in the log: id and display name, so each line stands alone.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -146,22 +146,81 @@ pub enum Pending {
     },
 }
 
+/// The name of a step, as prompts, orders and the log spell it (§2.3): [`Pending`] without
+/// the seats it asks.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Step {
+    /// T4: the play.
+    Play,
+    /// T1/T10: the discard down to 9 (A16).
+    Overflow,
+    /// T3: the Channeler's set-aside (A28).
+    SetAside,
+    /// T8: the Sentinel's buy-back (A2).
+    BuyTiebreak,
+    /// T10: the Follow-up.
+    FollowUp,
+    /// T10: the Power Surge (A10).
+    PowerSurge,
+    /// T10: the Finishing Strike's extra tokens (A40).
+    FinishingExtras,
+    /// T10: the Parry pick (A33).
+    ParryPick,
+    /// T10: the Evasion pick (A34).
+    EvasionPick,
+    /// T10: the Channeler's steal (A27).
+    ChannelerSteal,
+    /// T13: Gather Power (A38).
+    GatherPower,
+}
+
+impl Step {
+    /// The step's wire name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Step::Play => "play",
+            Step::Overflow => "overflow",
+            Step::SetAside => "set-aside",
+            Step::BuyTiebreak => "buy-tiebreak",
+            Step::FollowUp => "follow-up",
+            Step::PowerSurge => "power-surge",
+            Step::FinishingExtras => "finishing-extras",
+            Step::ParryPick => "parry-pick",
+            Step::EvasionPick => "evasion-pick",
+            Step::ChannelerSteal => "channeler-steal",
+            Step::GatherPower => "gather-power",
+        }
+    }
+}
+
+impl std::fmt::Display for Step {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 impl Pending {
+    /// Which step this is.
+    pub fn step(&self) -> Step {
+        match self {
+            Pending::Play => Step::Play,
+            Pending::Overflow { .. } => Step::Overflow,
+            Pending::SetAside { .. } => Step::SetAside,
+            Pending::BuyTiebreak { .. } => Step::BuyTiebreak,
+            Pending::FollowUp { .. } => Step::FollowUp,
+            Pending::PowerSurge { .. } => Step::PowerSurge,
+            Pending::FinishingExtras { .. } => Step::FinishingExtras,
+            Pending::ParryPick { .. } => Step::ParryPick,
+            Pending::EvasionPick { .. } => Step::EvasionPick,
+            Pending::ChannelerSteal { .. } => Step::ChannelerSteal,
+            Pending::GatherPower { .. } => Step::GatherPower,
+        }
+    }
+
     /// The step's wire name.
     pub fn name(&self) -> &'static str {
-        match self {
-            Pending::Play => "play",
-            Pending::Overflow { .. } => "overflow",
-            Pending::SetAside { .. } => "set-aside",
-            Pending::BuyTiebreak { .. } => "buy-tiebreak",
-            Pending::FollowUp { .. } => "follow-up",
-            Pending::PowerSurge { .. } => "power-surge",
-            Pending::FinishingExtras { .. } => "finishing-extras",
-            Pending::ParryPick { .. } => "parry-pick",
-            Pending::EvasionPick { .. } => "evasion-pick",
-            Pending::ChannelerSteal { .. } => "channeler-steal",
-            Pending::GatherPower { .. } => "gather-power",
-        }
+        self.step().name()
     }
 
     /// The seats that owe an answer, in seat order.
@@ -263,11 +322,17 @@ impl EndReason {
     }
 }
 
+impl std::fmt::Display for EndReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.id())
+    }
+}
+
 /// The finished game's result, kept in the state.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Finish {
     /// Winner seats (empty for a draw or tie).
-    pub winners: Vec<usize>,
+    pub winners: Vec<Seat>,
     /// Why it ended.
     pub reason: EndReason,
 }

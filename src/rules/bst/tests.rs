@@ -447,7 +447,7 @@ fn a_missing_play_defaults_to_guard_with_a_hand_token_a36() {
     .unwrap();
     let mut rng = GameRng::seed_from_u64(1);
     for seat in 0..2 {
-        match orders::default_order(&s, seat, &mut rng) {
+        match orders::default_order(&s, Seat(seat), &mut rng) {
             Some(Order::Play {
                 tile: Move::Guard,
                 token,
@@ -455,5 +455,5 @@ fn a_missing_play_defaults_to_guard_with_a_hand_token_a36() {
             other => panic!("expected a Guard play, got {other:?}"),
         }
     }
-    assert_eq!(orders::default_order(&s, 2, &mut rng), None);
+    assert_eq!(orders::default_order(&s, Seat(2), &mut rng), None);
 }

@@ -148,7 +148,7 @@ impl Game for CrossingSwords {
 
     fn check_order(state: &State, seat: Seat, body: OrderBody) -> Result<Order, Refusal> {
         if !Self::owes(state).contains(&seat) {
-            return Err(Refusal::NotOwed);
+            return Err(Refusal::NothingOwed);
         }
         let mv: Move = body
             .mv

@@ -46,9 +46,9 @@ pub enum Refusal {
     InvalidSetup(SetupProblem),
     /// The setup lists a different number of players than signed up: `setup-mismatch`.
     SetupMismatch { entries: usize, entrants: usize },
-    /// Fewer than two entrants (G1: a melee): `too-few-players`.
+    /// Fewer than two entrants (G1: a melee): `wrong-player-count`, as the host says it.
     TooFewPlayers { got: usize },
-    /// More entrants than `max_players` (G1): `too-many-players`.
+    /// More entrants than `max_players` (G1): `wrong-player-count`, as the host says it.
     TooManyPlayers { got: usize, max: usize },
     /// The move is not one of the ten (G2): `unknown-move`.
     UnknownMove { got: String },
@@ -58,8 +58,9 @@ pub enum Refusal {
     DeadTarget { name: String },
     /// This move may not target its own player (Ruling 3): `self-target`.
     SelfTarget { mv: Move },
-    /// The seat owes no order now (dead, or the game is over): `not-owed` (a conflict).
-    NotOwed,
+    /// The seat owes no order now (dead, or the game is over): `nothing-owed` (a conflict),
+    /// as the host and BST say it.
+    NothingOwed,
     /// The host cannot remove a player who is out already (dead or removed, Ruling 30):
     /// `not-in-play` (a conflict).
     NotInPlay { name: String },
@@ -81,13 +82,12 @@ impl rules::Refusal for Refusal {
             Refusal::InvalidSetting { .. } => "invalid-setting",
             Refusal::InvalidSetup(_) => "invalid-setup",
             Refusal::SetupMismatch { .. } => "setup-mismatch",
-            Refusal::TooFewPlayers { .. } => "too-few-players",
-            Refusal::TooManyPlayers { .. } => "too-many-players",
+            Refusal::TooFewPlayers { .. } | Refusal::TooManyPlayers { .. } => "wrong-player-count",
             Refusal::UnknownMove { .. } => "unknown-move",
             Refusal::UnknownTarget { .. } => "unknown-target",
             Refusal::DeadTarget { .. } => "dead-target",
             Refusal::SelfTarget { .. } => "self-target",
-            Refusal::NotOwed => "not-owed",
+            Refusal::NothingOwed => "nothing-owed",
             Refusal::NotInPlay { .. } => "not-in-play",
             Refusal::GameOver => "game-over",
             Refusal::NoCharacters => "no-characters",
@@ -97,7 +97,7 @@ impl rules::Refusal for Refusal {
 
     fn is_conflict(&self) -> bool {
         match self {
-            Refusal::NotOwed
+            Refusal::NothingOwed
             | Refusal::NotInPlay { .. }
             | Refusal::GameOver
             | Refusal::TooFewPlayers { .. }
@@ -204,7 +204,7 @@ impl fmt::Display for Refusal {
             Refusal::SelfTarget { mv } => {
                 write!(f, "{} must target another player, not yourself", mv.title())
             }
-            Refusal::NotOwed => write!(f, "you owe no order now"),
+            Refusal::NothingOwed => write!(f, "you owe no order now"),
             Refusal::NotInPlay { name } => write!(f, "{name} is already out of the game"),
             Refusal::GameOver => write!(f, "the game is over"),
             Refusal::NoCharacters => write!(

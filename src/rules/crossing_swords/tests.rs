@@ -311,7 +311,7 @@ fn a_finished_game_owes_nothing_prompts_nobody_and_resolves_to_itself() {
         },
     )
     .unwrap_err();
-    assert_eq!(err.code(), "not-owed");
+    assert_eq!(err.code(), "nothing-owed");
     assert!(err.is_conflict());
     let again = CrossingSwords::resolve(&done, &[], &mut rng());
     assert_eq!(again.state, done);
@@ -363,5 +363,5 @@ fn events_serialize_with_a_kind_tag_and_players_as_id_and_name() {
 fn start_refuses_too_few_players() {
     let err =
         CrossingSwords::start(&Settings::default(), &entrants(&["Ann"]), &mut rng()).unwrap_err();
-    assert_eq!(err.code(), "too-few-players");
+    assert_eq!(err.code(), "wrong-player-count");
 }
