@@ -10,6 +10,7 @@ pub mod deadline_bench;
 pub mod error;
 pub mod host;
 pub mod http;
+pub mod notify;
 pub mod rules;
 pub mod server;
 pub mod store;

@@ -14,8 +14,10 @@
 //! through the feed (`feed.rs`).
 
 mod cache;
+mod deliveries;
 mod due;
 pub mod feed;
+pub mod outbox;
 mod pg_writes;
 pub mod retention;
 mod rows;
@@ -39,6 +41,8 @@ pub use rows::{
     OrderRow, ParsedState, PlayerPatch, PlayerRow, PlayerUpdate, RemovedPlayer, RoundSteps,
     Snapshot, Status, StepClock, StepRow,
 };
+pub use deliveries::{Attempt, AttemptRow, Claimed, Settled};
+pub use outbox::{NewTarget, TargetRow};
 pub use transact::{Committed, TransactError};
 
 /// Which database engine a [`Store`] talks to.

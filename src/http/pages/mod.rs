@@ -19,6 +19,7 @@ mod round;
 pub mod rules_page;
 pub mod session;
 pub mod table;
+mod unsubscribe;
 
 use axum::Router;
 use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE, LOCATION, SET_COOKIE};
@@ -112,6 +113,10 @@ pub fn routes(state: &AppState) -> Router<AppState> {
     Router::new()
         .route("/static/herald.css", get(stylesheet))
         .route("/static/herald.js", get(script))
+        .route(
+            "/unsubscribe/{token}",
+            get(unsubscribe::ask).post(unsubscribe::unsubscribe),
+        )
         .merge(pages)
 }
 
