@@ -94,7 +94,11 @@ pub struct Config {
     #[arg(long, env = "HERALD_SMTP_URL")]
     pub smtp_url: Option<String>,
     /// The From of players' mail.
-    #[arg(long, env = "HERALD_MAIL_FROM", default_value = "Herald <herald@localhost>")]
+    #[arg(
+        long,
+        env = "HERALD_MAIL_FROM",
+        default_value = "Herald <herald@localhost>"
+    )]
     pub mail_from: String,
 }
 

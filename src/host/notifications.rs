@@ -225,7 +225,10 @@ impl Host {
         let webhook = take_optional_text(&mut body, "webhook_url")?;
         let events = match take_events(&mut body)? {
             Some(events) => events,
-            None => PLAYER_DEFAULT_EVENTS.iter().map(|e| e.to_string()).collect(),
+            None => PLAYER_DEFAULT_EVENTS
+                .iter()
+                .map(|e| e.to_string())
+                .collect(),
         };
         no_more_fields(&body)?;
         let mut targets = Vec::new();
@@ -242,7 +245,14 @@ impl Host {
                     "That is not an email address.",
                 ));
             }
-            targets.push(player_target(id, player, Channel::Mail, email, None, &events));
+            targets.push(player_target(
+                id,
+                player,
+                Channel::Mail,
+                email,
+                None,
+                &events,
+            ));
         }
         let mut secret = None;
         if let Some(url) = webhook {
@@ -373,17 +383,26 @@ fn webhook_id(text: &str) -> Result<Uuid, AppError> {
 }
 
 fn unknown_webhook(id: Uuid) -> AppError {
-    AppError::not_found("unknown-webhook", format!("This lobby has no webhook {id}."))
+    AppError::not_found(
+        "unknown-webhook",
+        format!("This lobby has no webhook {id}."),
+    )
 }
 
 fn take_text(body: &mut Map<String, Value>, field: &str) -> Result<String, AppError> {
     take_optional_text(body, field)?.ok_or_else(|| {
-        AppError::malformed("invalid-body", format!("The body needs a \"{field}\" field."))
+        AppError::malformed(
+            "invalid-body",
+            format!("The body needs a \"{field}\" field."),
+        )
     })
 }
 
 /// A string field, or None when absent or null.
-fn take_optional_text(body: &mut Map<String, Value>, field: &str) -> Result<Option<String>, AppError> {
+fn take_optional_text(
+    body: &mut Map<String, Value>,
+    field: &str,
+) -> Result<Option<String>, AppError> {
     match body.remove(field) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(text)) => Ok(Some(text)),

@@ -92,14 +92,16 @@ mod tests {
 
     #[test]
     fn long_text_is_cut_to_discords_limits_not_refused() {
-        let body = discord(&notice(&"T".repeat(3000), &"é".repeat(10_000)), "2026-12-01T00:00:00Z");
+        let body = discord(
+            &notice(&"T".repeat(3000), &"é".repeat(10_000)),
+            "2026-12-01T00:00:00Z",
+        );
         assert_eq!(chars(&body["content"]), DISCORD_CONTENT);
         let embed = &body["embeds"][0];
         assert_eq!(chars(&embed["title"]), DISCORD_TITLE);
         assert!(chars(&embed["description"]) <= DISCORD_DESCRIPTION);
-        let total = chars(&embed["title"])
-            + chars(&embed["description"])
-            + chars(&embed["footer"]["text"]);
+        let total =
+            chars(&embed["title"]) + chars(&embed["description"]) + chars(&embed["footer"]["text"]);
         assert!(total <= DISCORD_EMBED_TOTAL, "{total}");
         assert!(embed["description"].as_str().unwrap().ends_with('…'));
         assert_eq!(body["allowed_mentions"]["parse"], json!([]));
@@ -107,7 +109,10 @@ mod tests {
 
     #[test]
     fn short_text_is_left_whole() {
-        let body = discord(&notice("Round 1 is out", "A hits B."), "2026-12-01T00:00:00Z");
+        let body = discord(
+            &notice("Round 1 is out", "A hits B."),
+            "2026-12-01T00:00:00Z",
+        );
         assert_eq!(body["content"], "Round 1 is out");
         assert_eq!(body["embeds"][0]["description"], "A hits B.");
         assert_eq!(body["embeds"][0]["url"], "https://herald.example/lobbies/x");

@@ -69,9 +69,9 @@ pub fn forbidden(address: IpAddr) -> bool {
         IpAddr::V4(v4) => forbidden_v4(v4),
         IpAddr::V6(v6) => match embedded_v4(v6) {
             Some(v4) => forbidden_v4(v4),
-            None => V6.iter().any(|&(net, len)| {
-                Ipv6Net::new(net, len).is_ok_and(|net| net.contains(&v6))
-            }),
+            None => V6
+                .iter()
+                .any(|&(net, len)| Ipv6Net::new(net, len).is_ok_and(|net| net.contains(&v6))),
         },
     }
 }
@@ -86,12 +86,7 @@ fn forbidden_v4(address: Ipv4Addr) -> bool {
 /// (`2002:AABB:CCDD::`).
 fn embedded_v4(address: Ipv6Addr) -> Option<Ipv4Addr> {
     let s = address.segments();
-    let last = Ipv4Addr::new(
-        (s[6] >> 8) as u8,
-        s[6] as u8,
-        (s[7] >> 8) as u8,
-        s[7] as u8,
-    );
+    let last = Ipv4Addr::new((s[6] >> 8) as u8, s[6] as u8, (s[7] >> 8) as u8, s[7] as u8);
     match s {
         [0, 0, 0, 0, 0, 0xffff, _, _] => Some(last),
         // `::` and `::1` are themselves, not IPv4 addresses.

@@ -9,8 +9,8 @@
 
 use std::time::Duration;
 
-use lettre::message::header::{ContentType, Header, HeaderName, HeaderValue};
 use lettre::message::Mailbox;
+use lettre::message::header::{ContentType, Header, HeaderName, HeaderValue};
 use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
 
 use super::Settings;

@@ -75,12 +75,18 @@ pub async fn build(
     let step = data.get("step").and_then(Value::as_str).unwrap_or("");
     let (title, text) = match event.kind.as_str() {
         "player-joined" => (
-            format!("{} joined {lobby}", name(data.get("player").unwrap_or(&data))),
+            format!(
+                "{} joined {lobby}",
+                name(data.get("player").unwrap_or(&data))
+            ),
             format!("{} of {} seats taken.", view.players.len(), view.capacity),
         ),
         "started" | "step-resolved" if owes => (
             format!("Your answer is due in {lobby}"),
-            format!("Round {}, step {step}: your answer is due.", round.unwrap_or(0)),
+            format!(
+                "Round {}, step {step}: your answer is due.",
+                round.unwrap_or(0)
+            ),
         ),
         "started" => (
             format!("{lobby} has started"),
@@ -102,7 +108,9 @@ pub async fn build(
             format!(
                 "Round {}, step {step}: answers are due by {}.",
                 round.unwrap_or(0),
-                data.get("deadline_at").and_then(Value::as_str).unwrap_or("")
+                data.get("deadline_at")
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
             ),
         ),
         "finished" | "ended-by-host" => (

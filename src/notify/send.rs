@@ -19,7 +19,9 @@ use crate::store::{Claimed, TargetRow};
 /// How an attempt went.
 #[derive(Clone, Debug)]
 pub enum Outcome {
-    Delivered { status: Option<i64> },
+    Delivered {
+        status: Option<i64>,
+    },
     /// Worth another try later (no answer, a timeout, a 5xx, 408 or 429).
     Transient {
         status: Option<i64>,
@@ -29,9 +31,14 @@ pub enum Outcome {
     },
     /// The receiver refused this message for good (another 4xx, a redirect) or it cannot be
     /// built (the lobby is gone).
-    Permanent { status: Option<i64>, error: String },
+    Permanent {
+        status: Option<i64>,
+        error: String,
+    },
     /// The guard refused the target: nothing was sent.
-    Refused { error: String },
+    Refused {
+        error: String,
+    },
 }
 
 impl Outcome {
@@ -134,7 +141,13 @@ impl Sender {
         }
     }
 
-    async fn post(&self, target: &TargetRow, channel: Channel, notice: &Notice, id: &str) -> Outcome {
+    async fn post(
+        &self,
+        target: &TargetRow,
+        channel: Channel,
+        notice: &Notice,
+        id: &str,
+    ) -> Outcome {
         // Literal addresses never reach the resolver: the guard checks them here (and names
         // again, as the resolver does when connecting).
         let url = match self.guard.check_url(&target.address).await {
@@ -262,17 +275,32 @@ mod tests {
     fn answers_are_classified_by_status_and_retry_after_is_read() {
         let mut headers = HeaderMap::new();
         let now = OffsetDateTime::UNIX_EPOCH + time::Duration::days(20_000);
-        assert!(matches!(classify(204, &headers, now), Outcome::Delivered { .. }));
-        assert!(matches!(classify(404, &headers, now), Outcome::Permanent { .. }));
-        assert!(matches!(classify(302, &headers, now), Outcome::Permanent { .. }));
+        assert!(matches!(
+            classify(204, &headers, now),
+            Outcome::Delivered { .. }
+        ));
+        assert!(matches!(
+            classify(404, &headers, now),
+            Outcome::Permanent { .. }
+        ));
+        assert!(matches!(
+            classify(302, &headers, now),
+            Outcome::Permanent { .. }
+        ));
         assert!(matches!(
             classify(503, &headers, now),
-            Outcome::Transient { retry_after: None, .. }
+            Outcome::Transient {
+                retry_after: None,
+                ..
+            }
         ));
         headers.insert(RETRY_AFTER, HeaderValue::from_static("7"));
         assert!(matches!(
             classify(429, &headers, now),
-            Outcome::Transient { retry_after: Some(7_000), .. }
+            Outcome::Transient {
+                retry_after: Some(7_000),
+                ..
+            }
         ));
         headers.insert(
             RETRY_AFTER,
@@ -280,7 +308,10 @@ mod tests {
         );
         assert!(matches!(
             classify(503, &headers, now),
-            Outcome::Transient { retry_after: Some(0), .. }
+            Outcome::Transient {
+                retry_after: Some(0),
+                ..
+            }
         ));
     }
 }

@@ -53,7 +53,9 @@ pub struct Attempt {
 pub enum Settled {
     Delivered,
     /// Try again at this instant (unix ms).
-    Retry { at: i64 },
+    Retry {
+        at: i64,
+    },
     /// Given up; the destination is disabled until the host re-enables it.
     Dead,
 }

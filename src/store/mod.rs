@@ -36,13 +36,13 @@ use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::{AnyPool, Executor};
 use uuid::Uuid;
 
+pub use deliveries::{Attempt, AttemptRow, Claimed, Settled};
+pub use outbox::{NewTarget, TargetRow};
 pub use rows::{
     Change, EventRow, LobbyPatch, LobbyRow, NewEvent, NewLobby, NewOrder, NewPlayer, NewStep,
     OrderRow, ParsedState, PlayerPatch, PlayerRow, PlayerUpdate, RemovedPlayer, RoundSteps,
     Snapshot, Status, StepClock, StepRow,
 };
-pub use deliveries::{Attempt, AttemptRow, Claimed, Settled};
-pub use outbox::{NewTarget, TargetRow};
 pub use transact::{Committed, TransactError};
 
 /// Which database engine a [`Store`] talks to.

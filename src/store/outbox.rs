@@ -215,12 +215,11 @@ impl Store {
     }
 
     async fn kinds_of(&self, target: Uuid) -> Result<Vec<String>, sqlx::Error> {
-        let rows = sqlx::query(
-            "SELECT kind FROM notify_subscriptions WHERE target_id = $1 ORDER BY kind",
-        )
-        .bind(target.to_string())
-        .fetch_all(&self.pool)
-        .await?;
+        let rows =
+            sqlx::query("SELECT kind FROM notify_subscriptions WHERE target_id = $1 ORDER BY kind")
+                .bind(target.to_string())
+                .fetch_all(&self.pool)
+                .await?;
         rows.iter().map(|r| r.try_get(0)).collect()
     }
 

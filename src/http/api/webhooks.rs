@@ -92,7 +92,10 @@ async fn test_webhook(
     token: Token,
 ) -> Result<impl IntoResponse, AppError> {
     let id = lobby_id(&id)?;
-    let delivery = app.host.test_webhook(id, token.as_deref(), &webhook).await?;
+    let delivery = app
+        .host
+        .test_webhook(id, token.as_deref(), &webhook)
+        .await?;
     Ok((
         StatusCode::ACCEPTED,
         Json(json!({ "delivery_id": delivery })),
@@ -132,6 +135,8 @@ async fn clear_my_notifications(
     token: Token,
 ) -> Result<impl IntoResponse, AppError> {
     let id = lobby_id(&id)?;
-    app.host.clear_my_notifications(id, token.as_deref()).await?;
+    app.host
+        .clear_my_notifications(id, token.as_deref())
+        .await?;
     Ok(StatusCode::NO_CONTENT)
 }
