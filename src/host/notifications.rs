@@ -20,6 +20,8 @@ use crate::store::{AttemptRow, NewTarget, TargetRow};
 pub const MAX_WEBHOOKS: usize = 10;
 /// The longest URL or address accepted.
 pub const MAX_ADDRESS_CHARS: usize = 2048;
+/// The longest email address (RFC 5321's path limit less its brackets).
+pub const MAX_EMAIL_CHARS: usize = 254;
 /// Attempts shown per webhook.
 const SHOWN_ATTEMPTS: i64 = 20;
 /// What a player hears about when they do not say.
@@ -239,7 +241,8 @@ impl Host {
                     "This server sends no mail (its operator set no SMTP relay).",
                 ));
             }
-            if email.parse::<lettre::Address>().is_err() {
+            if email.chars().count() > MAX_EMAIL_CHARS || email.parse::<lettre::Address>().is_err()
+            {
                 return Err(AppError::rejected(
                     "invalid-email",
                     "That is not an email address.",

@@ -274,3 +274,63 @@ async fn the_host_tests_deletes_and_is_the_only_one_who_may() {
         assert_eq!(receiver.got().len(), 1, "{}", app.backend);
     }
 }
+
+#[tokio::test]
+async fn the_notification_routes_answer_as_the_document_says() {
+    use crate::api_openapi_strict::{assert_fits, component, document};
+    for app in notify_apps(settings()).await {
+        let doc = document(&app).await;
+        let receiver = Receiver::start(Behaviour::Accept).await;
+        let (lobby, host) = app.create_lobby("crossing-swords", json!({})).await;
+        let (_, player) = app.join(&lobby, json!({"name": "Ann"})).await;
+        let path = format!("/api/v1/lobbies/{lobby}/webhooks");
+        let created = app
+            .post(
+                &path,
+                Some(&host),
+                json!({"url": receiver.url, "format": "standard", "events": ["player-joined"]}),
+            )
+            .await;
+        assert_fits(&doc, &component("WebhookCreated"), &created.body, "created");
+        let id = created.body["id"].as_str().unwrap();
+        let test = app
+            .post(&format!("{path}/{id}/test"), Some(&host), json!({}))
+            .await;
+        assert_eq!(test.status, StatusCode::ACCEPTED);
+        receiver.wait_for(1).await;
+        app.join(&lobby, json!({"name": "Bob"})).await;
+        receiver.wait_for(2).await;
+        let list = app.get(&path, Some(&host)).await;
+        let schema = &doc["paths"]["/api/v1/lobbies/{id}/webhooks"]["get"]["responses"]["200"]["content"]
+            ["application/json"]["schema"];
+        assert_fits(&doc, schema, &list.body, "the list");
+        let enabled = app
+            .post(&format!("{path}/{id}/enable"), Some(&host), json!({}))
+            .await;
+        assert_fits(&doc, &component("Webhook"), &enabled.body, "enabled");
+        let mine = app
+            .send(
+                Method::PUT,
+                &format!("/api/v1/lobbies/{lobby}/me/notifications"),
+                Some(&player),
+                Some(axum::body::Body::from(
+                    json!({"webhook_url": receiver.url, "events": ["finished"]}).to_string(),
+                )),
+            )
+            .await;
+        assert_eq!(mine.status, StatusCode::OK, "{}", mine.text);
+        assert_fits(&doc, &component("MyNotifications"), &mine.body, "mine");
+        assert!(mine.body["secret"].as_str().unwrap().starts_with("whsec_"));
+        let refused = app.post(&path, Some(&player), json!({})).await;
+        assert_fits(&doc, &component("Error"), &refused.body, "an error");
+        let cleared = app
+            .send(
+                Method::DELETE,
+                &format!("/api/v1/lobbies/{lobby}/me/notifications"),
+                Some(&player),
+                None,
+            )
+            .await;
+        assert_eq!(cleared.status, StatusCode::NO_CONTENT);
+    }
+}
