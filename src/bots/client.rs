@@ -129,6 +129,22 @@ impl Api {
         Ok((text(&joined["player_id"]), text(&joined["player_token"])))
     }
 
+    /// Adds a webhook to a lobby (host).
+    pub async fn add_webhook(
+        &self,
+        lobby: &str,
+        host_token: &str,
+        body: Value,
+    ) -> Result<Value, ClientError> {
+        self.call(
+            Method::POST,
+            &format!("/api/v1/lobbies/{lobby}/webhooks"),
+            Some(host_token),
+            Some(&body),
+        )
+        .await
+    }
+
     pub async fn start(&self, lobby: &str, host_token: &str) -> Result<Value, ClientError> {
         self.call(
             Method::POST,

@@ -33,6 +33,7 @@ pub use rounds::{RoundSummary, RoundView};
 pub use scheduler::{Report, Scheduler};
 
 pub use names::{MAX_NAME_CHARS, clean_name, name_key};
+pub use notifications::{AttemptView, MyNotifications, WebhookCreated, WebhookView};
 
 /// The host: the rules of each game over a store. (Listeners hear of commits from the
 /// store's feed, which the writers fill in commit order.)

@@ -17,13 +17,13 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use rand::RngExt;
-use tokio::sync::{Notify, Semaphore};
+use tokio::sync::{Notify, Semaphore, mpsc};
 use tokio::task::JoinHandle;
 use uuid::Uuid;
 
 use super::send::{Outcome, Sender};
 use crate::host::Host;
-use crate::store::{Attempt, Claimed, Settled, Store};
+use crate::store::{Attempt, Claimed, Finished, Settled, Store};
 
 /// How often, in real time, the worker looks for deliveries another process queued.
 pub const RECHECK: Duration = Duration::from_secs(2);
@@ -56,8 +56,12 @@ impl Drop for Worker {
     }
 }
 
+/// Attempts recorded per transaction, at most.
+const RECORD_BATCH: usize = 256;
+
 /// Starts this process's delivery worker (needs a tokio runtime).
 pub fn spawn(host: Host, sender: Sender) -> Worker {
+    let (finished, results) = mpsc::unbounded_channel();
     let shared = Arc::new(Shared {
         store: host.store().clone(),
         host: host.clone(),
@@ -65,9 +69,36 @@ pub fn spawn(host: Host, sender: Sender) -> Worker {
         owner: Uuid::new_v4().to_string(),
         per_target: Mutex::default(),
         in_flight: Arc::new(Semaphore::new(IN_FLIGHT)),
+        finished,
+        wake: host.outbox_wake(),
     });
+    let recorder = tokio::spawn(record(shared.clone(), results));
     Worker {
-        task: tokio::spawn(run(shared, host.outbox_wake())),
+        task: tokio::spawn(async move {
+            run(shared).await;
+            recorder.abort();
+        }),
+    }
+}
+
+/// Records finished attempts, as many per transaction as have finished meanwhile.
+async fn record(shared: Arc<Shared>, mut results: mpsc::UnboundedReceiver<Finished>) {
+    let mut batch = Vec::with_capacity(RECORD_BATCH);
+    while results.recv_many(&mut batch, RECORD_BATCH).await > 0 {
+        match shared.store.finish_deliveries(&shared.owner, &batch).await {
+            Ok(0) => {}
+            Ok(lost) => tracing::info!(
+                lost,
+                "notifications: leases ran out before their attempts ended; another worker took them"
+            ),
+            Err(error) => tracing::warn!(
+                %error,
+                "notifications: recording attempts failed; their leases will run out and they are retried"
+            ),
+        }
+        batch.clear();
+        // A retry may now be due sooner than the worker waits for.
+        shared.wake.notify_one();
     }
 }
 
@@ -79,9 +110,14 @@ struct Shared {
     owner: String,
     per_target: Mutex<HashMap<Uuid, Arc<Semaphore>>>,
     in_flight: Arc<Semaphore>,
+    /// Where finished attempts go to be recorded (`record`).
+    finished: mpsc::UnboundedSender<Finished>,
+    /// Wakes the claiming loop (commits in this process, recorded attempts).
+    wake: Arc<Notify>,
 }
 
-async fn run(shared: Arc<Shared>, wake: Arc<Notify>) {
+async fn run(shared: Arc<Shared>) {
+    let wake = shared.wake.clone();
     let clock = shared.store.clock().clone();
     loop {
         let now = clock.now_millis();
@@ -146,21 +182,11 @@ impl Shared {
             status: outcome.status(),
             error: outcome.error(),
         };
-        match self
-            .store
-            .finish_delivery(&delivery, &self.owner, &attempt, &settled)
-            .await
-        {
-            Ok(true) => {}
-            Ok(false) => tracing::info!(
-                delivery = %delivery.id,
-                "notifications: the lease ran out before the attempt ended; another worker took it"
-            ),
-            Err(error) => tracing::warn!(
-                delivery = %delivery.id, %error,
-                "notifications: recording an attempt failed; the lease will run out and it is retried"
-            ),
-        }
+        let _ = self.finished.send(Finished {
+            claimed: delivery,
+            attempt,
+            settled,
+        });
     }
 }
 

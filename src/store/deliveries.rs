@@ -48,7 +48,15 @@ pub struct Attempt {
     pub error: Option<String>,
 }
 
-/// What follows from an attempt, for [`Store::finish_delivery`].
+/// An attempt to record, with what follows from it.
+#[derive(Clone, Debug)]
+pub struct Finished {
+    pub claimed: Claimed,
+    pub attempt: Attempt,
+    pub settled: Settled,
+}
+
+/// What follows from an attempt, for [`Store::finish_deliveries`].
 #[derive(Clone, Debug)]
 pub enum Settled {
     Delivered,
@@ -108,56 +116,64 @@ impl Store {
             .collect()
     }
 
-    /// Records an attempt on a claimed delivery and settles what follows: delivered, due again
-    /// later, or dead (which disables its destination). False if `owner` no longer held the
-    /// lease (another process took the row over): then nothing is written.
-    pub async fn finish_delivery(
+    /// Records attempts on claimed deliveries and settles what follows from each (delivered,
+    /// due again later, or dead, which disables its destination), all in one transaction: on
+    /// SQLite each transaction is an fsync, and a busy server's deliveries must not cost one
+    /// each. An attempt whose lease `owner` no longer holds (another process took the row
+    /// over) writes nothing; the answer counts those.
+    pub async fn finish_deliveries(
         &self,
-        claimed: &Claimed,
         owner: &str,
-        attempt: &Attempt,
-        settled: &Settled,
-    ) -> Result<bool, sqlx::Error> {
+        finished: &[Finished],
+    ) -> Result<usize, sqlx::Error> {
         let mut tx = self.pool.begin().await?;
-        let (status, next_at) = match settled {
-            Settled::Delivered => ("delivered", attempt.at),
-            Settled::Retry { at } => ("pending", *at),
-            Settled::Dead => ("dead", attempt.at),
-        };
-        let updated = sqlx::query(
-            "UPDATE notify_outbox SET status = $1, attempts = attempts + 1, next_at = $2, \
-             lease_owner = NULL, lease_until = NULL WHERE id = $3 AND lease_owner = $4",
-        )
-        .bind(status)
-        .bind(next_at)
-        .bind(&claimed.id)
-        .bind(owner)
-        .execute(&mut *tx)
-        .await?;
-        if updated.rows_affected() != 1 {
-            tx.rollback().await?;
-            return Ok(false);
-        }
-        sqlx::query(
-            "INSERT INTO notify_attempts (outbox_id, attempt, target_id, at, status, error) \
-             VALUES ($1, $2, $3, $4, $5, $6)",
-        )
-        .bind(&claimed.id)
-        .bind(claimed.attempts + 1)
-        .bind(claimed.target_id.to_string())
-        .bind(attempt.at)
-        .bind(attempt.status)
-        .bind(attempt.error.as_deref())
-        .execute(&mut *tx)
-        .await?;
-        if matches!(settled, Settled::Dead) {
-            sqlx::query("UPDATE notify_targets SET enabled = 0 WHERE id = $1")
-                .bind(claimed.target_id.to_string())
-                .execute(&mut *tx)
-                .await?;
+        let mut lost = 0;
+        for Finished {
+            claimed,
+            attempt,
+            settled,
+        } in finished
+        {
+            let (status, next_at) = match settled {
+                Settled::Delivered => ("delivered", attempt.at),
+                Settled::Retry { at } => ("pending", *at),
+                Settled::Dead => ("dead", attempt.at),
+            };
+            let updated = sqlx::query(
+                "UPDATE notify_outbox SET status = $1, attempts = attempts + 1, next_at = $2, \
+                 lease_owner = NULL, lease_until = NULL WHERE id = $3 AND lease_owner = $4",
+            )
+            .bind(status)
+            .bind(next_at)
+            .bind(&claimed.id)
+            .bind(owner)
+            .execute(&mut *tx)
+            .await?;
+            if updated.rows_affected() != 1 {
+                lost += 1;
+                continue;
+            }
+            sqlx::query(
+                "INSERT INTO notify_attempts (outbox_id, attempt, target_id, at, status, error) \
+                 VALUES ($1, $2, $3, $4, $5, $6)",
+            )
+            .bind(&claimed.id)
+            .bind(claimed.attempts + 1)
+            .bind(claimed.target_id.to_string())
+            .bind(attempt.at)
+            .bind(attempt.status)
+            .bind(attempt.error.as_deref())
+            .execute(&mut *tx)
+            .await?;
+            if matches!(settled, Settled::Dead) {
+                sqlx::query("UPDATE notify_targets SET enabled = 0 WHERE id = $1")
+                    .bind(claimed.target_id.to_string())
+                    .execute(&mut *tx)
+                    .await?;
+            }
         }
         tx.commit().await?;
-        Ok(true)
+        Ok(lost)
     }
 
     /// The last `limit` attempts on a destination, newest first.

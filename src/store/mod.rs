@@ -36,7 +36,7 @@ use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::{AnyPool, Executor};
 use uuid::Uuid;
 
-pub use deliveries::{Attempt, AttemptRow, Claimed, Settled};
+pub use deliveries::{Attempt, AttemptRow, Claimed, Finished, Settled};
 pub use outbox::{NewTarget, TargetRow};
 pub use rows::{
     Change, EventRow, LobbyPatch, LobbyRow, NewEvent, NewLobby, NewOrder, NewPlayer, NewStep,

@@ -25,6 +25,7 @@ mod crossing_swords_cases;
 mod crossing_swords_props;
 mod notify_delivery;
 mod notify_mail;
+mod notify_pages;
 mod notify_receivers;
 mod notify_ssrf;
 mod notify_webhooks;

@@ -11,6 +11,7 @@ mod fallback_form;
 mod home;
 mod host_controls;
 mod host_panel;
+mod host_webhooks;
 mod lobby;
 mod play;
 pub mod prompt_bst;
@@ -63,6 +64,19 @@ pub fn routes(state: &AppState) -> Router<AppState> {
             post(host_panel::close_signups),
         )
         .route("/lobbies/{id}/host/start", post(host_panel::start_game))
+        .route("/lobbies/{id}/host/webhooks", post(host_webhooks::add))
+        .route(
+            "/lobbies/{id}/host/webhooks/{webhook_id}/test",
+            post(host_webhooks::test),
+        )
+        .route(
+            "/lobbies/{id}/host/webhooks/{webhook_id}/enable",
+            post(host_webhooks::enable),
+        )
+        .route(
+            "/lobbies/{id}/host/webhooks/{webhook_id}/delete",
+            post(host_webhooks::delete),
+        )
         .route("/lobbies/{id}/host/extend", post(host_panel::extend))
         .route("/lobbies/{id}/host/pause", post(host_panel::pause))
         .route("/lobbies/{id}/host/resume", post(host_panel::resume))
