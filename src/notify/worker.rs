@@ -33,6 +33,8 @@ const BATCH: i64 = 64;
 pub const LEASE_MS: i64 = 120_000;
 /// Deliveries in flight to one destination at once.
 pub const PER_TARGET: usize = 4;
+/// Destinations remembered before unused ones are forgotten.
+const PRUNE_AT: usize = 4096;
 /// Deliveries in flight at once in this process.
 const IN_FLIGHT: usize = 128;
 /// The first retry's delay; each later one doubles, up to [`MAX_DELAY_MS`].
@@ -56,11 +58,43 @@ impl Drop for Worker {
     }
 }
 
-/// Attempts recorded per transaction, at most.
-const RECORD_BATCH: usize = 256;
+/// Starts this process's delivery worker, building its sender inside the worker's task: the
+/// HTTP client loads the system's root certificates, which takes a while, and a server must
+/// not wait for that before it listens for its shutdown signal. A sender that cannot be built
+/// (a bad `HERALD_SMTP_URL`) is logged, and nothing is delivered.
+pub fn spawn_building(host: Host, settings: super::Settings) -> Worker {
+    Worker {
+        task: tokio::spawn(async move {
+            let clock = host.store().clock().clone();
+            match Sender::new(settings, clock) {
+                Ok(sender) => work(host, sender).await,
+                Err(error) => tracing::error!(%error, "notifications are off"),
+            }
+        }),
+    }
+}
 
 /// Starts this process's delivery worker (needs a tokio runtime).
 pub fn spawn(host: Host, sender: Sender) -> Worker {
+    Worker {
+        task: tokio::spawn(work(host, sender)),
+    }
+}
+
+/// Attempts recorded per transaction, at most.
+const RECORD_BATCH: usize = 256;
+
+/// Aborts a task when dropped (the recorder, when the worker's task is aborted).
+struct AbortOnDrop(JoinHandle<()>);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
+/// The worker: claims in this task, records in another.
+async fn work(host: Host, sender: Sender) {
     let (finished, results) = mpsc::unbounded_channel();
     let shared = Arc::new(Shared {
         store: host.store().clone(),
@@ -72,13 +106,8 @@ pub fn spawn(host: Host, sender: Sender) -> Worker {
         finished,
         wake: host.outbox_wake(),
     });
-    let recorder = tokio::spawn(record(shared.clone(), results));
-    Worker {
-        task: tokio::spawn(async move {
-            run(shared).await;
-            recorder.abort();
-        }),
-    }
+    let _recorder = AbortOnDrop(tokio::spawn(record(shared.clone(), results)));
+    run(shared).await;
 }
 
 /// Records finished attempts, as many per transaction as have finished meanwhile.
@@ -161,6 +190,11 @@ async fn run(shared: Arc<Shared>) {
 impl Shared {
     fn target_slots(&self, target: Uuid) -> Arc<Semaphore> {
         let mut slots = self.per_target.lock().unwrap_or_else(|e| e.into_inner());
+        // Destinations come and go: forget those no delivery is using, now and then, so that
+        // the map does not grow with every destination ever served.
+        if slots.len() >= PRUNE_AT {
+            slots.retain(|_, slots| Arc::strong_count(slots) > 1);
+        }
         slots
             .entry(target)
             .or_insert_with(|| Arc::new(Semaphore::new(PER_TARGET)))

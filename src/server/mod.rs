@@ -48,9 +48,7 @@ pub async fn serve_with(
     // Notifications are delivered while this server runs; what was owed when it stopped is
     // picked up again (docs/notifications.md).
     let host = host.with_notifications(notifications.clone());
-    let sender = crate::notify::Sender::new(notifications, host.store().clock().clone())
-        .map_err(std::io::Error::other)?;
-    let _notifier = crate::notify::worker::spawn(host.clone(), sender);
+    let _notifier = crate::notify::worker::spawn_building(host.clone(), notifications);
     // Deadlines fall due while this server runs (and those that fell due while it was down
     // fire at once); the scheduler stops with it.
     let _scheduler = host.spawn_scheduler();
