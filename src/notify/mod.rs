@@ -17,6 +17,13 @@ use uuid::Uuid;
 pub use send::Sender;
 pub use worker::Worker;
 
+/// Installs the process's TLS crypto provider (ring) for rustls, which every HTTP client
+/// (reqwest, built with `rustls-no-provider` to avoid aws-lc's C build) needs before it is
+/// built. Installing twice is harmless: the first one stays.
+pub fn install_crypto_provider() {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+}
+
 /// A destination's channel, as stored.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Channel {

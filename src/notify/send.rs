@@ -73,9 +73,7 @@ pub struct Sender {
 
 impl Sender {
     pub fn new(settings: Settings, clock: crate::clock::Clock) -> Result<Sender, String> {
-        // reqwest's TLS needs a process-wide crypto provider; a second install is refused,
-        // which is fine (the first one stays).
-        let _ = rustls::crypto::ring::default_provider().install_default();
+        super::install_crypto_provider();
         let guard = Arc::new(Guard {
             allow_private: settings.allow_private,
         });
