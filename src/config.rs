@@ -91,6 +91,19 @@ pub struct Config {
         value_parser = clap::value_parser!(u32).range(1..)
     )]
     pub retention_sweep_minutes: u32,
+    /// Webhooks may reach loopback and private addresses (tests, self-hosting on one network).
+    #[arg(long, env = "HERALD_ALLOW_PRIVATE_TARGETS")]
+    pub allow_private_targets: bool,
+    /// The SMTP relay players' mail goes through (`smtp://host:port`, `smtps://…`); unset: no mail.
+    #[arg(long, env = "HERALD_SMTP_URL")]
+    pub smtp_url: Option<String>,
+    /// The From of players' mail.
+    #[arg(
+        long,
+        env = "HERALD_MAIL_FROM",
+        default_value = "Herald <herald@localhost>"
+    )]
+    pub mail_from: String,
 }
 
 impl Config {
@@ -100,6 +113,24 @@ impl Config {
             limits: self.limits.clone(),
             exposure: self.exposure.clone(),
             rates: self.rates.clone(),
+            notifications: self.notifications(),
+        }
+    }
+
+    /// What notifications may do (`notify/mod.rs`). Links in them start at the public URL,
+    /// or else at the bind address.
+    pub fn notifications(&self) -> crate::notify::Settings {
+        crate::notify::Settings {
+            allow_private: self.allow_private_targets,
+            smtp_url: self.smtp_url.clone().filter(|url| !url.is_empty()),
+            mail_from: self.mail_from.clone(),
+            public_url: Some(
+                self.exposure
+                    .public_url
+                    .clone()
+                    .unwrap_or_else(|| format!("http://{}", self.bind)),
+            ),
+            ..crate::notify::Settings::default()
         }
     }
 

@@ -13,6 +13,7 @@ pub mod games;
 pub mod fairness;
 pub mod host;
 pub mod http;
+pub mod notify;
 pub mod rules;
 pub mod server;
 pub mod store;

@@ -49,6 +49,10 @@ async fn serve(config: Config) -> Result<(), Box<dyn std::error::Error>> {
     let store = Store::connect(&config.database_url).await?;
     tracing::info!(database = %config.redacted_database_url(), "store ready (migrations applied)");
     let mut options = config.options();
+    // A mail relay's URL that does not parse stops the start, rather than mail quietly.
+    if let Some(url) = &options.notifications.smtp_url {
+        herald::notify::mail::Mailer::new(url, &options.notifications)?;
+    }
     options.limits = options.limits.fit_open_files();
     let retention = config.retention();
     tracing::info!(?retention, "retention sweep started");

@@ -55,6 +55,7 @@ pub struct Api {
 
 impl Api {
     pub fn new(base: &str) -> Api {
+        crate::notify::install_crypto_provider();
         let http = Client::builder()
             .pool_max_idle_per_host(1024)
             .timeout(Duration::from_secs(60))
@@ -127,6 +128,22 @@ impl Api {
             )
             .await?;
         Ok((text(&joined["player_id"]), text(&joined["player_token"])))
+    }
+
+    /// Adds a webhook to a lobby (host).
+    pub async fn add_webhook(
+        &self,
+        lobby: &str,
+        host_token: &str,
+        body: Value,
+    ) -> Result<Value, ClientError> {
+        self.call(
+            Method::POST,
+            &format!("/api/v1/lobbies/{lobby}/webhooks"),
+            Some(host_token),
+            Some(&body),
+        )
+        .await
     }
 
     pub async fn start(&self, lobby: &str, host_token: &str) -> Result<Value, ClientError> {

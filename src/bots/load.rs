@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use futures_util::future::join_all;
 use serde_json::json;
@@ -54,6 +54,11 @@ pub struct LoadArgs {
     /// Seed for the bots' choices.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Give every lobby a webhook (`standard`, for its joins, start, steps, rounds and end)
+    /// delivered to a receiver in this process on 127.0.0.1; the server must allow private
+    /// targets (HERALD_ALLOW_PRIVATE_TARGETS=1).
+    #[arg(long)]
+    pub webhooks: bool,
 }
 
 /// What the bots saw, added up.
@@ -94,8 +99,17 @@ pub async fn run(args: LoadArgs) -> Result<Report, ClientError> {
     let tally = Arc::new(Mutex::new(Tally::default()));
     let idle = args.server_pid.and_then(|pid| memory_kb(pid, "VmRSS"));
 
+    let receiver = match args.webhooks {
+        true => Some(
+            super::receiver::Receiver::start()
+                .await
+                .map_err(|e| ClientError::transport(format!("the webhook receiver: {e}")))?,
+        ),
+        false => None,
+    };
+    let hook = receiver.as_ref().map(|r| r.url.as_str());
     let setup_started = Instant::now();
-    let tables = join_all((0..args.lobbies).map(|i| seat(&api, &args, &gate, i))).await;
+    let tables = join_all((0..args.lobbies).map(|i| seat(&api, &args, &gate, i, hook))).await;
     let tables: Vec<Table> = tables.into_iter().collect::<Result<_, _>>()?;
     let seated: usize = tables.iter().map(|t| t.players.len()).sum();
     let after_setup = args.server_pid.and_then(|pid| memory_kb(pid, "VmRSS"));
@@ -124,6 +138,16 @@ pub async fn run(args: LoadArgs) -> Result<Report, ClientError> {
     )
     .await;
     let elapsed = started.elapsed();
+    // Deliveries go on after the last order; what arrived by then, and in all once they stop.
+    let deliveries = match &receiver {
+        Some(receiver) => Some((
+            receiver.count(),
+            receiver
+                .settled(Duration::from_secs(2), Duration::from_secs(120))
+                .await,
+        )),
+        None => None,
+    };
 
     let mut tally = tally.lock().unwrap_or_else(|e| e.into_inner());
     tally.latencies_us.sort_unstable();
@@ -156,6 +180,9 @@ pub async fn run(args: LoadArgs) -> Result<Report, ClientError> {
         ms(percentile(&tally.latencies_us, 0.99)),
         ms(tally.latencies_us.last().copied().unwrap_or(0)),
     );
+    if let Some((during, total)) = deliveries {
+        println!("webhook deliveries: {during} while playing, {total} in all");
+    }
     let errors: u64 = tally.errors.values().sum();
     println!("errors: {errors} {:?}", tally.errors);
     if let (Some(pid), Some(before)) = (args.server_pid, cpu_before)
@@ -204,6 +231,7 @@ async fn seat(
     args: &LoadArgs,
     gate: &Semaphore,
     i: usize,
+    hook: Option<&str>,
 ) -> Result<Table, ClientError> {
     // The game decides its lobby's shape (BST is a duel); a game Herald does not host is
     // refused here as the server would refuse it.
@@ -218,6 +246,22 @@ async fn seat(
         api.create_lobby(&args.game, &format!("Load {i}"), settings)
             .await?
     };
+    if let Some(url) = hook {
+        let _permit = gate.acquire().await.expect("the gate is never closed");
+        let events = [
+            "player-joined",
+            "started",
+            "step-resolved",
+            "round-resolved",
+            "finished",
+        ];
+        api.add_webhook(
+            &id,
+            &host,
+            json!({"url": url, "format": "standard", "events": events}),
+        )
+        .await?;
+    }
     let mut seated = Vec::with_capacity(players);
     for seat in 0..players {
         let _permit = gate.acquire().await.expect("the gate is never closed");

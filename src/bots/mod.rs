@@ -8,4 +8,5 @@ pub mod duel;
 pub mod load;
 pub mod narrate;
 pub mod policy;
+mod receiver;
 mod wire;

@@ -12,6 +12,7 @@ pub mod games;
 mod lobby;
 mod missed_turns;
 pub mod names;
+mod notifications;
 pub mod pages;
 mod play;
 mod receipts;
@@ -36,6 +37,7 @@ pub use rounds::{RoundSummary, RoundView};
 pub use scheduler::{Report, Scheduler};
 
 pub use names::{MAX_NAME_CHARS, clean_name, name_key};
+pub use notifications::{AttemptView, MyNotifications, WebhookCreated, WebhookView};
 
 /// The host: the rules of each game over a store. (Listeners hear of commits from the
 /// store's feed, which the writers fill in commit order.)
@@ -44,6 +46,11 @@ pub struct Host {
     store: Store,
     /// Wakes this process's deadline scheduler when a change sets a clock (`scheduler.rs`).
     wake: std::sync::Arc<tokio::sync::Notify>,
+    /// Wakes this process's notification worker when a change owes a delivery
+    /// (`notify/worker.rs`).
+    outbox: std::sync::Arc<tokio::sync::Notify>,
+    /// What notifications may do here (private targets, mail, links).
+    notify: std::sync::Arc<crate::notify::Settings>,
 }
 
 impl Host {
@@ -51,7 +58,25 @@ impl Host {
         Host {
             store,
             wake: Default::default(),
+            outbox: Default::default(),
+            notify: Default::default(),
         }
+    }
+
+    /// This host with the operator's notification settings.
+    pub fn with_notifications(mut self, settings: crate::notify::Settings) -> Host {
+        self.notify = std::sync::Arc::new(settings);
+        self
+    }
+
+    /// The notification settings.
+    pub fn notify_settings(&self) -> &crate::notify::Settings {
+        &self.notify
+    }
+
+    /// What wakes the notification worker.
+    pub fn outbox_wake(&self) -> std::sync::Arc<tokio::sync::Notify> {
+        self.outbox.clone()
     }
 
     pub fn store(&self) -> &Store {
@@ -86,16 +111,23 @@ impl Host {
             let (mut change, value) = decide(snapshot)?;
             chain::seal(snapshot, &mut change)?;
             let wakes = change.lobby.clock.is_some_and(|c| c.wake_at.is_some());
-            Ok((change, (value, wakes)))
+            let owes = change
+                .events
+                .iter()
+                .any(|e| crate::store::outbox::notifiable(e.kind));
+            Ok((change, (value, wakes, owes)))
         };
         match self.store.transact(id, decide).await {
             Ok(Committed {
-                value: (value, wakes),
+                value: (value, wakes, owes),
                 event_seq,
                 at,
             }) => {
                 if wakes {
                     self.wake.notify_one();
+                }
+                if owes {
+                    self.outbox.notify_one();
                 }
                 Ok(Committed {
                     value,

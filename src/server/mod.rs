@@ -28,6 +28,8 @@ pub struct Options {
     pub limits: Limits,
     pub exposure: Exposure,
     pub rates: RateLimits,
+    /// Webhooks and mail (`notify/`).
+    pub notifications: crate::notify::Settings,
 }
 
 /// Serves Herald on `listener` with `options` until `shutdown` completes, then drains.
@@ -41,7 +43,12 @@ pub async fn serve_with(
         limits,
         exposure,
         rates,
+        notifications,
     } = options;
+    // Notifications are delivered while this server runs; what was owed when it stopped is
+    // picked up again (docs/notifications.md).
+    let host = host.with_notifications(notifications.clone());
+    let _notifier = crate::notify::worker::spawn_building(host.clone(), notifications);
     // Deadlines fall due while this server runs (and those that fell due while it was down
     // fire at once); the scheduler stops with it.
     let _scheduler = host.spawn_scheduler();

@@ -14,8 +14,10 @@
 //! through the feed (`feed.rs`).
 
 mod cache;
+mod deliveries;
 mod due;
 pub mod feed;
+pub mod outbox;
 mod pg_writes;
 pub mod retention;
 mod rows;
@@ -34,6 +36,8 @@ use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::{AnyPool, Executor};
 use uuid::Uuid;
 
+pub use deliveries::{Attempt, AttemptRow, Claimed, Finished, Settled};
+pub use outbox::{NewTarget, TargetRow};
 pub use rows::{
     Change, EventRow, LobbyPatch, LobbyRow, NewEvent, NewLobby, NewOrder, NewPlayer, NewStep,
     OrderRow, ParsedState, PlayerPatch, PlayerRow, PlayerUpdate, RemovedPlayer, RoundSteps,

@@ -222,6 +222,8 @@ impl Deferred {
             }
             query.execute(&mut *conn).await?;
         }
+        // The deliveries these events owe, in the same transaction (docs/notifications.md).
+        super::outbox::enqueue_postgres(conn, &events, now).await?;
         Ok(())
     }
 }

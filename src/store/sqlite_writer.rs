@@ -363,6 +363,8 @@ fn apply(
             now,
         ])?;
     }
+    // The deliveries these events owe, in the same transaction (docs/notifications.md).
+    super::outbox::enqueue_sqlite(conn, &id, lobby.event_seq + 1, &change.events, now)?;
     Ok(Some(event_seq))
 }
 

@@ -409,6 +409,7 @@ async fn a_real_one_second_deadline_resolves_a_round_over_http() {
     let base = format!("http://{}/api/v1/lobbies", listener.local_addr().unwrap());
     let host = herald::host::Host::new(store);
     tokio::spawn(herald::serve(listener, host, std::future::pending()));
+    herald::notify::install_crypto_provider();
     let http = reqwest::Client::new();
     let created: Value = http
         .post(&base)

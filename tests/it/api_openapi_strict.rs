@@ -12,7 +12,7 @@ use crate::api_deadlines::event_kinds;
 use crate::api_secrecy::{EventReader, SseEvent};
 use crate::support::{T0, TestApp, sqlite_app, sqlite_app_on};
 
-async fn document(app: &TestApp) -> Value {
+pub(crate) async fn document(app: &TestApp) -> Value {
     app.get("/api/v1/openapi.json", None).await.body
 }
 
@@ -27,11 +27,11 @@ fn validator(doc: &Value, schema: &Value) -> jsonschema::Validator {
         .unwrap_or_else(|e| panic!("{schema} is not a valid schema: {e}"))
 }
 
-fn component(name: &str) -> Value {
+pub(crate) fn component(name: &str) -> Value {
     json!({"$ref": format!("#/components/schemas/{name}")})
 }
 
-fn assert_fits(doc: &Value, schema: &Value, instance: &Value, what: &str) {
+pub(crate) fn assert_fits(doc: &Value, schema: &Value, instance: &Value, what: &str) {
     let errors: Vec<String> = validator(doc, schema)
         .iter_errors(instance)
         .map(|e| format!("{} at {}", e, e.instance_path()))

@@ -522,3 +522,116 @@ async fn a_fallback_order_is_secret_until_a_deadline_uses_it() {
         assert_eq!(reveal["orders"][2]["source"], "fallback");
     }
 }
+
+/// Every notification body, webhook or player's own, of a game played from sign-ups to its
+/// end: none carries a token, the seed, or an order before its reveal.
+#[tokio::test]
+async fn no_notification_carries_a_secret() {
+    use crate::notify_receivers::{Behaviour, Receiver, settings, settle};
+    use herald::store::outbox::NOTIFIABLE;
+    for app in crate::support::notify_apps(settings()).await {
+        let hook = Receiver::start(Behaviour::Accept).await;
+        let own = Receiver::start(Behaviour::Accept).await;
+        let (lobby, host) = app.create_lobby("crossing-swords", json!({})).await;
+        let seed = app
+            .store
+            .snapshot(lobby.parse().unwrap())
+            .await
+            .unwrap()
+            .unwrap()
+            .lobby
+            .seed
+            .to_string();
+        let base = format!("/api/v1/lobbies/{lobby}");
+        for format in ["standard", "discord"] {
+            let reply = app
+                .post(
+                    &format!("{base}/webhooks"),
+                    Some(&host),
+                    json!({"url": hook.url, "format": format, "events": NOTIFIABLE}),
+                )
+                .await;
+            assert_eq!(reply.status, StatusCode::CREATED, "{}", reply.text);
+        }
+        let mut players = Vec::new();
+        for name in ["Ann", "Bob", "Cat"] {
+            players.push(app.join(&lobby, json!({"name": name})).await);
+        }
+        let mine = app
+            .send(
+                axum::http::Method::PUT,
+                &format!("{base}/me/notifications"),
+                Some(&players[0].1),
+                Some(Body::from(
+                    json!({"webhook_url": own.url, "events": NOTIFIABLE}).to_string(),
+                )),
+            )
+            .await;
+        assert_eq!(mine.status, StatusCode::OK, "{}", mine.text);
+        app.start(&lobby, &host).await;
+        // joined ×3, signups-closed, started: twice at the lobby's hook; closed and started
+        // at Ann's own (she set it after the joins).
+        hook.wait_for(10).await;
+        own.wait_for(2).await;
+        // Two of three orders in: distinctive moves no body may show before the reveal.
+        let secret = [("riposte", 2usize), ("halt", 0usize)];
+        for (author, (mv, target)) in secret.iter().enumerate() {
+            let body =
+                json!({"round": 1, "step": "orders", "move": mv, "target": players[*target].0});
+            let reply = app
+                .post(&format!("{base}/orders"), Some(&players[author].1), body)
+                .await;
+            assert_eq!(reply.status, StatusCode::ACCEPTED);
+        }
+        settle().await;
+        let before: Vec<String> = hook
+            .got()
+            .iter()
+            .chain(own.got().iter())
+            .map(|m| String::from_utf8_lossy(&m.body).into_owned())
+            .collect();
+        assert_eq!(
+            before.len(),
+            12,
+            "{}: an order is announced to no one",
+            app.backend
+        );
+        for body in &before {
+            for (mv, _) in secret {
+                assert!(!body.contains(mv), "{mv} before the reveal: {body}");
+            }
+        }
+        // The last order resolves the round; then the host ends the game.
+        let body = json!({"round": 1, "step": "orders", "move": "strike", "target": players[0].0});
+        app.post(&format!("{base}/orders"), Some(&players[2].1), body)
+            .await;
+        let end = app
+            .post(&format!("{base}/end"), Some(&host), json!({}))
+            .await;
+        assert_eq!(end.status, StatusCode::OK, "{}", end.text);
+        // The standard body names the event; the Discord one says the game is over.
+        let ended = |m: &crate::notify_receivers::Received| {
+            let body = String::from_utf8_lossy(&m.body).into_owned();
+            body.contains("lobby.ended-by-host")
+                || (body.contains("\"embeds\"") && body.contains("is over"))
+        };
+        crate::notify_receivers::eventually("the end announced in both formats", || {
+            hook.got().iter().filter(|m| ended(m)).count() >= 2
+        })
+        .await;
+        settle().await;
+        let mut tokens: Vec<&str> = players.iter().map(|(_, t)| t.as_str()).collect();
+        tokens.push(&host);
+        for message in hook.got().iter().chain(own.got().iter()) {
+            let body = String::from_utf8_lossy(&message.body);
+            let headers = format!("{:?}", message.headers);
+            for token in &tokens {
+                assert!(
+                    !body.contains(token) && !headers.contains(token),
+                    "a token: {body}"
+                );
+            }
+            assert!(!body.contains(&seed), "the seed: {body}");
+        }
+    }
+}

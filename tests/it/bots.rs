@@ -87,6 +87,7 @@ async fn the_load_generator_plays_every_lobby_to_the_end_and_counts_what_it_saw(
             server_pid: None,
             database_processes: None,
             seed: 1,
+            webhooks: false,
         };
         let report = load::run(args).await.expect("load runs");
         assert_eq!(report.games, 4, "{drive:?}");

@@ -12,6 +12,7 @@ use herald::Options;
 use herald::http::client::net;
 
 fn client() -> reqwest::Client {
+    herald::notify::install_crypto_provider();
     reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
         .build()

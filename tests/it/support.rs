@@ -32,6 +32,8 @@ pub struct TestApp {
     pub clock: Clock,
     /// This app's deadline scheduler, as `herald::serve` runs one; stops when the app drops.
     _scheduler: Scheduler,
+    /// The notification settings and worker, for apps made by [`notify_apps`].
+    notify: Option<(herald::notify::Settings, herald::notify::Worker)>,
     /// Keeps the SQLite file alive for the test's duration.
     _dir: Option<tempfile::TempDir>,
     /// Kept so that event streams stay open while the test runs.
@@ -148,13 +150,39 @@ async fn drop_stale_databases(admin: &sqlx::AnyPool) {
         .await;
 }
 
+/// [`timed_apps`] that deliver notifications with `settings`, each with its worker running.
+pub async fn notify_apps(settings: herald::notify::Settings) -> Vec<TestApp> {
+    timed_apps()
+        .await
+        .into_iter()
+        .map(|app| app.with_notifications(settings.clone()))
+        .collect()
+}
+
 fn build(
     backend: &'static str,
     url: String,
     store: Store,
     dir: Option<tempfile::TempDir>,
 ) -> TestApp {
-    let host = Host::new(store.clone());
+    build_with(backend, url, store, dir, None)
+}
+
+fn build_with(
+    backend: &'static str,
+    url: String,
+    store: Store,
+    dir: Option<tempfile::TempDir>,
+    notify: Option<herald::notify::Settings>,
+) -> TestApp {
+    let mut host = Host::new(store.clone());
+    let notify = notify.map(|settings| {
+        host = host.clone().with_notifications(settings.clone());
+        let sender = herald::notify::Sender::new(settings.clone(), store.clock().clone())
+            .expect("notification sender");
+        let worker = herald::notify::worker::spawn(host.clone(), sender);
+        (settings, worker)
+    });
     let scheduler = host.spawn_scheduler();
     let (stop, stopped) = watch::channel(false);
     let router = app(AppState::new(host, stopped));
@@ -165,19 +193,33 @@ fn build(
         clock: store.clock().clone(),
         store,
         _scheduler: scheduler,
+        notify,
         _dir: dir,
         _stop: stop,
     }
 }
 
 impl TestApp {
+    /// This app, rebuilt with notifications delivered by a worker of its own.
+    pub fn with_notifications(self, settings: herald::notify::Settings) -> TestApp {
+        let TestApp {
+            backend,
+            url,
+            store,
+            _dir,
+            ..
+        } = self;
+        build_with(backend, url, store, _dir, Some(settings))
+    }
+
     /// Another server on the same database, with its own connection pool (as a second
     /// process would have).
     pub async fn second_server(&self) -> TestApp {
         let store = Store::connect_with_clock(&self.url, self.clock.clone())
             .await
             .expect("second store");
-        build(self.backend, self.url.clone(), store, None)
+        let settings = self.notify.as_ref().map(|(settings, _)| settings.clone());
+        build_with(self.backend, self.url.clone(), store, None, settings)
     }
 
     /// Stops this server (closing its pool) and starts a new one on the same database, as a
@@ -196,15 +238,21 @@ impl TestApp {
             clock,
             _dir,
             _scheduler,
+            notify,
             ..
         } = self;
         drop(_scheduler);
+        let settings = notify.map(|(settings, worker)| {
+            drop(worker);
+            settings
+        });
         store.close().await;
         Stopped {
             backend,
             url,
             clock,
             dir: _dir,
+            settings,
         }
     }
 }
@@ -215,6 +263,7 @@ pub struct Stopped {
     pub url: String,
     pub clock: Clock,
     dir: Option<tempfile::TempDir>,
+    settings: Option<herald::notify::Settings>,
 }
 
 impl Stopped {
@@ -223,7 +272,7 @@ impl Stopped {
         let store = Store::connect_with_clock(&self.url, self.clock)
             .await
             .expect("store after restart");
-        build(self.backend, self.url, store, self.dir)
+        build_with(self.backend, self.url, store, self.dir, self.settings)
     }
 }
 

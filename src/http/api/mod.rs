@@ -4,6 +4,7 @@
 mod controls;
 mod deadlines;
 mod events;
+mod webhooks;
 
 use axum::Json;
 use axum::Router;
@@ -100,6 +101,7 @@ fn table() -> Vec<(Method, &'static str, MethodRouter<AppState>)> {
         ),
     ];
     table.extend(controls::table());
+    table.extend(webhooks::table());
     table
 }
 

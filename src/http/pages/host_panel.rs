@@ -56,6 +56,10 @@ pub struct HostPage {
     pub error: Option<String>,
     pub paused: bool,
     pub deadline: Option<DeadlineLine>,
+    /// The notifications section (`host_webhooks.rs`).
+    pub notifications: super::host_webhooks::WebhooksSection,
+    /// A webhook's signing secret, shown once on the page that added it.
+    pub new_secret: Option<String>,
 }
 
 /// One seat, as its controls name it.
@@ -132,6 +136,8 @@ pub(super) async fn host_page(
         error,
         paused: lobby.paused,
         deadline: DeadlineLine::of(&lobby),
+        notifications: super::host_webhooks::WebhooksSection::of(app, id, &token).await?,
+        new_secret: None,
     })
 }
 

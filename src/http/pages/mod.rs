@@ -13,6 +13,7 @@ mod fallback_form;
 mod home;
 mod host_controls;
 mod host_panel;
+mod host_webhooks;
 mod lobby;
 mod markdown_escape;
 mod play;
@@ -24,6 +25,7 @@ pub mod session;
 pub mod table;
 pub mod waiting;
 mod whole_game;
+mod unsubscribe;
 
 use axum::Router;
 use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE, LOCATION, SET_COOKIE};
@@ -67,6 +69,19 @@ pub fn routes(state: &AppState) -> Router<AppState> {
             post(host_panel::close_signups),
         )
         .route("/lobbies/{id}/host/start", post(host_panel::start_game))
+        .route("/lobbies/{id}/host/webhooks", post(host_webhooks::add))
+        .route(
+            "/lobbies/{id}/host/webhooks/{webhook_id}/test",
+            post(host_webhooks::test),
+        )
+        .route(
+            "/lobbies/{id}/host/webhooks/{webhook_id}/enable",
+            post(host_webhooks::enable),
+        )
+        .route(
+            "/lobbies/{id}/host/webhooks/{webhook_id}/delete",
+            post(host_webhooks::delete),
+        )
         .route("/lobbies/{id}/host/extend", post(host_panel::extend))
         .route("/lobbies/{id}/host/pause", post(host_panel::pause))
         .route("/lobbies/{id}/host/resume", post(host_panel::resume))
@@ -118,6 +133,10 @@ pub fn routes(state: &AppState) -> Router<AppState> {
     Router::new()
         .route("/static/herald.css", get(stylesheet))
         .route("/static/herald.js", get(script))
+        .route(
+            "/unsubscribe/{token}",
+            get(unsubscribe::ask).post(unsubscribe::unsubscribe),
+        )
         .merge(pages)
 }
 

@@ -1,0 +1,470 @@
+//! The host's lobby webhooks and a player's own notifications (docs/notifications.md): who may
+//! set what, what is checked before anything is stored, and what each is shown. An address
+//! (a URL or an email) is never shown back to anyone once stored: the host sees a webhook's
+//! scheme and host only, a player whether an address is set.
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+use uuid::Uuid;
+
+use super::Host;
+use super::auth::{Presented, require_host, require_player};
+use super::timing::rfc3339;
+use crate::error::AppError;
+use crate::notify::guard::{Guard, Refusal};
+use crate::notify::{Channel, sign};
+use crate::store::outbox::NOTIFIABLE;
+use crate::store::{AttemptRow, NewTarget, TargetRow};
+
+/// Webhooks one lobby may have.
+pub const MAX_WEBHOOKS: usize = 10;
+/// The longest URL or address accepted.
+pub const MAX_ADDRESS_CHARS: usize = 2048;
+/// The longest email address (RFC 5321's path limit less its brackets).
+pub const MAX_EMAIL_CHARS: usize = 254;
+/// Attempts shown per webhook.
+const SHOWN_ATTEMPTS: i64 = 20;
+/// What a player hears about when they do not say.
+pub const PLAYER_DEFAULT_EVENTS: [&str; 5] = [
+    "started",
+    "step-resolved",
+    "deadline-approaching",
+    "round-resolved",
+    "finished",
+];
+
+/// A webhook just added: its id, and the signing secret (shown this once, `standard` only).
+#[derive(Debug, Serialize)]
+pub struct WebhookCreated {
+    pub id: Uuid,
+    pub secret: Option<String>,
+}
+
+/// A webhook as its host sees it.
+#[derive(Debug, Serialize)]
+pub struct WebhookView {
+    pub id: Uuid,
+    pub format: String,
+    /// The URL's scheme and host only: the rest may be the receiver's secret (Discord's is).
+    pub target: String,
+    pub events: Vec<String>,
+    pub enabled: bool,
+    pub created_at: String,
+    /// The latest attempts, newest first.
+    pub deliveries: Vec<AttemptView>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct AttemptView {
+    pub delivery_id: String,
+    pub event: String,
+    pub attempt: i64,
+    pub at: String,
+    /// The receiver's HTTP status, or null when none came back.
+    pub status: Option<i64>,
+    pub error: Option<String>,
+}
+
+/// A player's own notifications, as the player sees them (never the addresses themselves).
+#[derive(Debug, Serialize)]
+pub struct MyNotifications {
+    pub email: bool,
+    pub webhook: bool,
+    pub events: Vec<String>,
+    /// The signing secret of the webhook just set (Standard Webhooks), shown this once.
+    pub secret: Option<String>,
+}
+
+impl Host {
+    fn guard(&self) -> Guard {
+        Guard {
+            allow_private: self.notify.allow_private,
+        }
+    }
+
+    /// Adds a webhook to the lobby (host only).
+    pub async fn add_webhook(
+        &self,
+        id: Uuid,
+        token: Option<&str>,
+        mut body: Map<String, Value>,
+    ) -> Result<WebhookCreated, AppError> {
+        let snapshot = self.snapshot(id).await?;
+        require_host(&snapshot, &Presented::new(token))?;
+        let url = take_text(&mut body, "url")?;
+        let channel = match take_text(&mut body, "format")?.as_str() {
+            "discord" => Channel::Discord,
+            "standard" => Channel::Standard,
+            other => {
+                return Err(AppError::rejected(
+                    "invalid-format",
+                    format!("Unknown format {other:?}: \"discord\" or \"standard\"."),
+                ));
+            }
+        };
+        let events = take_events(&mut body)?.ok_or_else(|| {
+            AppError::malformed("invalid-body", "The body needs an \"events\" list.")
+        })?;
+        no_more_fields(&body)?;
+        self.check_target(&url).await?;
+        if self.store.targets(id, None).await?.len() >= MAX_WEBHOOKS {
+            return Err(AppError::rejected(
+                "too-many-webhooks",
+                format!("A lobby has at most {MAX_WEBHOOKS} webhooks; delete one first."),
+            ));
+        }
+        let secret = (channel == Channel::Standard).then(sign::new_secret);
+        let target = NewTarget {
+            id: Uuid::new_v4(),
+            lobby_id: id,
+            player_id: None,
+            channel: channel.as_str(),
+            address: url,
+            secret: secret.clone(),
+            kinds: events,
+        };
+        self.store
+            .insert_target(&target, self.store.clock().now_millis())
+            .await?;
+        Ok(WebhookCreated {
+            id: target.id,
+            secret,
+        })
+    }
+
+    /// The lobby's webhooks with their latest attempts (host only).
+    pub async fn webhooks(
+        &self,
+        id: Uuid,
+        token: Option<&str>,
+    ) -> Result<Vec<WebhookView>, AppError> {
+        let snapshot = self.snapshot(id).await?;
+        require_host(&snapshot, &Presented::new(token))?;
+        let mut views = Vec::new();
+        for target in self.store.targets(id, None).await? {
+            let attempts = self.store.attempts(target.id, SHOWN_ATTEMPTS).await?;
+            views.push(webhook_view(target, attempts));
+        }
+        Ok(views)
+    }
+
+    /// Deletes a webhook (host only); 404 if the lobby has no such webhook.
+    pub async fn delete_webhook(
+        &self,
+        id: Uuid,
+        token: Option<&str>,
+        webhook: &str,
+    ) -> Result<(), AppError> {
+        let snapshot = self.snapshot(id).await?;
+        require_host(&snapshot, &Presented::new(token))?;
+        let webhook = webhook_id(webhook)?;
+        if !self.store.delete_target(id, webhook).await? {
+            return Err(unknown_webhook(webhook));
+        }
+        Ok(())
+    }
+
+    /// Queues a test message to a webhook (host only); its delivery id.
+    pub async fn test_webhook(
+        &self,
+        id: Uuid,
+        token: Option<&str>,
+        webhook: &str,
+    ) -> Result<String, AppError> {
+        let target = self.host_webhook(id, token, webhook).await?;
+        let queued = self
+            .store
+            .queue_test(&target, self.store.clock().now_millis())
+            .await?;
+        self.outbox.notify_one();
+        Ok(queued)
+    }
+
+    /// Enables a webhook a dead delivery disabled (host only).
+    pub async fn enable_webhook(
+        &self,
+        id: Uuid,
+        token: Option<&str>,
+        webhook: &str,
+    ) -> Result<WebhookView, AppError> {
+        let target = self.host_webhook(id, token, webhook).await?;
+        self.store.enable_target(id, target.id).await?;
+        let attempts = self.store.attempts(target.id, SHOWN_ATTEMPTS).await?;
+        Ok(webhook_view(
+            TargetRow {
+                enabled: true,
+                ..target
+            },
+            attempts,
+        ))
+    }
+
+    async fn host_webhook(
+        &self,
+        id: Uuid,
+        token: Option<&str>,
+        webhook: &str,
+    ) -> Result<TargetRow, AppError> {
+        let snapshot = self.snapshot(id).await?;
+        require_host(&snapshot, &Presented::new(token))?;
+        let webhook = webhook_id(webhook)?;
+        match self.store.target(webhook).await? {
+            Some(target) if target.lobby_id == id && target.player_id.is_none() => Ok(target),
+            _ => Err(unknown_webhook(webhook)),
+        }
+    }
+
+    /// Sets the player's own notifications, replacing any earlier ones (player only).
+    pub async fn set_my_notifications(
+        &self,
+        id: Uuid,
+        token: Option<&str>,
+        mut body: Map<String, Value>,
+    ) -> Result<MyNotifications, AppError> {
+        let snapshot = self.snapshot(id).await?;
+        let player = require_player(&snapshot, &Presented::new(token))?.id;
+        let email = take_optional_text(&mut body, "email")?;
+        let webhook = take_optional_text(&mut body, "webhook_url")?;
+        let events = match take_events(&mut body)? {
+            Some(events) => events,
+            None => PLAYER_DEFAULT_EVENTS
+                .iter()
+                .map(|e| e.to_string())
+                .collect(),
+        };
+        no_more_fields(&body)?;
+        let mut targets = Vec::new();
+        if let Some(email) = email {
+            if !self.notify.mail_on() {
+                return Err(AppError::rejected(
+                    "mail-off",
+                    "This server sends no mail (its operator set no SMTP relay).",
+                ));
+            }
+            if email.chars().count() > MAX_EMAIL_CHARS || email.parse::<lettre::Address>().is_err()
+            {
+                return Err(AppError::rejected(
+                    "invalid-email",
+                    "That is not an email address.",
+                ));
+            }
+            targets.push(player_target(
+                id,
+                player,
+                Channel::Mail,
+                email,
+                None,
+                &events,
+            ));
+        }
+        let mut secret = None;
+        if let Some(url) = webhook {
+            self.check_target(&url).await?;
+            secret = Some(sign::new_secret());
+            targets.push(player_target(
+                id,
+                player,
+                Channel::Standard,
+                url,
+                secret.clone(),
+                &events,
+            ));
+        }
+        self.store
+            .replace_player_targets(id, player, &targets, self.store.clock().now_millis())
+            .await?;
+        Ok(MyNotifications {
+            email: targets.iter().any(|t| t.channel == "mail"),
+            webhook: secret.is_some(),
+            events,
+            secret,
+        })
+    }
+
+    /// Removes the player's own notifications (player only).
+    pub async fn clear_my_notifications(
+        &self,
+        id: Uuid,
+        token: Option<&str>,
+    ) -> Result<(), AppError> {
+        let snapshot = self.snapshot(id).await?;
+        let player = require_player(&snapshot, &Presented::new(token))?.id;
+        self.store
+            .replace_player_targets(id, player, &[], self.store.clock().now_millis())
+            .await?;
+        Ok(())
+    }
+
+    /// Deletes the mail destination an unsubscribe link names; false if the link is unknown.
+    pub async fn unsubscribe(&self, token: &str) -> Result<bool, AppError> {
+        Ok(self
+            .store
+            .unsubscribe(&super::auth::hash_token(token))
+            .await?)
+    }
+
+    /// A URL's form and every address it resolves to, before anything is stored.
+    async fn check_target(&self, url: &str) -> Result<(), AppError> {
+        if url.chars().count() > MAX_ADDRESS_CHARS {
+            return Err(AppError::rejected(
+                "invalid-url",
+                format!("The URL is too long: at most {MAX_ADDRESS_CHARS} characters."),
+            ));
+        }
+        match self.guard().check_url(url).await {
+            Ok(_) => Ok(()),
+            Err(refusal @ Refusal::Forbidden { .. }) => Err(AppError::rejected(
+                "forbidden-target",
+                format!("Herald does not send there: {refusal}."),
+            )),
+            Err(refusal) => Err(AppError::rejected(
+                "invalid-url",
+                format!("That URL cannot be used: {refusal}."),
+            )),
+        }
+    }
+}
+
+fn player_target(
+    lobby: Uuid,
+    player: Uuid,
+    channel: Channel,
+    address: String,
+    secret: Option<String>,
+    events: &[String],
+) -> NewTarget {
+    NewTarget {
+        id: Uuid::new_v4(),
+        lobby_id: lobby,
+        player_id: Some(player),
+        channel: channel.as_str(),
+        address,
+        secret,
+        kinds: events.to_vec(),
+    }
+}
+
+fn webhook_view(target: TargetRow, attempts: Vec<AttemptRow>) -> WebhookView {
+    WebhookView {
+        id: target.id,
+        format: target.channel,
+        target: redacted(&target.address),
+        events: target.kinds,
+        enabled: target.enabled,
+        created_at: rfc3339(target.created_at),
+        deliveries: attempts
+            .into_iter()
+            .map(|a| AttemptView {
+                delivery_id: a.delivery_id,
+                event: a.kind,
+                attempt: a.attempt,
+                at: rfc3339(a.at),
+                status: a.status,
+                error: a.error,
+            })
+            .collect(),
+    }
+}
+
+/// `scheme://host[:port]/…`: enough to recognise a webhook, nothing of its path or query.
+fn redacted(url: &str) -> String {
+    match url::Url::parse(url) {
+        Ok(url) => format!(
+            "{}://{}{}/…",
+            url.scheme(),
+            url.host_str().unwrap_or(""),
+            url.port().map(|p| format!(":{p}")).unwrap_or_default()
+        ),
+        Err(_) => "…".into(),
+    }
+}
+
+fn webhook_id(text: &str) -> Result<Uuid, AppError> {
+    Uuid::parse_str(text).map_err(|_| {
+        AppError::not_found("unknown-webhook", format!("There is no webhook {text:?}."))
+    })
+}
+
+fn unknown_webhook(id: Uuid) -> AppError {
+    AppError::not_found(
+        "unknown-webhook",
+        format!("This lobby has no webhook {id}."),
+    )
+}
+
+fn take_text(body: &mut Map<String, Value>, field: &str) -> Result<String, AppError> {
+    take_optional_text(body, field)?.ok_or_else(|| {
+        AppError::malformed(
+            "invalid-body",
+            format!("The body needs a \"{field}\" field."),
+        )
+    })
+}
+
+/// A string field, or None when absent or null.
+fn take_optional_text(
+    body: &mut Map<String, Value>,
+    field: &str,
+) -> Result<Option<String>, AppError> {
+    match body.remove(field) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(text)) => Ok(Some(text)),
+        Some(_) => Err(AppError::malformed(
+            "invalid-body",
+            format!("\"{field}\" must be a string."),
+        )),
+    }
+}
+
+/// The `events` list: stream event names, at least one, each known; duplicates dropped.
+fn take_events(body: &mut Map<String, Value>) -> Result<Option<Vec<String>>, AppError> {
+    let items = match body.remove("events") {
+        None | Some(Value::Null) => return Ok(None),
+        Some(Value::Array(items)) => items,
+        Some(_) => {
+            return Err(AppError::malformed(
+                "invalid-body",
+                "\"events\" must be a list of event names.",
+            ));
+        }
+    };
+    let mut events = Vec::new();
+    for item in items {
+        let Value::String(name) = item else {
+            return Err(AppError::malformed(
+                "invalid-body",
+                "\"events\" must be a list of event names.",
+            ));
+        };
+        if !NOTIFIABLE.contains(&name.as_str()) {
+            return Err(AppError::rejected(
+                "unknown-event",
+                format!(
+                    "No notification is sent for {name:?}; the events are: {}.",
+                    NOTIFIABLE.join(", ")
+                ),
+            ));
+        }
+        if !events.contains(&name) {
+            events.push(name);
+        }
+    }
+    if events.is_empty() {
+        return Err(AppError::rejected(
+            "no-events",
+            "Name at least one event to be told about.",
+        ));
+    }
+    events.sort();
+    Ok(Some(events))
+}
+
+fn no_more_fields(body: &Map<String, Value>) -> Result<(), AppError> {
+    match body.keys().next() {
+        Some(field) => Err(AppError::malformed(
+            "invalid-body",
+            format!("Unknown field {field:?}."),
+        )),
+        None => Ok(()),
+    }
+}

@@ -1,0 +1,131 @@
+//! The host panel's notifications section (`templates/host_webhooks.html`): the lobby's
+//! webhooks with their latest attempts, and the forms to add one, send a test, re-enable a
+//! disabled one and delete one. The handlers run the same host calls as the API.
+
+use axum::extract::State;
+use axum::http::HeaderMap;
+use axum::response::Response;
+use serde_json::{Map, Value};
+
+use super::host_panel::{HostPage, host_page, host_token};
+use super::session::{CheckedForm, Csrf};
+use super::{PageError, PagePath, again, lobby_id, see_other};
+use crate::error::AppError;
+use crate::host::WebhookView;
+use crate::http::AppState;
+
+/// What the section shows.
+pub struct WebhooksSection {
+    pub webhooks: Vec<WebhookView>,
+    /// The event names a webhook may ask for.
+    pub events: Vec<&'static str>,
+    /// Whether players can give an email address on this server.
+    pub mail_on: bool,
+}
+
+impl WebhooksSection {
+    pub async fn of(app: &AppState, id: uuid::Uuid, token: &str) -> Result<Self, AppError> {
+        Ok(WebhooksSection {
+            webhooks: app.host.webhooks(id, Some(token)).await?,
+            events: crate::store::outbox::NOTIFIABLE.to_vec(),
+            mail_on: app.host.notify_settings().mail_on(),
+        })
+    }
+}
+
+/// What the host asked for in the section.
+enum Action {
+    Add,
+    Test(String),
+    Enable(String),
+    Delete(String),
+}
+
+async fn act(
+    app: AppState,
+    id: String,
+    headers: HeaderMap,
+    csrf: String,
+    form: CheckedForm,
+    action: Action,
+) -> Result<Response, PageError> {
+    let id = lobby_id(&id)?;
+    let token = host_token(&app, id, &headers).await?;
+    let host = &app.host;
+    let done = match action {
+        Action::Add => {
+            let mut body = Map::new();
+            body.insert("url".into(), form.get("url").trim().into());
+            body.insert("format".into(), form.get("format").into());
+            let events: Vec<Value> = form
+                .fields
+                .iter()
+                .filter(|(k, _)| k == "events")
+                .map(|(_, v)| Value::from(v.as_str()))
+                .collect();
+            body.insert("events".into(), Value::Array(events));
+            host.add_webhook(id, Some(&token), body)
+                .await
+                .map(|created| created.secret)
+        }
+        Action::Test(hook) => host
+            .test_webhook(id, Some(&token), &hook)
+            .await
+            .map(|_| None),
+        Action::Enable(hook) => host
+            .enable_webhook(id, Some(&token), &hook)
+            .await
+            .map(|_| None),
+        Action::Delete(hook) => host
+            .delete_webhook(id, Some(&token), &hook)
+            .await
+            .map(|_| None),
+    };
+    match done {
+        // The secret is shown this once, on the page that answers the form.
+        Ok(Some(secret)) => {
+            let page = host_page(&app, id, &headers, csrf, false, None).await?;
+            Ok(axum::response::IntoResponse::into_response(HostPage {
+                new_secret: Some(secret),
+                ..page
+            }))
+        }
+        Ok(None) => Ok(see_other(&format!("/lobbies/{id}/host#notifications"), &[])),
+        Err(error) => {
+            let page = host_page(&app, id, &headers, csrf, false, None).await?;
+            Ok(again(error, |message| HostPage {
+                error: Some(message),
+                ..page
+            }))
+        }
+    }
+}
+
+pub async fn add(
+    State(app): State<AppState>,
+    PagePath(id): PagePath<String>,
+    headers: HeaderMap,
+    Csrf(csrf): Csrf,
+    form: CheckedForm,
+) -> Result<Response, PageError> {
+    act(app, id, headers, csrf, form, Action::Add).await
+}
+
+/// A POST handler for one webhook's action.
+macro_rules! webhook_action {
+    ($name:ident, $action:expr) => {
+        pub async fn $name(
+            State(app): State<AppState>,
+            PagePath((id, hook)): PagePath<(String, String)>,
+            headers: HeaderMap,
+            Csrf(csrf): Csrf,
+            form: CheckedForm,
+        ) -> Result<Response, PageError> {
+            act(app, id, headers, csrf, form, $action(hook)).await
+        }
+    };
+}
+
+webhook_action!(test, Action::Test);
+webhook_action!(enable, Action::Enable);
+webhook_action!(delete, Action::Delete);

@@ -1,0 +1,95 @@
+//! Notifications (issue 15, docs/notifications.md): the host's lobby webhooks (Discord or
+//! Standard Webhooks), a player's own mail or webhook, and the worker that delivers what the
+//! outbox owes (`store/outbox.rs`), reliably and without a secret in any of it.
+
+pub mod format;
+pub mod guard;
+pub mod mail;
+pub mod notice;
+pub mod send;
+pub mod sign;
+pub mod worker;
+
+use std::time::Duration;
+
+use uuid::Uuid;
+
+pub use send::Sender;
+pub use worker::Worker;
+
+/// Installs the process's TLS crypto provider (ring) for rustls, which every HTTP client
+/// (reqwest, built with `rustls-no-provider` to avoid aws-lc's C build) needs before it is
+/// built. Installing twice is harmless: the first one stays.
+pub fn install_crypto_provider() {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+}
+
+/// A destination's channel, as stored.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Channel {
+    /// Discord's "Execute Webhook" body, unsigned (Discord's URL is the secret).
+    Discord,
+    /// A generic JSON body signed by the Standard Webhooks scheme.
+    Standard,
+    /// A player's mail.
+    Mail,
+}
+
+impl Channel {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Channel::Discord => "discord",
+            Channel::Standard => "standard",
+            Channel::Mail => "mail",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Channel> {
+        match text {
+            "discord" => Some(Channel::Discord),
+            "standard" => Some(Channel::Standard),
+            "mail" => Some(Channel::Mail),
+            _ => None,
+        }
+    }
+}
+
+/// The operator's notification settings (`config.rs`).
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// Webhooks may reach loopback and private addresses (tests, self-hosting).
+    pub allow_private: bool,
+    /// The SMTP relay; None: mail is off.
+    pub smtp_url: Option<String>,
+    /// The From of every mail.
+    pub mail_from: String,
+    /// Where Herald is reached (`https://herald.example`), for links; None: no links.
+    pub public_url: Option<String>,
+    /// How long one attempt may take.
+    pub timeout: Duration,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            allow_private: false,
+            smtp_url: None,
+            mail_from: "Herald <herald@localhost>".into(),
+            public_url: None,
+            timeout: Duration::from_secs(10),
+        }
+    }
+}
+
+impl Settings {
+    /// Whether players may give an email address.
+    pub fn mail_on(&self) -> bool {
+        self.smtp_url.is_some()
+    }
+
+    /// The lobby's public page.
+    pub fn lobby_link(&self, lobby: Uuid) -> Option<String> {
+        let base = self.public_url.as_deref()?;
+        Some(format!("{}/lobbies/{lobby}", base.trim_end_matches('/')))
+    }
+}

@@ -1,0 +1,175 @@
+//! What a notification says, built from public material only: the event as the public stream
+//! carries it, the lobby's public view and a resolved round's public view. Nothing here reads
+//! an order before its reveal, a hand, the pool or the seed, because nothing here reads
+//! anything the public lobby page does not show. The one private thing a notice may carry is a
+//! player's own link, and only in that player's own mail (`mail.rs`).
+
+use serde_json::{Value, json};
+use uuid::Uuid;
+
+use crate::error::AppError;
+use crate::host::Host;
+use crate::store::EventRow;
+
+/// Log lines of a round quoted in its summary; the rest is on the lobby's page.
+const SUMMARY_LINES: usize = 12;
+
+/// One notification, whichever channel carries it.
+#[derive(Clone, Debug)]
+pub struct Notice {
+    /// The event kind (the stream's name), or `test`.
+    pub kind: String,
+    pub lobby_id: Uuid,
+    pub lobby_name: String,
+    /// One line.
+    pub title: String,
+    /// A few lines (a round's log, the standings); may be long: each format cuts it to fit.
+    pub text: String,
+    /// The lobby's public page, when the operator named the public URL.
+    pub link: Option<String>,
+    /// The event as the public stream carries it (`{"seq", "data"}`), or null for a test.
+    pub event: Value,
+}
+
+impl Notice {
+    /// A host's test message.
+    pub fn test(lobby_id: Uuid, lobby_name: &str, link: Option<String>) -> Notice {
+        Notice {
+            kind: "test".into(),
+            lobby_id,
+            lobby_name: lobby_name.to_string(),
+            title: format!("Test message from Herald for {lobby_name}"),
+            text: "The host sent this to check that notifications arrive.".into(),
+            link,
+            event: Value::Null,
+        }
+    }
+}
+
+/// Builds the notice for `event` of lobby `lobby_id`; `player` is the seat a player's own
+/// notification is for (its name is used, and whether an answer is due from it).
+pub async fn build(
+    host: &Host,
+    lobby_id: Uuid,
+    event: &EventRow,
+    player: Option<Uuid>,
+    link: Option<String>,
+) -> Result<Notice, AppError> {
+    let view = host.lobby(lobby_id).await?;
+    let data: Value = serde_json::from_str(&event.data).unwrap_or(Value::Null);
+    let name = |value: &Value| -> String {
+        value
+            .get("name")
+            .and_then(Value::as_str)
+            .unwrap_or("a player")
+            .to_string()
+    };
+    let lobby = view.name.clone();
+    let owes = player.is_some_and(|id| {
+        view.players.iter().any(|p| {
+            p.get("id").and_then(Value::as_str) == Some(&id.to_string())
+                && p.get("owes").and_then(Value::as_bool) == Some(true)
+        })
+    });
+    let round = data.get("round").and_then(Value::as_u64);
+    let step = data.get("step").and_then(Value::as_str).unwrap_or("");
+    let (title, text) = match event.kind.as_str() {
+        "player-joined" => (
+            format!(
+                "{} joined {lobby}",
+                name(data.get("player").unwrap_or(&data))
+            ),
+            format!("{} of {} seats taken.", view.players.len(), view.capacity),
+        ),
+        "started" | "step-resolved" if owes => (
+            format!("Your answer is due in {lobby}"),
+            format!(
+                "Round {}, step {step}: your answer is due.",
+                round.unwrap_or(0)
+            ),
+        ),
+        "started" => (
+            format!("{lobby} has started"),
+            format!("Round {}, step {step}.", round.unwrap_or(1)),
+        ),
+        "step-resolved" => (
+            format!("A step resolved in {lobby}"),
+            format!("Round {}: {step} resolved.", round.unwrap_or(0)),
+        ),
+        "round-resolved" => {
+            let round = round.unwrap_or(0) as u32;
+            (
+                format!("Round {round} of {lobby} is out"),
+                round_summary(host, lobby_id, round).await?,
+            )
+        }
+        "deadline-approaching" => (
+            format!("The deadline in {lobby} is near"),
+            format!(
+                "Round {}, step {step}: answers are due by {}.",
+                round.unwrap_or(0),
+                data.get("deadline_at")
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+            ),
+        ),
+        "finished" | "ended-by-host" => (
+            format!("{lobby} is over"),
+            standings(&view.players, view.result.as_ref()),
+        ),
+        other => (format!("{lobby}: {other}"), String::new()),
+    };
+    Ok(Notice {
+        kind: event.kind.clone(),
+        lobby_id,
+        lobby_name: lobby,
+        title,
+        text,
+        link,
+        event: json!({"seq": event.seq, "data": data}),
+    })
+}
+
+/// The first lines of a resolved round's public log.
+async fn round_summary(host: &Host, lobby: Uuid, round: u32) -> Result<String, AppError> {
+    let view = host.round(lobby, round, None).await?;
+    let lines: Vec<&str> = view
+        .log
+        .iter()
+        .filter_map(|entry| entry.get("text").and_then(Value::as_str))
+        .collect();
+    let mut summary = lines
+        .iter()
+        .take(SUMMARY_LINES)
+        .copied()
+        .collect::<Vec<_>>()
+        .join("\n");
+    if lines.len() > SUMMARY_LINES {
+        summary.push_str(&format!(
+            "\n… and {} more lines on the lobby's page.",
+            lines.len() - SUMMARY_LINES
+        ));
+    }
+    Ok(summary)
+}
+
+/// The players in their order on the public page, with the result as the public view says it.
+fn standings(players: &[Value], result: Option<&Value>) -> String {
+    let mut lines: Vec<String> = players
+        .iter()
+        .map(|p| {
+            let alive = match p.get("alive").and_then(Value::as_bool) {
+                Some(false) => " (out)",
+                _ => "",
+            };
+            format!(
+                "- {}{alive}",
+                p.get("name").and_then(Value::as_str).unwrap_or("?")
+            )
+        })
+        .collect();
+    if let Some(result) = result {
+        lines.push(format!("Result: {result}"));
+    }
+    lines.join("\n")
+}

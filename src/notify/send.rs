@@ -1,0 +1,315 @@
+//! One attempt at one delivery: build the notice, shape it for its channel, send it, and say
+//! how it went. Webhooks go through an HTTP client that resolves names only to addresses the
+//! guard allows and never follows a redirect; mail goes to the operator's SMTP relay.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use reqwest::header::{CONTENT_TYPE, HeaderMap, RETRY_AFTER};
+use time::OffsetDateTime;
+use time::format_description::well_known::Rfc3339;
+
+use super::guard::{Guard, GuardedResolver, Refusal};
+use super::mail::Mailer;
+use super::notice::{self, Notice};
+use super::{Channel, Settings, format, sign};
+use crate::host::Host;
+use crate::store::{Claimed, TargetRow};
+
+/// How an attempt went.
+#[derive(Clone, Debug)]
+pub enum Outcome {
+    Delivered {
+        status: Option<i64>,
+    },
+    /// Worth another try later (no answer, a timeout, a 5xx, 408 or 429).
+    Transient {
+        status: Option<i64>,
+        error: String,
+        /// The receiver's `Retry-After`, in ms.
+        retry_after: Option<i64>,
+    },
+    /// The receiver refused this message for good (another 4xx, a redirect) or it cannot be
+    /// built (the lobby is gone).
+    Permanent {
+        status: Option<i64>,
+        error: String,
+    },
+    /// The guard refused the target: nothing was sent.
+    Refused {
+        error: String,
+    },
+}
+
+impl Outcome {
+    pub fn status(&self) -> Option<i64> {
+        match self {
+            Outcome::Delivered { status }
+            | Outcome::Transient { status, .. }
+            | Outcome::Permanent { status, .. } => *status,
+            Outcome::Refused { .. } => None,
+        }
+    }
+
+    pub fn error(&self) -> Option<String> {
+        match self {
+            Outcome::Delivered { .. } => None,
+            Outcome::Transient { error, .. }
+            | Outcome::Permanent { error, .. }
+            | Outcome::Refused { error } => Some(error.clone()),
+        }
+    }
+}
+
+/// What sends: the guarded HTTP client, the mailer (if mail is on) and the settings.
+#[derive(Clone)]
+pub struct Sender {
+    client: reqwest::Client,
+    guard: Arc<Guard>,
+    mailer: Option<Mailer>,
+    settings: Arc<Settings>,
+    clock: crate::clock::Clock,
+}
+
+impl Sender {
+    pub fn new(settings: Settings, clock: crate::clock::Clock) -> Result<Sender, String> {
+        super::install_crypto_provider();
+        let guard = Arc::new(Guard {
+            allow_private: settings.allow_private,
+        });
+        let client = reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .no_proxy()
+            .timeout(settings.timeout)
+            .connect_timeout(Duration::from_secs(5))
+            .user_agent(concat!("Herald/", env!("CARGO_PKG_VERSION"), " (webhooks)"))
+            .dns_resolver(GuardedResolver(guard.clone()))
+            .build()
+            .map_err(|e| format!("the HTTP client did not build: {e}"))?;
+        let mailer = match &settings.smtp_url {
+            Some(url) => Some(Mailer::new(url, &settings)?),
+            None => None,
+        };
+        Ok(Sender {
+            client,
+            guard,
+            mailer,
+            settings: Arc::new(settings),
+            clock,
+        })
+    }
+
+    /// One attempt at `delivery`.
+    pub async fn send(&self, host: &Host, delivery: &Claimed) -> Outcome {
+        let permanent = |error: String| Outcome::Permanent {
+            status: None,
+            error,
+        };
+        let target = match host.store().target(delivery.target_id).await {
+            Ok(Some(target)) => target,
+            Ok(None) => return permanent("the destination was deleted".into()),
+            Err(error) => return transient(None, format!("database: {error}"), None),
+        };
+        let link = self.settings.lobby_link(delivery.lobby_id);
+        let notice = match delivery.event_seq {
+            None => match host.lobby(delivery.lobby_id).await {
+                Ok(view) => Notice::test(delivery.lobby_id, &view.name, link),
+                Err(_) => return permanent("the lobby is gone".into()),
+            },
+            Some(seq) => match host.store().event(delivery.lobby_id, seq).await {
+                Ok(Some(event)) => {
+                    match notice::build(host, delivery.lobby_id, &event, target.player_id, link)
+                        .await
+                    {
+                        Ok(notice) => notice,
+                        Err(error) => return permanent(format!("the notice: {error}")),
+                    }
+                }
+                Ok(None) => return permanent("the event is gone".into()),
+                Err(error) => return transient(None, format!("database: {error}"), None),
+            },
+        };
+        match Channel::parse(&target.channel) {
+            Some(Channel::Mail) => match &self.mailer {
+                Some(mailer) => mailer.send(host.store(), &target, &notice).await,
+                None => permanent("mail is off on this server (HERALD_SMTP_URL is unset)".into()),
+            },
+            Some(channel) => self.post(&target, channel, &notice, &delivery.id).await,
+            None => permanent(format!("unknown channel {:?}", target.channel)),
+        }
+    }
+
+    async fn post(
+        &self,
+        target: &TargetRow,
+        channel: Channel,
+        notice: &Notice,
+        id: &str,
+    ) -> Outcome {
+        // Literal addresses never reach the resolver: the guard checks them here (and names
+        // again, as the resolver does when connecting).
+        let url = match self.guard.check_url(&target.address).await {
+            Ok(url) => url,
+            Err(refusal @ Refusal::Forbidden { .. }) => {
+                return Outcome::Refused {
+                    error: refusal.to_string(),
+                };
+            }
+            Err(other) => return transient(None, other.to_string(), None),
+        };
+        // The store's clock, as every instant Herald stamps (tests run on a manual one).
+        let millis = self.clock.now_millis();
+        let now = OffsetDateTime::from_unix_timestamp(millis.div_euclid(1000))
+            .unwrap_or(OffsetDateTime::UNIX_EPOCH);
+        let stamp = now.format(&Rfc3339).unwrap_or_default();
+        let body = match channel {
+            Channel::Discord => format::discord(notice, &stamp),
+            Channel::Standard | Channel::Mail => format::standard(notice, &stamp),
+        };
+        let body = body.to_string().into_bytes();
+        let mut request = self
+            .client
+            .post(url)
+            .header(CONTENT_TYPE, "application/json");
+        if channel == Channel::Standard {
+            let timestamp = now.unix_timestamp();
+            let secret = target.secret.as_deref().unwrap_or_default();
+            let Some(signature) = sign::signature(secret, id, timestamp, &body) else {
+                return Outcome::Permanent {
+                    status: None,
+                    error: "the endpoint's secret is unreadable".into(),
+                };
+            };
+            request = request
+                .header("webhook-id", id)
+                .header("webhook-timestamp", timestamp.to_string())
+                .header("webhook-signature", signature);
+        }
+        match request.body(body).send().await {
+            Ok(response) => classify(response.status().as_u16(), response.headers(), now),
+            Err(error) => transient(None, describe(error), None),
+        }
+    }
+}
+
+fn transient(status: Option<i64>, error: String, retry_after: Option<i64>) -> Outcome {
+    Outcome::Transient {
+        status,
+        error,
+        retry_after,
+    }
+}
+
+/// An HTTP answer's meaning for the delivery.
+pub fn classify(status: u16, headers: &HeaderMap, now: OffsetDateTime) -> Outcome {
+    let code = Some(i64::from(status));
+    match status {
+        200..=299 => Outcome::Delivered { status: code },
+        408 | 429 | 500..=599 => transient(
+            code,
+            format!("the receiver answered {status}"),
+            retry_after(headers, now),
+        ),
+        300..=399 => Outcome::Permanent {
+            status: code,
+            error: format!("the receiver answered {status}: redirects are not followed"),
+        },
+        _ => Outcome::Permanent {
+            status: code,
+            error: format!("the receiver refused the message with {status}"),
+        },
+    }
+}
+
+/// `Retry-After` in ms: delay-seconds, or an HTTP date (RFC 9110 §10.2.3).
+fn retry_after(headers: &HeaderMap, now: OffsetDateTime) -> Option<i64> {
+    let value = headers.get(RETRY_AFTER)?.to_str().ok()?.trim();
+    if let Ok(seconds) = value.parse::<i64>() {
+        return Some(seconds.max(0).saturating_mul(1000));
+    }
+    let at = httpdate(value)?;
+    Some(((at - now).whole_milliseconds() as i64).max(0))
+}
+
+fn httpdate(value: &str) -> Option<OffsetDateTime> {
+    let format = time::format_description::parse_borrowed::<2>(
+        "[weekday repr:short], [day] [month repr:short] [year] [hour]:[minute]:[second] GMT",
+    )
+    .ok()?;
+    time::PrimitiveDateTime::parse(value, &format)
+        .ok()
+        .map(|t| t.assume_utc())
+}
+
+/// A send error in words, without the URL (which may carry a token of the receiver's).
+fn describe(error: reqwest::Error) -> String {
+    let error = error.without_url();
+    if error.is_timeout() {
+        "no answer within the timeout".into()
+    } else if error.is_connect() {
+        format!("could not connect: {}", source_chain(&error))
+    } else {
+        source_chain(&error)
+    }
+}
+
+fn source_chain(error: &dyn std::error::Error) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(inner) = source {
+        text.push_str(": ");
+        text.push_str(&inner.to_string());
+        source = inner.source();
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use reqwest::header::HeaderValue;
+
+    #[test]
+    fn answers_are_classified_by_status_and_retry_after_is_read() {
+        let mut headers = HeaderMap::new();
+        let now = OffsetDateTime::UNIX_EPOCH + time::Duration::days(20_000);
+        assert!(matches!(
+            classify(204, &headers, now),
+            Outcome::Delivered { .. }
+        ));
+        assert!(matches!(
+            classify(404, &headers, now),
+            Outcome::Permanent { .. }
+        ));
+        assert!(matches!(
+            classify(302, &headers, now),
+            Outcome::Permanent { .. }
+        ));
+        assert!(matches!(
+            classify(503, &headers, now),
+            Outcome::Transient {
+                retry_after: None,
+                ..
+            }
+        ));
+        headers.insert(RETRY_AFTER, HeaderValue::from_static("7"));
+        assert!(matches!(
+            classify(429, &headers, now),
+            Outcome::Transient {
+                retry_after: Some(7_000),
+                ..
+            }
+        ));
+        headers.insert(
+            RETRY_AFTER,
+            HeaderValue::from_static("Wed, 21 Oct 2015 07:28:00 GMT"),
+        );
+        assert!(matches!(
+            classify(503, &headers, now),
+            Outcome::Transient {
+                retry_after: Some(0),
+                ..
+            }
+        ));
+    }
+}

@@ -1,0 +1,307 @@
+//! The delivery worker: one task per process, off the request path, that claims due deliveries
+//! from the outbox (`store/deliveries.rs`) and sends each in a task of its own.
+//!
+//! - It wakes when this process commits an event someone may be owed (`Host::commit` notifies
+//!   it), when the earliest pending delivery falls due by the store's clock (so tests move the
+//!   clock instead of sleeping through a backoff), and every [`RECHECK`] of real time to see
+//!   deliveries another process queued.
+//! - A slow or dead receiver holds at most [`PER_TARGET`] tasks, and all receivers together at
+//!   most [`IN_FLIGHT`]; orders never wait for any of it, since the outbox rows were written by
+//!   then and nothing here holds a lobby's lock.
+//! - Every attempt is recorded; a failure or a 5xx, 408 or 429 is retried after an exponential
+//!   backoff with jitter (or the receiver's `Retry-After`), until [`MAX_ATTEMPTS`] attempts or
+//!   [`MAX_AGE_MS`] since the event, when the delivery is dead and its destination disabled.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use rand::RngExt;
+use tokio::sync::{Notify, Semaphore, mpsc};
+use tokio::task::JoinHandle;
+use uuid::Uuid;
+
+use super::send::{Outcome, Sender};
+use crate::host::Host;
+use crate::store::{Attempt, Claimed, Finished, Settled, Store};
+
+/// How often, in real time, the worker looks for deliveries another process queued.
+pub const RECHECK: Duration = Duration::from_secs(2);
+/// Deliveries claimed per round trip.
+const BATCH: i64 = 64;
+/// How long a claim holds a delivery (store-clock ms): longer than any attempt takes.
+pub const LEASE_MS: i64 = 120_000;
+/// Deliveries in flight to one destination at once.
+pub const PER_TARGET: usize = 4;
+/// Destinations remembered before unused ones are forgotten.
+const PRUNE_AT: usize = 4096;
+/// Deliveries in flight at once in this process.
+const IN_FLIGHT: usize = 128;
+/// The first retry's delay; each later one doubles, up to [`MAX_DELAY_MS`].
+pub const BASE_DELAY_MS: i64 = 5_000;
+pub const MAX_DELAY_MS: i64 = 3_600_000;
+/// Attempts before a delivery is given up.
+pub const MAX_ATTEMPTS: i64 = 10;
+/// Age after which a delivery is given up whatever its attempts (a day).
+pub const MAX_AGE_MS: i64 = 86_400_000;
+
+/// The running worker; dropping it stops the task (deliveries in flight end with it, and their
+/// leases run out for another process or the next start to take them).
+#[derive(Debug)]
+pub struct Worker {
+    task: JoinHandle<()>,
+}
+
+impl Drop for Worker {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+/// Starts this process's delivery worker, building its sender inside the worker's task: the
+/// HTTP client loads the system's root certificates, which takes a while, and a server must
+/// not wait for that before it listens for its shutdown signal. A sender that cannot be built
+/// (a bad `HERALD_SMTP_URL`) is logged, and nothing is delivered.
+pub fn spawn_building(host: Host, settings: super::Settings) -> Worker {
+    Worker {
+        task: tokio::spawn(async move {
+            let clock = host.store().clock().clone();
+            match Sender::new(settings, clock) {
+                Ok(sender) => work(host, sender).await,
+                Err(error) => tracing::error!(%error, "notifications are off"),
+            }
+        }),
+    }
+}
+
+/// Starts this process's delivery worker (needs a tokio runtime).
+pub fn spawn(host: Host, sender: Sender) -> Worker {
+    Worker {
+        task: tokio::spawn(work(host, sender)),
+    }
+}
+
+/// Attempts recorded per transaction, at most.
+const RECORD_BATCH: usize = 256;
+
+/// Aborts a task when dropped (the recorder, when the worker's task is aborted).
+struct AbortOnDrop(JoinHandle<()>);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
+/// The worker: claims in this task, records in another.
+async fn work(host: Host, sender: Sender) {
+    let (finished, results) = mpsc::unbounded_channel();
+    let shared = Arc::new(Shared {
+        store: host.store().clone(),
+        host: host.clone(),
+        sender,
+        owner: Uuid::new_v4().to_string(),
+        per_target: Mutex::default(),
+        in_flight: Arc::new(Semaphore::new(IN_FLIGHT)),
+        finished,
+        wake: host.outbox_wake(),
+    });
+    let _recorder = AbortOnDrop(tokio::spawn(record(shared.clone(), results)));
+    run(shared).await;
+}
+
+/// Records finished attempts, as many per transaction as have finished meanwhile.
+async fn record(shared: Arc<Shared>, mut results: mpsc::UnboundedReceiver<Finished>) {
+    let mut batch = Vec::with_capacity(RECORD_BATCH);
+    while results.recv_many(&mut batch, RECORD_BATCH).await > 0 {
+        match shared.store.finish_deliveries(&shared.owner, &batch).await {
+            Ok(0) => {}
+            Ok(lost) => tracing::info!(
+                lost,
+                "notifications: leases ran out before their attempts ended; another worker took them"
+            ),
+            Err(error) => tracing::warn!(
+                %error,
+                "notifications: recording attempts failed; their leases will run out and they are retried"
+            ),
+        }
+        batch.clear();
+        // A retry may now be due sooner than the worker waits for.
+        shared.wake.notify_one();
+    }
+}
+
+struct Shared {
+    store: Store,
+    host: Host,
+    sender: Sender,
+    /// This worker's name on its leases.
+    owner: String,
+    per_target: Mutex<HashMap<Uuid, Arc<Semaphore>>>,
+    in_flight: Arc<Semaphore>,
+    /// Where finished attempts go to be recorded (`record`).
+    finished: mpsc::UnboundedSender<Finished>,
+    /// Wakes the claiming loop (commits in this process, recorded attempts).
+    wake: Arc<Notify>,
+}
+
+async fn run(shared: Arc<Shared>) {
+    let wake = shared.wake.clone();
+    let clock = shared.store.clock().clone();
+    loop {
+        let now = clock.now_millis();
+        let claimed = match shared
+            .store
+            .claim_deliveries(&shared.owner, now, now + LEASE_MS, BATCH)
+            .await
+        {
+            Ok(claimed) => claimed,
+            Err(error) => {
+                tracing::warn!(%error, "notifications: claiming deliveries failed");
+                Vec::new()
+            }
+        };
+        let full = claimed.len() as i64 == BATCH;
+        for delivery in claimed {
+            let shared = shared.clone();
+            tokio::spawn(async move { shared.deliver(delivery).await });
+        }
+        if full {
+            continue;
+        }
+        let next = match shared.store.next_delivery_at().await {
+            Ok(Some(next)) if next > now => Some(next),
+            _ => None,
+        };
+        tokio::select! {
+            () = wake.notified() => {}
+            () = tokio::time::sleep(RECHECK) => {}
+            () = async {
+                match next {
+                    Some(next) => clock.sleep_until(next).await,
+                    None => std::future::pending().await,
+                }
+            } => {}
+            () = shared.store.closed() => return,
+        }
+    }
+}
+
+impl Shared {
+    fn target_slots(&self, target: Uuid) -> Arc<Semaphore> {
+        let mut slots = self.per_target.lock().unwrap_or_else(|e| e.into_inner());
+        // Destinations come and go: forget those no delivery is using, now and then, so that
+        // the map does not grow with every destination ever served.
+        if slots.len() >= PRUNE_AT {
+            slots.retain(|_, slots| Arc::strong_count(slots) > 1);
+        }
+        slots
+            .entry(target)
+            .or_insert_with(|| Arc::new(Semaphore::new(PER_TARGET)))
+            .clone()
+    }
+
+    async fn deliver(&self, delivery: Claimed) {
+        let slots = self.target_slots(delivery.target_id);
+        let (Ok(_slot), Ok(_flight)) = (slots.acquire().await, self.in_flight.acquire().await)
+        else {
+            return;
+        };
+        let outcome = self.sender.send(&self.host, &delivery).await;
+        let clock = self.store.clock();
+        let now = clock.now_millis();
+        let settled = settle(&delivery, &outcome, now);
+        let attempt = Attempt {
+            at: now,
+            status: outcome.status(),
+            error: outcome.error(),
+        };
+        let _ = self.finished.send(Finished {
+            claimed: delivery,
+            attempt,
+            settled,
+        });
+    }
+}
+
+/// What follows from an attempt's outcome at `now`.
+fn settle(delivery: &Claimed, outcome: &Outcome, now: i64) -> Settled {
+    let attempts = delivery.attempts + 1;
+    match outcome {
+        Outcome::Delivered { .. } => Settled::Delivered,
+        Outcome::Refused { .. } | Outcome::Permanent { .. } => Settled::Dead,
+        Outcome::Transient { retry_after, .. } => {
+            let delay = match retry_after {
+                Some(after) => (*after).clamp(1_000, MAX_DELAY_MS),
+                None => backoff(attempts, &mut rand::rng()),
+            };
+            let at = now.saturating_add(delay);
+            if attempts >= MAX_ATTEMPTS || at - delivery.created_at > MAX_AGE_MS {
+                Settled::Dead
+            } else {
+                Settled::Retry { at }
+            }
+        }
+    }
+}
+
+/// The delay before attempt `attempts + 1`: `BASE * 2^(attempts-1)` capped, less a random part
+/// of up to half of it (jitter, so that receivers back from an outage are not hit by every
+/// sender at the same instant).
+pub fn backoff(attempts: i64, rng: &mut impl rand::Rng) -> i64 {
+    let exponent = u32::try_from((attempts - 1).clamp(0, 20)).unwrap_or(20);
+    let full = BASE_DELAY_MS
+        .saturating_mul(1_i64 << exponent)
+        .min(MAX_DELAY_MS);
+    full - rng.random_range(0..=full / 2)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn backoff_doubles_up_to_its_cap_with_at_most_half_taken_off() {
+        let mut rng = rand::rng();
+        for attempts in 1..15 {
+            let full = (BASE_DELAY_MS << (attempts - 1).min(20)).min(MAX_DELAY_MS);
+            for _ in 0..50 {
+                let delay = backoff(attempts, &mut rng);
+                assert!(delay <= full && delay >= full / 2, "{attempts}: {delay}");
+            }
+        }
+    }
+
+    fn claimed(attempts: i64) -> Claimed {
+        Claimed {
+            id: "t.1".into(),
+            target_id: Uuid::nil(),
+            lobby_id: Uuid::nil(),
+            event_seq: Some(1),
+            kind: "started".into(),
+            attempts,
+            created_at: 0,
+        }
+    }
+
+    #[test]
+    fn retry_after_is_honoured_and_the_last_attempt_is_dead() {
+        let transient = Outcome::Transient {
+            status: Some(429),
+            error: "429".into(),
+            retry_after: Some(30_000),
+        };
+        assert!(matches!(
+            settle(&claimed(0), &transient, 1_000),
+            Settled::Retry { at: 31_000 }
+        ));
+        assert!(matches!(
+            settle(&claimed(MAX_ATTEMPTS - 1), &transient, 1_000),
+            Settled::Dead
+        ));
+        assert!(matches!(
+            settle(&claimed(0), &transient, MAX_AGE_MS),
+            Settled::Dead
+        ));
+    }
+}

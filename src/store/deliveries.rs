@@ -1,0 +1,240 @@
+//! The delivery worker's side of the outbox (see `outbox.rs`): claiming due deliveries under a
+//! lease, recording each attempt and what follows from it, and the reads the host's view of
+//! deliveries needs.
+//!
+//! Two processes on one database never deliver the same row at once: a claim sets a lease
+//! (owner and expiry) in one statement that only takes rows without a live lease, and on
+//! PostgreSQL skips rows another claim has locked (`FOR UPDATE SKIP LOCKED`), re-checking the
+//! lease on the row it updates. A process that dies mid-delivery leaves a lease that runs out,
+//! after which another takes the row: at least once, and once in the normal case.
+
+use sqlx::Row;
+use uuid::Uuid;
+
+use super::rows::{EventRow, uuid};
+use super::{Backend, Store};
+
+/// One attempt to deliver, as the host sees it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AttemptRow {
+    pub delivery_id: String,
+    pub kind: String,
+    pub attempt: i64,
+    pub at: i64,
+    pub status: Option<i64>,
+    pub error: Option<String>,
+}
+
+/// A delivery a worker has claimed.
+#[derive(Clone, Debug)]
+pub struct Claimed {
+    pub id: String,
+    pub target_id: Uuid,
+    pub lobby_id: Uuid,
+    pub event_seq: Option<i64>,
+    pub kind: String,
+    pub attempts: i64,
+    pub created_at: i64,
+}
+
+/// What one attempt gave.
+#[derive(Clone, Debug)]
+pub struct Attempt {
+    /// When it ended (unix ms).
+    pub at: i64,
+    /// The receiver's HTTP status, if one came back.
+    pub status: Option<i64>,
+    /// What went wrong, in words (None when delivered).
+    pub error: Option<String>,
+}
+
+/// An attempt to record, with what follows from it.
+#[derive(Clone, Debug)]
+pub struct Finished {
+    pub claimed: Claimed,
+    pub attempt: Attempt,
+    pub settled: Settled,
+}
+
+/// What follows from an attempt, for [`Store::finish_deliveries`].
+#[derive(Clone, Debug)]
+pub enum Settled {
+    Delivered,
+    /// Try again at this instant (unix ms).
+    Retry {
+        at: i64,
+    },
+    /// Given up; the destination is disabled until the host re-enables it.
+    Dead,
+}
+
+const CLAIM_SQLITE: &str = "UPDATE notify_outbox SET lease_owner = $1, lease_until = $2 \
+    WHERE id IN (SELECT id FROM notify_outbox WHERE status = 'pending' AND next_at <= $3 \
+    AND (lease_until IS NULL OR lease_until <= $3) ORDER BY next_at LIMIT $4) \
+    AND (lease_until IS NULL OR lease_until <= $3) \
+    RETURNING id, target_id, lobby_id, event_seq, kind, attempts, created_at";
+
+const CLAIM_POSTGRES: &str = "UPDATE notify_outbox SET lease_owner = $1, lease_until = $2 \
+    WHERE id IN (SELECT id FROM notify_outbox WHERE status = 'pending' AND next_at <= $3 \
+    AND (lease_until IS NULL OR lease_until <= $3) ORDER BY next_at LIMIT $4 \
+    FOR UPDATE SKIP LOCKED) \
+    AND (lease_until IS NULL OR lease_until <= $3) \
+    RETURNING id, target_id, lobby_id, event_seq, kind, attempts, created_at";
+
+impl Store {
+    /// Claims up to `limit` deliveries due at `now` for `owner` until `lease_until`.
+    pub async fn claim_deliveries(
+        &self,
+        owner: &str,
+        now: i64,
+        lease_until: i64,
+        limit: i64,
+    ) -> Result<Vec<Claimed>, sqlx::Error> {
+        let sql = match self.backend {
+            Backend::Sqlite => CLAIM_SQLITE,
+            Backend::Postgres => CLAIM_POSTGRES,
+        };
+        let rows = sqlx::query(sql)
+            .bind(owner)
+            .bind(lease_until)
+            .bind(now)
+            .bind(limit)
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter()
+            .map(|row| {
+                Ok(Claimed {
+                    id: row.try_get(0)?,
+                    target_id: uuid(row.try_get(1)?)?,
+                    lobby_id: uuid(row.try_get(2)?)?,
+                    event_seq: row.try_get(3)?,
+                    kind: row.try_get(4)?,
+                    attempts: row.try_get(5)?,
+                    created_at: row.try_get(6)?,
+                })
+            })
+            .collect()
+    }
+
+    /// Records attempts on claimed deliveries and settles what follows from each (delivered,
+    /// due again later, or dead, which disables its destination), all in one transaction: on
+    /// SQLite each transaction is an fsync, and a busy server's deliveries must not cost one
+    /// each. An attempt whose lease `owner` no longer holds (another process took the row
+    /// over) writes nothing; the answer counts those.
+    pub async fn finish_deliveries(
+        &self,
+        owner: &str,
+        finished: &[Finished],
+    ) -> Result<usize, sqlx::Error> {
+        let mut tx = self.pool.begin().await?;
+        let mut lost = 0;
+        for Finished {
+            claimed,
+            attempt,
+            settled,
+        } in finished
+        {
+            let (status, next_at) = match settled {
+                Settled::Delivered => ("delivered", attempt.at),
+                Settled::Retry { at } => ("pending", *at),
+                Settled::Dead => ("dead", attempt.at),
+            };
+            let updated = sqlx::query(
+                "UPDATE notify_outbox SET status = $1, attempts = attempts + 1, next_at = $2, \
+                 lease_owner = NULL, lease_until = NULL WHERE id = $3 AND lease_owner = $4",
+            )
+            .bind(status)
+            .bind(next_at)
+            .bind(&claimed.id)
+            .bind(owner)
+            .execute(&mut *tx)
+            .await?;
+            if updated.rows_affected() != 1 {
+                lost += 1;
+                continue;
+            }
+            sqlx::query(
+                "INSERT INTO notify_attempts (outbox_id, attempt, target_id, at, status, error) \
+                 VALUES ($1, $2, $3, $4, $5, $6)",
+            )
+            .bind(&claimed.id)
+            .bind(claimed.attempts + 1)
+            .bind(claimed.target_id.to_string())
+            .bind(attempt.at)
+            .bind(attempt.status)
+            .bind(attempt.error.as_deref())
+            .execute(&mut *tx)
+            .await?;
+            if matches!(settled, Settled::Dead) {
+                sqlx::query("UPDATE notify_targets SET enabled = 0 WHERE id = $1")
+                    .bind(claimed.target_id.to_string())
+                    .execute(&mut *tx)
+                    .await?;
+            }
+        }
+        tx.commit().await?;
+        Ok(lost)
+    }
+
+    /// The last `limit` attempts on a destination, newest first.
+    pub async fn attempts(&self, target: Uuid, limit: i64) -> Result<Vec<AttemptRow>, sqlx::Error> {
+        let rows = sqlx::query(
+            "SELECT a.outbox_id, o.kind, a.attempt, a.at, a.status, a.error \
+             FROM notify_attempts a JOIN notify_outbox o ON o.id = a.outbox_id \
+             WHERE a.target_id = $1 ORDER BY a.at DESC, a.attempt DESC LIMIT $2",
+        )
+        .bind(target.to_string())
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|row| {
+                Ok(AttemptRow {
+                    delivery_id: row.try_get(0)?,
+                    kind: row.try_get(1)?,
+                    attempt: row.try_get(2)?,
+                    at: row.try_get(3)?,
+                    status: row.try_get(4)?,
+                    error: row.try_get(5)?,
+                })
+            })
+            .collect()
+    }
+
+    /// The deliveries of a destination by status, as (delivery id, status, attempts), oldest
+    /// first: what tests and the host's panel count.
+    pub async fn deliveries(
+        &self,
+        target: Uuid,
+    ) -> Result<Vec<(String, String, i64)>, sqlx::Error> {
+        let rows = sqlx::query(
+            "SELECT id, status, attempts FROM notify_outbox WHERE target_id = $1 \
+             ORDER BY created_at, id",
+        )
+        .bind(target.to_string())
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| Ok((r.try_get(0)?, r.try_get(1)?, r.try_get(2)?)))
+            .collect()
+    }
+
+    /// The event a delivery announces.
+    pub async fn event(&self, lobby: Uuid, seq: i64) -> Result<Option<EventRow>, sqlx::Error> {
+        let row =
+            sqlx::query("SELECT seq, kind, data FROM events WHERE lobby_id = $1 AND seq = $2")
+                .bind(lobby.to_string())
+                .bind(seq)
+                .fetch_optional(&self.pool)
+                .await?;
+        row.as_ref().map(EventRow::from_row).transpose()
+    }
+
+    /// When the earliest pending delivery falls due (unix ms), if any.
+    pub async fn next_delivery_at(&self) -> Result<Option<i64>, sqlx::Error> {
+        let row = sqlx::query("SELECT MIN(next_at) FROM notify_outbox WHERE status = 'pending'")
+            .fetch_one(&self.pool)
+            .await?;
+        row.try_get(0)
+    }
+}

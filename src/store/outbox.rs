@@ -1,0 +1,336 @@
+//! The notification outbox (migration 0005, docs/notifications.md): destinations, their
+//! subscriptions, the deliveries owed and the attempts made.
+//!
+//! A delivery is owed the moment the event it announces is committed: each writer calls
+//! [`enqueue_sqlite`] or [`enqueue_postgres`] right after inserting a change's events, in the
+//! same transaction, so an event is never committed without its deliveries, nor a delivery
+//! without its event. Everything else here (the host's and the player's settings, the delivery
+//! worker's claims and results) runs outside the lobbies' writers.
+
+use sqlx::any::AnyRow;
+use sqlx::{AnyConnection, Row};
+use uuid::Uuid;
+
+use super::Store;
+use super::rows::{EventRow, uuid};
+
+/// The event kinds a destination may subscribe to: the streams' names, less `submitted` (one
+/// per order: noise for a channel, and the most frequent event, which the writers then skip).
+pub const NOTIFIABLE: [&str; 15] = [
+    "player-joined",
+    "player-left",
+    "signups-closed",
+    "signups-reopened",
+    "started",
+    "step-resolved",
+    "round-resolved",
+    "deadline-set",
+    "deadline-approaching",
+    "paused",
+    "resumed",
+    "player-replaced",
+    "player-kicked",
+    "ended-by-host",
+    "finished",
+];
+
+/// Whether an event of `kind` can be owed to anyone (the writers skip the others).
+pub fn notifiable(kind: &str) -> bool {
+    NOTIFIABLE.contains(&kind)
+}
+
+/// The deliveries owed for one event: one per enabled destination subscribed to its kind.
+/// Parameters appear in order ($1 first) so that rusqlite numbers them as sqlx does.
+const ENQUEUE: &str = "INSERT INTO notify_outbox \
+    (lobby_id, event_seq, kind, created_at, next_at, id, target_id, status, attempts) \
+    SELECT $1, $2, $3, $4, $4, t.id || '.' || $2, t.id, 'pending', 0 \
+    FROM notify_subscriptions s JOIN notify_targets t ON t.id = s.target_id \
+    WHERE s.lobby_id = $1 AND s.kind = $3 AND t.enabled = 1";
+
+/// The SQLite writer's hook: the deliveries owed for `events`, numbered from `first_seq`.
+pub(super) fn enqueue_sqlite(
+    conn: &rusqlite::Connection,
+    lobby: &str,
+    first_seq: i64,
+    events: &[super::NewEvent],
+    now: i64,
+) -> rusqlite::Result<()> {
+    for (offset, event) in events.iter().enumerate() {
+        if notifiable(event.kind) {
+            conn.prepare_cached(ENQUEUE)?.execute(rusqlite::params![
+                lobby,
+                first_seq + offset as i64,
+                event.kind,
+                now
+            ])?;
+        }
+    }
+    Ok(())
+}
+
+/// The PostgreSQL writer's hook: the deliveries owed for a batch's events.
+pub(super) async fn enqueue_postgres(
+    conn: &mut AnyConnection,
+    events: &[(String, &EventRow)],
+    now: i64,
+) -> Result<(), sqlx::Error> {
+    for (lobby, event) in events.iter().filter(|(_, e)| notifiable(&e.kind)) {
+        sqlx::query(ENQUEUE)
+            .bind(lobby.as_str())
+            .bind(event.seq)
+            .bind(event.kind.as_str())
+            .bind(now)
+            .execute(&mut *conn)
+            .await?;
+    }
+    Ok(())
+}
+
+/// A destination as stored.
+#[derive(Clone, Debug)]
+pub struct TargetRow {
+    pub id: Uuid,
+    pub lobby_id: Uuid,
+    pub player_id: Option<Uuid>,
+    pub channel: String,
+    /// The URL or email address: for the delivery worker only, never shown.
+    pub address: String,
+    pub secret: Option<String>,
+    pub enabled: bool,
+    pub created_at: i64,
+    /// The event kinds it wants, sorted.
+    pub kinds: Vec<String>,
+}
+
+const TARGET_COLUMNS: &str =
+    "id, lobby_id, player_id, channel, address, secret, enabled, created_at";
+
+impl TargetRow {
+    fn from_row(row: &AnyRow) -> Result<TargetRow, sqlx::Error> {
+        Ok(TargetRow {
+            id: uuid(row.try_get(0)?)?,
+            lobby_id: uuid(row.try_get(1)?)?,
+            player_id: row.try_get::<Option<String>, _>(2)?.map(uuid).transpose()?,
+            channel: row.try_get(3)?,
+            address: row.try_get(4)?,
+            secret: row.try_get(5)?,
+            enabled: row.try_get::<i64, _>(6)? != 0,
+            created_at: row.try_get(7)?,
+            kinds: Vec::new(),
+        })
+    }
+}
+
+/// A destination to store.
+#[derive(Clone, Debug)]
+pub struct NewTarget {
+    pub id: Uuid,
+    pub lobby_id: Uuid,
+    pub player_id: Option<Uuid>,
+    pub channel: &'static str,
+    pub address: String,
+    pub secret: Option<String>,
+    pub kinds: Vec<String>,
+}
+
+impl Store {
+    /// Stores a destination and its subscriptions.
+    pub async fn insert_target(&self, target: &NewTarget, now: i64) -> Result<(), sqlx::Error> {
+        let mut tx = self.pool.begin().await?;
+        insert_target(&mut tx, target, now).await?;
+        tx.commit().await
+    }
+
+    /// Replaces a player's own destinations with `targets` (none: the player has none).
+    pub async fn replace_player_targets(
+        &self,
+        lobby: Uuid,
+        player: Uuid,
+        targets: &[NewTarget],
+        now: i64,
+    ) -> Result<(), sqlx::Error> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query("DELETE FROM notify_targets WHERE lobby_id = $1 AND player_id = $2")
+            .bind(lobby.to_string())
+            .bind(player.to_string())
+            .execute(&mut *tx)
+            .await?;
+        for target in targets {
+            insert_target(&mut tx, target, now).await?;
+        }
+        tx.commit().await
+    }
+
+    /// The lobby's destinations: the host's webhooks (`player` None) or one player's own.
+    pub async fn targets(
+        &self,
+        lobby: Uuid,
+        player: Option<Uuid>,
+    ) -> Result<Vec<TargetRow>, sqlx::Error> {
+        let rows = match player {
+            None => {
+                let sql = format!(
+                    "SELECT {TARGET_COLUMNS} FROM notify_targets \
+                     WHERE lobby_id = $1 AND player_id IS NULL ORDER BY created_at, id"
+                );
+                sqlx::query(sqlx::AssertSqlSafe(sql))
+                    .bind(lobby.to_string())
+                    .fetch_all(&self.pool)
+                    .await?
+            }
+            Some(player) => {
+                let sql = format!(
+                    "SELECT {TARGET_COLUMNS} FROM notify_targets \
+                     WHERE lobby_id = $1 AND player_id = $2 ORDER BY created_at, id"
+                );
+                sqlx::query(sqlx::AssertSqlSafe(sql))
+                    .bind(lobby.to_string())
+                    .bind(player.to_string())
+                    .fetch_all(&self.pool)
+                    .await?
+            }
+        };
+        let mut targets = Vec::with_capacity(rows.len());
+        for row in &rows {
+            let mut target = TargetRow::from_row(row)?;
+            target.kinds = self.kinds_of(target.id).await?;
+            targets.push(target);
+        }
+        Ok(targets)
+    }
+
+    /// One destination by id.
+    pub async fn target(&self, id: Uuid) -> Result<Option<TargetRow>, sqlx::Error> {
+        let sql = format!("SELECT {TARGET_COLUMNS} FROM notify_targets WHERE id = $1");
+        let row = sqlx::query(sqlx::AssertSqlSafe(sql))
+            .bind(id.to_string())
+            .fetch_optional(&self.pool)
+            .await?;
+        let Some(row) = row else {
+            return Ok(None);
+        };
+        let mut target = TargetRow::from_row(&row)?;
+        target.kinds = self.kinds_of(target.id).await?;
+        Ok(Some(target))
+    }
+
+    async fn kinds_of(&self, target: Uuid) -> Result<Vec<String>, sqlx::Error> {
+        let rows =
+            sqlx::query("SELECT kind FROM notify_subscriptions WHERE target_id = $1 ORDER BY kind")
+                .bind(target.to_string())
+                .fetch_all(&self.pool)
+                .await?;
+        rows.iter().map(|r| r.try_get(0)).collect()
+    }
+
+    /// Deletes one of the host's webhooks; false if the lobby has no such webhook.
+    pub async fn delete_target(&self, lobby: Uuid, id: Uuid) -> Result<bool, sqlx::Error> {
+        let done = sqlx::query(
+            "DELETE FROM notify_targets WHERE id = $1 AND lobby_id = $2 AND player_id IS NULL",
+        )
+        .bind(id.to_string())
+        .bind(lobby.to_string())
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Enables one of the host's webhooks again; false if the lobby has no such webhook.
+    pub async fn enable_target(&self, lobby: Uuid, id: Uuid) -> Result<bool, sqlx::Error> {
+        let done = sqlx::query(
+            "UPDATE notify_targets SET enabled = 1 \
+             WHERE id = $1 AND lobby_id = $2 AND player_id IS NULL",
+        )
+        .bind(id.to_string())
+        .bind(lobby.to_string())
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Stores the hash of a mail's unsubscribe token for its destination.
+    pub async fn add_unsubscribe(
+        &self,
+        target: Uuid,
+        hash: &str,
+        now: i64,
+    ) -> Result<(), sqlx::Error> {
+        sqlx::query(
+            "INSERT INTO notify_unsubscribe (token_hash, target_id, created_at) VALUES ($1, $2, $3)",
+        )
+        .bind(hash)
+        .bind(target.to_string())
+        .bind(now)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// Deletes the destination a mail's unsubscribe token (as its hash) names; false if the
+    /// token is unknown (or was used already).
+    pub async fn unsubscribe(&self, hash: &str) -> Result<bool, sqlx::Error> {
+        let done = sqlx::query(
+            "DELETE FROM notify_targets WHERE id IN \
+             (SELECT target_id FROM notify_unsubscribe WHERE token_hash = $1)",
+        )
+        .bind(hash)
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Completes when the store's pool closes (background tasks stop then).
+    pub async fn closed(&self) {
+        self.pool.close_event().await;
+    }
+
+    /// Queues a test delivery to a destination now; its delivery id.
+    pub async fn queue_test(&self, target: &TargetRow, now: i64) -> Result<String, sqlx::Error> {
+        let id = format!("{}.test-{}", target.id, Uuid::new_v4().simple());
+        sqlx::query(
+            "INSERT INTO notify_outbox \
+             (id, target_id, lobby_id, event_seq, kind, status, attempts, next_at, created_at) \
+             VALUES ($1, $2, $3, NULL, 'test', 'pending', 0, $4, $4)",
+        )
+        .bind(&id)
+        .bind(target.id.to_string())
+        .bind(target.lobby_id.to_string())
+        .bind(now)
+        .execute(&self.pool)
+        .await?;
+        Ok(id)
+    }
+}
+
+async fn insert_target(
+    conn: &mut AnyConnection,
+    target: &NewTarget,
+    now: i64,
+) -> Result<(), sqlx::Error> {
+    let id = target.id.to_string();
+    let lobby = target.lobby_id.to_string();
+    sqlx::query(
+        "INSERT INTO notify_targets (id, lobby_id, player_id, channel, address, secret, \
+         enabled, created_at) VALUES ($1, $2, $3, $4, $5, $6, 1, $7)",
+    )
+    .bind(&id)
+    .bind(&lobby)
+    .bind(target.player_id.map(|p| p.to_string()))
+    .bind(target.channel)
+    .bind(&target.address)
+    .bind(target.secret.as_deref())
+    .bind(now)
+    .execute(&mut *conn)
+    .await?;
+    for kind in &target.kinds {
+        sqlx::query(
+            "INSERT INTO notify_subscriptions (lobby_id, kind, target_id) VALUES ($1, $2, $3)",
+        )
+        .bind(&lobby)
+        .bind(kind.as_str())
+        .bind(&id)
+        .execute(&mut *conn)
+        .await?;
+    }
+    Ok(())
+}

@@ -1,0 +1,257 @@
+//! Delivery under trouble, against real local receivers: retries with backoff on the store's
+//! clock (moved by the tests, never slept through), `Retry-After`, giving up, re-enabling,
+//! a slow receiver beside a fast one, a restart in the middle of retries, and two servers on
+//! one database delivering each notification once.
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use axum::http::StatusCode;
+use serde_json::json;
+use uuid::Uuid;
+
+use crate::notify_receivers::{Behaviour, Receiver, down_url, settings, settle};
+use crate::notify_webhooks::add_webhook;
+use crate::support::{TestApp, notify_apps};
+use herald::notify::worker::{MAX_ATTEMPTS, MAX_DELAY_MS};
+
+/// The deliveries of a webhook as (status, attempts), oldest first.
+async fn deliveries(app: &TestApp, webhook: &str) -> Vec<(String, i64)> {
+    app.store
+        .deliveries(Uuid::parse_str(webhook).unwrap())
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|(_, status, attempts)| (status, attempts))
+        .collect()
+}
+
+/// Waits until the webhook's deliveries read `expected`.
+async fn wait_deliveries(app: &TestApp, webhook: &str, expected: &[(&str, i64)]) {
+    let start = std::time::Instant::now();
+    loop {
+        let now = deliveries(app, webhook).await;
+        let now: Vec<(&str, i64)> = now.iter().map(|(s, a)| (s.as_str(), *a)).collect();
+        if now == expected {
+            return;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "{}: deliveries {now:?}, waiting for {expected:?}",
+            app.backend
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
+async fn lobby_with_hook(app: &TestApp, url: &str) -> (String, String, String) {
+    let (lobby, host) = app.create_lobby("crossing-swords", json!({})).await;
+    let (hook, _) = add_webhook(app, &lobby, &host, url, "standard", &["player-joined"]).await;
+    (lobby, host, hook)
+}
+
+#[tokio::test]
+async fn a_receiver_failing_twice_gets_the_same_delivery_on_the_third_attempt() {
+    for app in notify_apps(settings()).await {
+        let receiver = Receiver::start(Behaviour::FailFirst(2)).await;
+        let (lobby, _, hook) = lobby_with_hook(&app, &receiver.url).await;
+        app.join(&lobby, json!({"name": "Ann"})).await;
+        receiver.wait_for(1).await;
+        wait_deliveries(&app, &hook, &[("pending", 1)]).await;
+        settle().await;
+        assert_eq!(receiver.got().len(), 1, "no retry before the backoff");
+        // The first retry comes within 5 s, the second within 10 s (jitter only shortens).
+        app.clock.advance(Duration::from_secs(5));
+        receiver.wait_for(2).await;
+        wait_deliveries(&app, &hook, &[("pending", 2)]).await;
+        app.clock.advance(Duration::from_secs(10));
+        receiver.wait_for(3).await;
+        wait_deliveries(&app, &hook, &[("delivered", 3)]).await;
+        app.clock.advance(Duration::from_secs(3600));
+        settle().await;
+        let got = receiver.got();
+        assert_eq!(
+            got.len(),
+            3,
+            "{}: delivered once, after two failures",
+            app.backend
+        );
+        let ids: Vec<&str> = got.iter().map(|m| m.header("webhook-id")).collect();
+        assert!(
+            ids.iter().all(|id| *id == ids[0]),
+            "one delivery id: {ids:?}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn retry_after_is_honoured() {
+    for app in notify_apps(settings()).await {
+        let receiver = Receiver::start(Behaviour::TooMany {
+            first: 1,
+            retry_after: 120,
+        })
+        .await;
+        let (lobby, _, hook) = lobby_with_hook(&app, &receiver.url).await;
+        app.join(&lobby, json!({"name": "Ann"})).await;
+        wait_deliveries(&app, &hook, &[("pending", 1)]).await;
+        // Well past any backoff of a first retry, short of the receiver's two minutes.
+        app.clock.advance(Duration::from_secs(100));
+        settle().await;
+        assert_eq!(
+            receiver.got().len(),
+            1,
+            "{}: not before Retry-After",
+            app.backend
+        );
+        app.clock.advance(Duration::from_secs(20));
+        receiver.wait_for(2).await;
+        wait_deliveries(&app, &hook, &[("delivered", 2)]).await;
+    }
+}
+
+#[tokio::test]
+async fn a_dead_receiver_is_given_up_disabled_and_re_enabled_by_the_host() {
+    for app in notify_apps(settings()).await {
+        let url = down_url().await;
+        let (lobby, host, hook) = lobby_with_hook(&app, &url).await;
+        app.join(&lobby, json!({"name": "Ann"})).await;
+        for attempt in 1..MAX_ATTEMPTS {
+            wait_deliveries(&app, &hook, &[("pending", attempt)]).await;
+            app.clock
+                .advance(Duration::from_millis(MAX_DELAY_MS as u64));
+        }
+        wait_deliveries(&app, &hook, &[("dead", MAX_ATTEMPTS)]).await;
+        let path = format!("/api/v1/lobbies/{lobby}/webhooks");
+        let view = app.get(&path, Some(&host)).await.body;
+        assert_eq!(view["webhooks"][0]["enabled"], false);
+        let last = &view["webhooks"][0]["deliveries"][0];
+        assert_eq!(last["status"], json!(null));
+        assert!(
+            last["error"].as_str().unwrap().contains("connect"),
+            "{last}"
+        );
+        // Disabled: a new event owes it nothing.
+        app.join(&lobby, json!({"name": "Bob"})).await;
+        settle().await;
+        assert_eq!(deliveries(&app, &hook).await.len(), 1);
+        let enabled = app
+            .post(&format!("{path}/{hook}/enable"), Some(&host), json!({}))
+            .await;
+        assert_eq!(enabled.status, StatusCode::OK, "{}", enabled.text);
+        assert_eq!(enabled.body["enabled"], true);
+        app.join(&lobby, json!({"name": "Cat"})).await;
+        wait_deliveries(&app, &hook, &[("dead", MAX_ATTEMPTS), ("pending", 1)]).await;
+    }
+}
+
+#[tokio::test]
+async fn a_slow_receiver_slows_neither_orders_nor_another_receiver() {
+    for app in notify_apps(settings()).await {
+        let slow = Receiver::start(Behaviour::Hang).await;
+        let fast = Receiver::start(Behaviour::Accept).await;
+        let (lobby, host) = app.create_lobby("crossing-swords", json!({})).await;
+        let events = [
+            "player-joined",
+            "started",
+            "round-resolved",
+            "step-resolved",
+        ];
+        let (slow_hook, _) = add_webhook(&app, &lobby, &host, &slow.url, "standard", &events).await;
+        add_webhook(&app, &lobby, &host, &fast.url, "standard", &events).await;
+        let mut players = Vec::new();
+        for name in ["Ann", "Bob"] {
+            players.push(app.join(&lobby, json!({"name": name})).await);
+        }
+        app.start(&lobby, &host).await;
+        // A round resolves while the slow receiver holds its requests.
+        for (author, (_, token)) in players.iter().enumerate() {
+            let target = &players[1 - author].0;
+            let reply = app
+                .post(
+                    &format!("/api/v1/lobbies/{lobby}/orders"),
+                    Some(token),
+                    json!({"round": 1, "step": "orders", "move": "strike", "target": target}),
+                )
+                .await;
+            assert_eq!(reply.status, StatusCode::ACCEPTED, "{}", reply.text);
+        }
+        // joined ×2, started, step-resolved, round-resolved: all at the fast one.
+        let got = fast.wait_for(5).await;
+        assert!(
+            got.iter()
+                .any(|m| m.json()["type"] == "lobby.round-resolved")
+        );
+        assert!(slow.got().len() <= herald::notify::worker::PER_TARGET);
+        // The slow one's attempts time out (1 s) and are due again later.
+        let start = std::time::Instant::now();
+        loop {
+            let rows = deliveries(&app, &slow_hook).await;
+            if rows.len() == 5 && rows.iter().all(|(s, a)| s == "pending" && *a >= 1) {
+                break;
+            }
+            assert!(start.elapsed() < Duration::from_secs(10), "{rows:?}");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_restart_in_the_middle_of_retries_resumes_them() {
+    for app in notify_apps(settings()).await {
+        let receiver = Receiver::start(Behaviour::FailFirst(1)).await;
+        let (lobby, _, hook) = lobby_with_hook(&app, &receiver.url).await;
+        app.join(&lobby, json!({"name": "Ann"})).await;
+        wait_deliveries(&app, &hook, &[("pending", 1)]).await;
+        let app = app.restart().await;
+        app.clock.advance(Duration::from_secs(5));
+        receiver.wait_for(2).await;
+        wait_deliveries(&app, &hook, &[("delivered", 2)]).await;
+        settle().await;
+        let got = receiver.got();
+        assert_eq!(got.len(), 2, "{}", app.backend);
+        assert_eq!(got[0].header("webhook-id"), got[1].header("webhook-id"));
+    }
+}
+
+#[tokio::test]
+async fn two_servers_on_one_database_deliver_each_notification_once() {
+    for app in notify_apps(settings()).await {
+        let second = app.second_server().await;
+        let receiver = Receiver::start(Behaviour::Accept).await;
+        let (lobby, host) = app
+            .create_lobby("crossing-swords", json!({"max_players": 16}))
+            .await;
+        add_webhook(
+            &app,
+            &lobby,
+            &host,
+            &receiver.url,
+            "standard",
+            &["player-joined"],
+        )
+        .await;
+        // Joins through both servers, so that both workers are woken.
+        for n in 0..12 {
+            let server = if n % 2 == 0 { &app } else { &second };
+            server.join(&lobby, json!({"name": format!("P{n}")})).await;
+        }
+        receiver.wait_for(12).await;
+        // Both workers look again (another process's rows are seen on the recheck).
+        settle().await;
+        tokio::time::sleep(herald::notify::worker::RECHECK).await;
+        let got = receiver.got();
+        let mut by_id: HashMap<String, usize> = HashMap::new();
+        for message in &got {
+            *by_id
+                .entry(message.header("webhook-id").to_string())
+                .or_default() += 1;
+        }
+        assert_eq!(by_id.len(), 12, "{}", app.backend);
+        assert!(
+            by_id.values().all(|&n| n == 1),
+            "{}: {by_id:?}",
+            app.backend
+        );
+    }
+}
