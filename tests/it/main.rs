@@ -35,6 +35,8 @@ mod pages_game;
 mod pages_host_controls;
 mod pages_rules;
 mod rules_purity;
+mod scale_of_styles_cases;
+mod scale_of_styles_props;
 mod server_binary;
 mod server_limits;
 mod server_rate_limits;
