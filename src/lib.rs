@@ -8,6 +8,8 @@ pub mod clock;
 pub mod config;
 pub mod deadline_bench;
 pub mod error;
+pub mod events;
+pub mod games;
 pub mod host;
 pub mod http;
 pub mod rules;

@@ -79,6 +79,7 @@ pub fn play(
                 Ok(Value::Object(fields)) => fields,
                 other => return Err(fail(format!("a prompt that is not an object: {other:?}"))),
             };
+            prompt.insert("game".into(), Bst::ID.into());
             prompt.insert("round".into(), round.into());
             prompt.insert("step".into(), step.into());
             let me = json!({"prompt": Value::Object(prompt)});

@@ -13,6 +13,8 @@ use super::client::{Api, ClientError};
 use super::drive::{Bots, Drive};
 use super::policy::Strategy;
 use super::wire::Wire;
+use crate::error::AppError;
+use crate::games::{GameKind, GameUi, with_game};
 
 /// What to load the server with.
 #[derive(Clone, Debug, clap::Args)]
@@ -203,12 +205,14 @@ async fn seat(
     gate: &Semaphore,
     i: usize,
 ) -> Result<Table, ClientError> {
-    let players = if args.game == "bst" { 2 } else { args.players };
-    let settings = if args.game == "bst" {
-        json!({"max_rounds": args.max_rounds})
-    } else {
-        json!({"max_players": players, "max_rounds": args.max_rounds})
-    };
+    // The game decides its lobby's shape (BST is a duel); a game Herald does not host is
+    // refused here as the server would refuse it.
+    let kind: GameKind = args.game.parse().map_err(|e: AppError| ClientError {
+        status: 0,
+        code: e.code().to_owned(),
+        message: e.to_string(),
+    })?;
+    let (players, settings) = with_game!(kind, G => G::load_lobby(args.players, args.max_rounds));
     let (id, host) = {
         let _permit = gate.acquire().await.expect("the gate is never closed");
         api.create_lobby(&args.game, &format!("Load {i}"), settings)

@@ -2,7 +2,6 @@
 //! (`herald load`). They use only what any bot author can: the public API.
 
 pub mod bot;
-mod bst_policy;
 pub mod client;
 pub mod drive;
 pub mod duel;

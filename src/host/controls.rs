@@ -13,6 +13,7 @@ use super::resolve::{Closing, finish_by_host, resolve_step};
 use super::views::LobbyView;
 use super::{GameKind, Host, clean_name, with_game};
 use crate::error::AppError;
+use crate::events::EventKind;
 use crate::rules::{Game, HostAct, Seat};
 use crate::store::{Change, LobbyPatch, NewEvent, PlayerRow, PlayerUpdate, Snapshot, Status};
 
@@ -97,7 +98,7 @@ impl Host {
                         let kind: GameKind = snapshot.lobby.game.parse()?;
                         change.lobby.state = with_game!(kind, G => renamed::<G>(snapshot, player, &name)?);
                         change.events.push(NewEvent {
-                            kind: "player-replaced",
+                            kind: EventKind::PlayerReplaced.as_str(),
                             data: json!({"player": {"id": player.id, "name": name}, "previous_name": player.name}).to_string(),
                         });
                         name
@@ -199,7 +200,7 @@ pub(super) fn write_kick<G: Game>(
         }
     };
     change.events.push(NewEvent {
-        kind: "player-kicked",
+        kind: EventKind::PlayerKicked.as_str(),
         data: data.to_string(),
     });
     if G::owes(&act.state).is_empty() {
@@ -281,7 +282,7 @@ fn end_now<G: Game>(snapshot: &Snapshot, body: Map<String, Value>) -> Result<Cha
     let result = G::outcome(&act.state).map(|o| to_json(&o)).transpose()?;
     let mut change = Change::default();
     change.events.push(NewEvent {
-        kind: "ended-by-host",
+        kind: EventKind::EndedByHost.as_str(),
         data: json!({"result": result}).to_string(),
     });
     finish_by_host::<G>(snapshot, &act, &mut change)?;

@@ -14,6 +14,7 @@ use super::timing::{self, Due, MAX_SECONDS, Timing};
 use super::views::LobbyView;
 use super::{GameKind, Host, with_game};
 use crate::error::AppError;
+use crate::events::EventKind;
 use crate::rules::{Game, Seat};
 use crate::store::{Change, NewEvent, Snapshot, StepClock};
 
@@ -85,7 +86,7 @@ impl Host {
                     timing::set(now, at - now, reminders)
                 }
             };
-            let event = deadline_event(snapshot, "deadline-set", clock.deadline_at);
+            let event = deadline_event(snapshot, EventKind::DeadlineSet, clock.deadline_at);
             Ok((clock, event))
         })
         .await
@@ -97,7 +98,7 @@ impl Host {
         self.clock_control(id, Presented::new(token), move |_, clock, _| {
             let stopped = timing::paused(clock, now).ok_or_else(no_running_clock(clock))?;
             let event = NewEvent {
-                kind: "paused",
+                kind: EventKind::Paused.as_str(),
                 data: "{}".into(),
             };
             Ok((stopped, event))
@@ -113,7 +114,7 @@ impl Host {
                 .ok_or_else(|| AppError::conflict("not-paused", "The clock is not paused."))?;
             let at = running.deadline_at.map(timing::rfc3339);
             let event = NewEvent {
-                kind: "resumed",
+                kind: EventKind::Resumed.as_str(),
                 data: json!({"deadline_at": at}).to_string(),
             };
             Ok((running, event))
@@ -174,10 +175,10 @@ fn no_running_clock(clock: StepClock) -> impl FnOnce() -> AppError {
 }
 
 /// A `deadline-set` or `deadline-approaching` event for the open step.
-fn deadline_event(snapshot: &Snapshot, kind: &'static str, at: Option<i64>) -> NewEvent {
+fn deadline_event(snapshot: &Snapshot, kind: EventKind, at: Option<i64>) -> NewEvent {
     let lobby = &snapshot.lobby;
     NewEvent {
-        kind,
+        kind: kind.as_str(),
         data: json!({"round": lobby.round, "step": lobby.step,
                      "deadline_at": at.map(timing::rfc3339)})
         .to_string(),
@@ -266,7 +267,7 @@ fn fire_clock<G: Game>(snapshot: &Snapshot, now: i64) -> Result<(Change, Fired),
             change.lobby.clock = Some(next);
             change.events.push(deadline_event(
                 snapshot,
-                "deadline-approaching",
+                EventKind::DeadlineApproaching,
                 clock.deadline_at,
             ));
             Ok((change, Fired::Reminded))

@@ -1,21 +1,15 @@
-//! The games Herald hosts, and the one place that turns a game id into a [`Game`] type.
+//! The games Herald hosts, as the host names them: the one place that turns a game id into a
+//! [`GameKind`]. The games themselves are registered in [`crate::games`].
 
 use std::fmt;
 use std::str::FromStr;
 
 use crate::error::AppError;
-
-/// A game Herald can host.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum GameKind {
-    CrossingSwords,
-    Bst,
-}
+pub use crate::games::GameKind;
+use crate::games::GameUi;
+pub(crate) use crate::games::with_game;
 
 impl GameKind {
-    pub const ALL: [GameKind; 2] = [GameKind::CrossingSwords, GameKind::Bst];
-
     /// The game's id on the wire, as its rules define it ([`crate::rules::Game::ID`]).
     pub fn id(self) -> &'static str {
         with_game!(self, G => <G as crate::rules::Game>::ID)
@@ -27,12 +21,9 @@ impl GameKind {
         with_game!(self, G => <G as crate::rules::Game>::MAIN_STEP)
     }
 
-    /// The game's name for people.
+    /// The game's name for people ([`GameUi::TITLE`]).
     pub fn title(self) -> &'static str {
-        match self {
-            GameKind::CrossingSwords => "Crossing Swords",
-            GameKind::Bst => "Blood Sweat and Tears",
-        }
+        with_game!(self, G => <G as GameUi>::TITLE)
     }
 }
 
@@ -50,29 +41,17 @@ impl FromStr for GameKind {
             .into_iter()
             .find(|kind| kind.id() == text)
             .ok_or_else(|| {
+                let hosted: Vec<String> = GameKind::ALL
+                    .iter()
+                    .map(|kind| format!("{:?}", kind.id()))
+                    .collect();
                 AppError::rejected(
                     "unknown-game",
                     format!(
-                        "There is no game {text:?}; Herald hosts \"crossing-swords\" and \"bst\"."
+                        "There is no game {text:?}; Herald hosts {}.",
+                        hosted.join(" and ")
                     ),
                 )
             })
     }
 }
-
-/// Runs `$body` with `$G` bound to the [`crate::rules::Game`] type of `$kind`.
-macro_rules! with_game {
-    ($kind:expr, $G:ident => $body:expr) => {
-        match $kind {
-            $crate::host::games::GameKind::CrossingSwords => {
-                type $G = $crate::rules::crossing_swords::CrossingSwords;
-                $body
-            }
-            $crate::host::games::GameKind::Bst => {
-                type $G = $crate::rules::bst::Bst;
-                $body
-            }
-        }
-    };
-}
-pub(crate) use with_game;

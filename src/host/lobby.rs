@@ -10,6 +10,7 @@ use super::timing::Timing;
 use super::views::{LobbySummary, LobbyView, lobby_view};
 use super::{GameKind, Host, clean_name, name_key, with_game};
 use crate::error::AppError;
+use crate::events::EventKind;
 use crate::rules::Game;
 use crate::store::{
     Change, LobbyPatch, NewEvent, NewLobby, NewPlayer, PlayerRow, Snapshot, Status,
@@ -137,7 +138,7 @@ impl Host {
             let event = json!({"player": {"id": player_id, "name": name}, "players": snapshot.players.len() + 1});
             let change = Change {
                 player: Some(player),
-                events: vec![NewEvent { kind: "player-joined", data: event.to_string() }],
+                events: vec![NewEvent { kind: EventKind::PlayerJoined.as_str(), data: event.to_string() }],
                 ..Change::default()
             };
             Ok((change, ()))
@@ -179,11 +180,11 @@ impl Host {
             }
             let (kind, already) = match to {
                 Status::Closed => (
-                    "signups-closed",
+                    EventKind::SignupsClosed,
                     AppError::conflict("signups-closed", "Sign-ups are already closed."),
                 ),
                 _ => (
-                    "signups-reopened",
+                    EventKind::SignupsReopened,
                     AppError::conflict("signups-open", "Sign-ups are already open."),
                 ),
             };
@@ -196,7 +197,7 @@ impl Host {
                     ..LobbyPatch::default()
                 },
                 events: vec![NewEvent {
-                    kind,
+                    kind: kind.as_str(),
                     data: "{}".into(),
                 }],
                 ..Change::default()
@@ -248,13 +249,13 @@ fn start_game<G: Game>(snapshot: &Snapshot, now: i64) -> Result<Change, AppError
     let mut events = Vec::new();
     if lobby.status == Status::Signups {
         events.push(NewEvent {
-            kind: "signups-closed",
+            kind: EventKind::SignupsClosed.as_str(),
             data: "{}".into(),
         });
     }
     let (round, step) = (G::round(&state), G::step(&state));
     events.push(NewEvent {
-        kind: "started",
+        kind: EventKind::Started.as_str(),
         data: json!({"round": round, "step": step}).to_string(),
     });
     // A setup may describe a position that is already over.
@@ -264,7 +265,7 @@ fn start_game<G: Game>(snapshot: &Snapshot, now: i64) -> Result<Change, AppError
             .map(|o| engine::to_json(&o))
             .transpose()?;
         events.push(NewEvent {
-            kind: "finished",
+            kind: EventKind::Finished.as_str(),
             data: json!({"result": result}).to_string(),
         });
     }

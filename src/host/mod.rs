@@ -22,11 +22,11 @@ pub mod views;
 use uuid::Uuid;
 
 use crate::error::AppError;
+pub(crate) use crate::games::with_game;
 use crate::store::{Committed, Snapshot, Store, TransactError};
 pub use deadlines::Fired;
 pub use fallback::FallbackView;
 pub use games::GameKind;
-pub(crate) use games::with_game;
 pub use lobby::Joined;
 pub use rounds::{RoundSummary, RoundView};
 pub use scheduler::{Report, Scheduler};

@@ -1,6 +1,8 @@
 //! Playing: a player's private view, submitting orders, and resolving a step the moment its
 //! last owed order arrives (in the same transaction, so exactly once).
 
+use std::borrow::Cow;
+
 use serde::Serialize;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
@@ -10,6 +12,7 @@ use super::auth::{Presented, require_player};
 use super::engine::{self, from_stored, to_json};
 use super::{GameKind, Host, with_game};
 use crate::error::AppError;
+use crate::events::{EventKind, Named, Submitted};
 use crate::rules::{Game, Seat};
 use crate::store::{Change, NewEvent, NewOrder, PlayerRow, Snapshot, Status};
 
@@ -17,6 +20,8 @@ use crate::store::{Change, NewEvent, NewOrder, PlayerRow, Snapshot, Status};
 #[derive(Debug, Serialize)]
 pub struct MeView {
     pub lobby: Uuid,
+    /// The game played (its id), so that a client knows how to read the prompt.
+    pub game: GameKind,
     pub player: Value,
     pub status: Status,
     pub round: Option<u32>,
@@ -102,7 +107,7 @@ impl Host {
         let snapshot = self.snapshot(id).await?;
         let player = require_player(&snapshot, &Presented::new(token))?;
         let kind: GameKind = snapshot.lobby.game.parse()?;
-        with_game!(kind, G => me_view::<G>(&snapshot, player))
+        with_game!(kind, G => me_view::<G>(kind, &snapshot, player))
     }
 
     /// Stores `body` as the player's order for the current step; resolves the step if it was
@@ -127,7 +132,11 @@ impl Host {
     }
 }
 
-fn me_view<G: Game>(snapshot: &Snapshot, player: &PlayerRow) -> Result<MeView, AppError> {
+fn me_view<G: Game>(
+    game: GameKind,
+    snapshot: &Snapshot,
+    player: &PlayerRow,
+) -> Result<MeView, AppError> {
     let lobby = &snapshot.lobby;
     let state = engine::state::<G>(snapshot)?;
     let seat = Seat(player.seat);
@@ -139,6 +148,7 @@ fn me_view<G: Game>(snapshot: &Snapshot, player: &PlayerRow) -> Result<MeView, A
             prompt = G::prompt(state, seat)
                 .map(|body| {
                     to_raw(&Prompted {
+                        game: G::ID,
                         round: G::round(state),
                         step: G::step(state),
                         body,
@@ -156,6 +166,7 @@ fn me_view<G: Game>(snapshot: &Snapshot, player: &PlayerRow) -> Result<MeView, A
         .map_err(|e| AppError::Internal(format!("stored order: {e}")))?;
     Ok(MeView {
         lobby: lobby.id,
+        game,
         player: json!({"id": player.id, "name": player.name, "seat": player.seat}),
         status: lobby.status,
         round: matches!(lobby.status, Status::Running | Status::Finished).then_some(lobby.round),
@@ -176,9 +187,10 @@ fn me_view<G: Game>(snapshot: &Snapshot, player: &PlayerRow) -> Result<MeView, A
     })
 }
 
-/// A prompt as sent: the round and step it is for, then what the game asks.
+/// A prompt as sent: the game, the round and step it is for, then what the game asks.
 #[derive(Serialize)]
 struct Prompted<'a, P> {
+    game: &'static str,
     round: u32,
     step: &'a str,
     #[serde(flatten)]
@@ -193,24 +205,13 @@ fn to_raw<T: Serialize>(value: &T) -> Result<Box<RawValue>, AppError> {
 /// The `submitted` event's data (who, never what), written straight to text: it is made for
 /// every order, inside the writer every change of a lobby passes through.
 fn submitted_event(round: u32, step: &str, player: &PlayerRow) -> Result<String, AppError> {
-    #[derive(Serialize)]
-    struct Submitted<'a> {
-        player: Named<'a>,
-        round: u32,
-        step: &'a str,
-    }
-    #[derive(Serialize)]
-    struct Named<'a> {
-        id: Uuid,
-        name: &'a str,
-    }
     let event = Submitted {
         player: Named {
             id: player.id,
-            name: &player.name,
+            name: Cow::Borrowed(&player.name),
         },
         round,
-        step,
+        step: Cow::Borrowed(step),
     };
     serde_json::to_string(&event).map_err(|e| AppError::Internal(format!("serialize: {e}")))
 }
@@ -244,7 +245,7 @@ fn submit_order<G: Game>(
     // learns that they changed their mind (a forum host would not tell either).
     if !replaced {
         change.events.push(NewEvent {
-            kind: "submitted",
+            kind: EventKind::Submitted.as_str(),
             data: submitted_event(round, step, player)?,
         });
     }

@@ -2,6 +2,8 @@
 //! transaction writes (the reveal, the log, the pools after, the events, the next state).
 //! Called inside that transaction, by whatever completes the step.
 
+use std::borrow::Cow;
+
 use serde_json::{Value, json};
 
 use super::controls::{KickReason, write_kick};
@@ -9,6 +11,7 @@ use super::engine::{LogEntry, public_pools, rng_for, to_json, to_text};
 use super::missed_turns::policy_kicks;
 use super::timing::{self, Timing};
 use crate::error::AppError;
+use crate::events::{EventKind, StepResolved};
 use crate::rules::{Event as _, Game, HostAct, Seat};
 use crate::store::{
     Change, LobbyPatch, NewEvent, NewStep, PlayerPatch, Snapshot, Status, StepClock,
@@ -198,7 +201,7 @@ pub(super) fn open_clock<G: Game>(
     };
     if let Some(deadline_at) = clock.deadline_at {
         change.events.push(NewEvent {
-            kind: "deadline-set",
+            kind: EventKind::DeadlineSet.as_str(),
             data: json!({"round": G::round(state), "step": G::step(state),
                          "deadline_at": timing::rfc3339(deadline_at)})
             .to_string(),
@@ -236,21 +239,25 @@ pub(super) fn resolve_step<G: Game>(
     let kicked: Vec<(usize, i64)> = kicks.iter().map(|k| (k.seat, k.misses)).collect();
     let (next_round, next_step) = (G::round(&next), G::step(&next));
     change.events.push(NewEvent {
-        kind: "step-resolved",
-        data: json!({"round": round, "step": step, "next_round": next_round,
-                     "next_step": next_step, "timed_out": closing != Closing::Answered})
-        .to_string(),
+        kind: EventKind::StepResolved.as_str(),
+        data: to_text(&StepResolved {
+            round,
+            step: Cow::Borrowed(step),
+            next_round,
+            next_step: Cow::Borrowed(next_step),
+            timed_out: closing != Closing::Answered,
+        })?,
     });
     if finished || next_round > round {
         change.events.push(NewEvent {
-            kind: "round-resolved",
+            kind: EventKind::RoundResolved.as_str(),
             data: json!({"round": round}).to_string(),
         });
     }
     if finished {
         let result = G::outcome(&next).map(|o| to_json(&o)).transpose()?;
         change.events.push(NewEvent {
-            kind: "finished",
+            kind: EventKind::Finished.as_str(),
             data: json!({"result": result}).to_string(),
         });
     }
@@ -320,11 +327,11 @@ pub(super) fn finish_by_host<G: Game>(
     });
     let result = G::outcome(next).map(|o| to_json(&o)).transpose()?;
     change.events.push(NewEvent {
-        kind: "round-resolved",
+        kind: EventKind::RoundResolved.as_str(),
         data: json!({"round": round}).to_string(),
     });
     change.events.push(NewEvent {
-        kind: "finished",
+        kind: EventKind::Finished.as_str(),
         data: json!({"result": result}).to_string(),
     });
     change.lobby = LobbyPatch {

@@ -10,6 +10,7 @@ use super::auth::{Presented, require_host, require_player};
 use super::controls::{named, seated};
 use super::views::LobbyView;
 use crate::error::AppError;
+use crate::events::EventKind;
 use crate::store::{Change, NewEvent, PlayerRow, RemovedPlayer, Snapshot, Status};
 
 /// A sign-up can be withdrawn until the game starts.
@@ -31,7 +32,7 @@ fn removal(snapshot: &Snapshot, player: &PlayerRow) -> Change {
             seat: player.seat,
         }),
         events: vec![NewEvent {
-            kind: "player-left",
+            kind: EventKind::PlayerLeft.as_str(),
             data: event.to_string(),
         }],
         ..Change::default()

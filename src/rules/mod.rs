@@ -218,8 +218,9 @@ pub trait Game: Sized + 'static {
     type Event: Event + DeserializeOwned + Send + Sync;
     /// Why the rules refuse something.
     type Refusal: Refusal + Send + Sync;
-    /// What a player owes now (without `round` and `step`, which the host adds).
-    type Prompt: Serialize + Send;
+    /// What a player owes now (without `round` and `step`, which the host adds). Read back
+    /// by the game's presentation and bot (`crate::games`), so it deserializes too.
+    type Prompt: Serialize + DeserializeOwned + Send;
     /// One player's public pools, flattened into the public player object.
     type Pools: Serialize + Send;
     /// Public table state, flattened into the public lobby object (BST: `pool_size`, `discard`).

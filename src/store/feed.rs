@@ -26,6 +26,7 @@ use tokio::sync::broadcast::error::RecvError;
 use uuid::Uuid;
 
 use super::rows::EventRow;
+use crate::events::EventKind;
 
 /// Publications a listener may fall behind by before it must read the database instead.
 pub const BACKLOG: usize = 64;
@@ -33,23 +34,11 @@ pub const BACKLOG: usize = 64;
 /// One commit's events for one lobby, in order, numbered consecutively.
 pub type Published = Arc<[EventRow]>;
 
-/// The event kinds that mark a turn of the game.
-pub const TURNS: [&str; 10] = [
-    "signups-closed",
-    "started",
-    "step-resolved",
-    "round-resolved",
-    "finished",
-    // The host's hand: a kick takes a seat out of the step, an early end finishes the game,
-    // reopened sign-ups undo `signups-closed`.
-    "player-kicked",
-    "ended-by-host",
-    "signups-reopened",
-    // A seat's token changed hands or a sign-up went: a player stream holding the old token
-    // must hear it to end.
-    "player-replaced",
-    "player-left",
-];
+/// Whether an event of kind `kind` (as stored) marks a turn of the game
+/// ([`EventKind::is_turn`]).
+pub fn is_turn(kind: &str) -> bool {
+    EventKind::parse(kind).is_some_and(EventKind::is_turn)
+}
 
 /// Per-lobby channels of committed events. A lobby has channels only while someone listens.
 #[derive(Default)]
@@ -60,7 +49,7 @@ pub struct Feed {
 struct Channels {
     /// Every commit's events.
     all: broadcast::Sender<Published>,
-    /// The commits holding an event of [`TURNS`].
+    /// The commits holding an event of a turn ([`is_turn`]).
     turns: broadcast::Sender<Published>,
 }
 
@@ -81,7 +70,8 @@ impl std::fmt::Debug for Feed {
 
 impl Feed {
     /// Listens to `lobby`'s commits from now on: all of them, or (`turns_only`) those that
-    /// hold an event of [`TURNS`]. The lobby's channels live as long as a subscription does.
+    /// hold an event of a turn ([`is_turn`]). The lobby's channels live as long as a
+    /// subscription does.
     pub fn subscribe(self: &Arc<Feed>, lobby: Uuid, turns_only: bool) -> Subscription {
         let mut lobbies = self.lock();
         let channels = lobbies.entry(lobby).or_insert_with(Channels::new);
@@ -116,7 +106,7 @@ impl Feed {
         let Some(channels) = lobbies.get(&lobby) else {
             return;
         };
-        if events.iter().any(|e| TURNS.contains(&e.kind.as_str())) {
+        if events.iter().any(|e| is_turn(&e.kind)) {
             // No listener on one channel is no error: there may be some on the other.
             let _ = channels.turns.send(events.clone());
         }

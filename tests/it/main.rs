@@ -23,6 +23,7 @@ mod bst_cases;
 mod bst_props;
 mod crossing_swords_cases;
 mod crossing_swords_props;
+mod event_kinds;
 mod pages_browser;
 mod pages_browser_clock;
 mod pages_browser_host;

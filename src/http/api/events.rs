@@ -21,30 +21,11 @@ use tokio::sync::{broadcast, watch};
 use uuid::Uuid;
 
 use crate::error::AppError;
+use crate::events::EventKind;
 use crate::http::AppState;
 use crate::http::extract::{ApiPath, Token, lobby_id};
 use crate::store::EventRow;
-use crate::store::feed::{Subscription, TURNS};
-
-/// The public events' kinds.
-const PUBLIC_KINDS: [&str; 16] = [
-    "player-joined",
-    "signups-closed",
-    "started",
-    "submitted",
-    "step-resolved",
-    "round-resolved",
-    "finished",
-    "player-replaced",
-    "player-kicked",
-    "player-left",
-    "signups-reopened",
-    "ended-by-host",
-    "deadline-set",
-    "deadline-approaching",
-    "paused",
-    "resumed",
-];
+use crate::store::feed::{Subscription, is_turn};
 
 /// The player stream's own kind.
 const PROMPT: &str = "prompt";
@@ -121,11 +102,11 @@ fn kinds(query: &StreamQuery, player: bool) -> Result<Option<Vec<String>>, AppEr
     let Some(list) = &query.events else {
         return Ok(None);
     };
-    let known = |kind: &str| PUBLIC_KINDS.contains(&kind) || (player && kind == PROMPT);
+    let known = |kind: &str| EventKind::parse(kind).is_some() || (player && kind == PROMPT);
     match list.split(',').find(|kind| !known(kind)) {
         None => Ok(Some(list.split(',').map(str::to_string).collect())),
         Some(kind) => {
-            let mut all = PUBLIC_KINDS.to_vec();
+            let mut all: Vec<&str> = EventKind::ALL.iter().map(|k| k.as_str()).collect();
             if player {
                 all.push(PROMPT);
             }
@@ -148,10 +129,9 @@ fn open(
     only: Option<Vec<String>>,
 ) -> impl IntoResponse {
     // A stream that wants nothing but turns and prompts need not wake for every submission.
-    let turns_only = only.as_ref().is_some_and(|only| {
-        only.iter()
-            .all(|kind| kind == PROMPT || TURNS.contains(&kind.as_str()))
-    });
+    let turns_only = only
+        .as_ref()
+        .is_some_and(|only| only.iter().all(|kind| kind == PROMPT || is_turn(kind)));
     // Subscribe before the first read, so that nothing committed in between is missed.
     let commits = app.host.store().feed().subscribe(lobby, turns_only);
     let shutdown = app.shutdown.clone();
@@ -213,10 +193,8 @@ fn events(feed: Listener) -> impl Stream<Item = Result<Event, Infallible>> {
                 feed.last = row.seq;
                 // A new step may owe this player an answer; a seat's new token or a removed
                 // sign-up may mean this stream's token is no longer the player's.
-                feed.prompt_due |= matches!(
-                    row.kind.as_str(),
-                    "started" | "step-resolved" | "player-replaced" | "player-left"
-                );
+                feed.prompt_due |=
+                    EventKind::parse(&row.kind).is_some_and(EventKind::may_change_prompt);
                 if !feed.wants(&row.kind) {
                     continue;
                 }

@@ -18,7 +18,7 @@ use super::session::{CheckedForm, Csrf, Tokens};
 use super::table::PoolsTable;
 use super::{Live, PageError, PagePath, again, base_url, lobby_id, see_other};
 use crate::error::AppError;
-use crate::host::GameKind;
+use crate::games::{GameUi, with_game};
 use crate::http::AppState;
 use crate::store::Status;
 
@@ -108,7 +108,7 @@ pub(super) async fn host_page(
         can_reopen: lobby.status == Status::Closed,
         before_start: matches!(lobby.status, Status::Signups | Status::Closed),
         running: lobby.status == Status::Running,
-        duel: lobby.game == GameKind::Bst,
+        duel: with_game!(lobby.game, G => G::DUEL),
         players: lobby
             .players
             .iter()
@@ -119,7 +119,7 @@ pub(super) async fn host_page(
             })
             .collect(),
         created,
-        table: PoolsTable::of(&lobby.players, collecting(&lobby)),
+        table: PoolsTable::of(lobby.game, &lobby.players, collecting(&lobby)),
         show_orders: collecting(&lobby),
         error,
         paused: lobby.paused,

@@ -15,11 +15,12 @@ use super::session::{CheckedForm, Csrf, Role, Tokens, Transport, identity_cookie
 use super::table::{PoolsTable, Standings, heading, names, show};
 use super::{Live, PageError, PagePath, again, lobby_id, see_other};
 use crate::error::AppError;
+use crate::games::{GameUi, with_game};
 use crate::host::GameKind;
 use crate::host::views::LobbyView;
 use crate::http::AppState;
 use crate::http::rate::{Admitted, Joins};
-use crate::rules::crossing_swords;
+use crate::rules::Game;
 use crate::store::Status;
 
 #[derive(Template, WebTemplate)]
@@ -70,31 +71,22 @@ pub struct JoinPage {
 
 /// What a game asks at sign-up besides the name (BST: the character).
 pub fn join_fields(game: GameKind) -> Vec<Field> {
-    match game {
-        GameKind::CrossingSwords => Vec::new(),
-        GameKind::Bst => super::prompt_bst::join_fields(),
-    }
+    with_game!(game, G => G::join_fields())
 }
 
 /// The lobby's non-default rule variants in words, each naming its ruling ("Halt cycles all
-/// fire (Ruling 7)"). BST has no variant keys.
+/// fire (Ruling 7)"), as the game puts them.
 pub fn variants(lobby: &LobbyView) -> Vec<String> {
-    match lobby.game {
-        GameKind::CrossingSwords => {
-            serde_json::from_value::<crossing_swords::Settings>(lobby.settings.clone())
-                .map(|s| s.rules.in_words())
-                .unwrap_or_default()
-        }
-        GameKind::Bst => Vec::new(),
-    }
+    with_game!(lobby.game, G => {
+        serde_json::from_value::<<G as Game>::Settings>(lobby.settings.clone())
+            .map(|s| G::variants(&s))
+            .unwrap_or_default()
+    })
 }
 
 /// The lobby's deadline settings in words, the main step named as the game names it.
 pub fn timing_in_words(lobby: &LobbyView) -> Vec<String> {
-    let main = match lobby.game {
-        GameKind::CrossingSwords => "orders",
-        GameKind::Bst => "plays",
-    };
+    let main = with_game!(lobby.game, G => G::MAIN_ANSWERS);
     settings_in_words(lobby, main)
 }
 
@@ -129,7 +121,7 @@ pub async fn show_lobby(
     let player_token = viewer.player.as_ref().and(tokens.player.as_deref());
     let mut history = history(&app, &lobby, player_token).await?;
     history.reverse();
-    let table = PoolsTable::of(&lobby.players, collecting(&lobby));
+    let table = PoolsTable::of(lobby.game, &lobby.players, collecting(&lobby));
     let exports = Exports::of(&pools_report(&lobby, &table));
     let names = names(&lobby.players);
     Ok(LobbyPage {
@@ -153,7 +145,10 @@ pub async fn show_lobby(
             .iter()
             .map(|(k, v)| (heading(k), show(v, &names)))
             .collect(),
-        result: lobby.result.as_ref().map(|r| Standings::of(r, &names)),
+        result: lobby
+            .result
+            .as_ref()
+            .map(|r| Standings::of(lobby.game, r, &names)),
         history,
         so_far: so_far(&lobby),
         you: viewer.player.map(|p| p.name),

@@ -13,7 +13,6 @@ mod host_controls;
 mod host_panel;
 mod lobby;
 mod play;
-pub mod prompt_bst;
 pub mod prompt_form;
 mod round;
 pub mod rules_page;

@@ -128,7 +128,7 @@ pub(super) async fn play_page(
             .collect(),
         pending: pending.as_ref().map(|p| describe_order(p, &names)),
         form,
-        table: PoolsTable::of(&lobby.players, collecting(&lobby)),
+        table: PoolsTable::of(lobby.game, &lobby.players, collecting(&lobby)),
         show_orders: collecting(&lobby) && lobby.status == Status::Running,
         latest,
         so_far: so_far(&lobby),

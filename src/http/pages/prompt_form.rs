@@ -1,18 +1,22 @@
 //! A player's prompt as a form, and the posted form back as an order body.
 //!
-//! A prompt (`{"round", "step", ...the step's legal answers}`) becomes a [`PromptForm`]: a few
-//! fields, each a choice among the legal answers (a select, or checkboxes when several may be
-//! picked), plus a "decline" button for optional steps. The same form, rebuilt from the
+//! The prompt (`{"game", "round", "step", ...the step's legal answers}`) is read into its
+//! game's own prompt type, and the game builds the form ([`crate::games::GameUi::order_form`]):
+//! a few fields, each a choice among the legal answers (a select, or checkboxes when several
+//! may be picked), plus a "decline" button for optional steps. The same form, rebuilt from the
 //! current prompt when the POST arrives, turns the posted fields back into the JSON order the
-//! host judges. A game adds a builder here; the template and the conversion are shared.
+//! host judges. The template and the conversion are shared by every game.
 
+use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
 use super::cite::{Cited, cite};
 use super::session::CheckedForm;
-use super::table::title;
 use crate::error::AppError;
+pub use crate::games::{Choice, Field, Group};
+use crate::games::{GameUi, PromptHead, with_game};
 use crate::host::GameKind;
+use crate::rules::Game;
 
 /// The form for one prompt.
 #[derive(Clone, Debug)]
@@ -32,145 +36,31 @@ pub struct PromptForm {
     pub random_pool: bool,
 }
 
-/// One answer to give: a select (one value) or checkboxes (`multiple`, a list).
-#[derive(Clone, Debug)]
-pub struct Field {
-    pub name: String,
-    pub label: String,
-    pub multiple: bool,
-    /// A single choice whose value is a space-separated list, sent as an array (a BST pair).
-    pub list: bool,
-    pub required: bool,
-    /// How many to tick, for checkboxes ("" if not limited).
-    pub hint: String,
-    /// The field whose value limits this one's choices (JS hides the others; the server
-    /// checks regardless).
-    pub depends_on: String,
-    pub groups: Vec<Group>,
-}
-
-/// Choices under an optional heading (an `<optgroup>`).
-#[derive(Clone, Debug)]
-pub struct Group {
-    pub label: String,
-    pub choices: Vec<Choice>,
-}
-
-#[derive(Clone, Debug)]
-pub struct Choice {
-    pub value: String,
-    pub label: String,
-    /// The values of `depends_on` this choice goes with, space-separated.
-    pub allowed_with: String,
-    pub selected: bool,
-}
-
-/// The form for `prompt`, with `pending` (the order already sent, if any) preselected.
+/// The form for `prompt` (as the `me` view holds it), read into `game`'s prompt type, with
+/// `pending` (the order already sent, if any) preselected. A prompt its game cannot read is
+/// the server's fault: a 500 with the cause.
 pub fn form_for(
     game: GameKind,
     prompt: &Value,
     pending: Option<&Value>,
 ) -> Result<PromptForm, AppError> {
-    let round = prompt["round"].as_u64().unwrap_or(0);
-    let step = prompt["step"].as_str().unwrap_or_default().to_owned();
-    match game {
-        GameKind::CrossingSwords => Ok(crossing_swords(round, step, prompt, pending)),
-        GameKind::Bst => Ok(super::prompt_bst::form(round, step, prompt, pending)),
-    }
-}
-
-pub(super) fn pending_str<'a>(pending: Option<&'a Value>, field: &str) -> &'a str {
-    pending.and_then(|p| p[field].as_str()).unwrap_or("")
-}
-
-/// Crossing Swords, step `orders`: a move (grouped by category) and a target; each target
-/// lists the moves it is legal for (not oneself, except for Mend and the like).
-fn crossing_swords(
-    round: u64,
-    step: String,
-    prompt: &Value,
-    pending: Option<&Value>,
-) -> PromptForm {
-    let moves = prompt["moves"].as_array().cloned().unwrap_or_default();
-    let players = prompt["players"].as_array().cloned().unwrap_or_default();
-    let mut groups: Vec<Group> = Vec::new();
-    let mut targets: Vec<Choice> = Vec::new();
-    let chosen_move = pending_str(pending, "move");
-    let chosen_target = pending_str(pending, "target");
-    for entry in &moves {
-        let mv = entry["move"].as_str().unwrap_or_default();
-        let category = title(entry["category"].as_str().unwrap_or_default());
-        let choice = Choice {
-            value: mv.to_owned(),
-            label: title(mv),
-            allowed_with: String::new(),
-            selected: mv == chosen_move,
-        };
-        match groups.iter_mut().find(|g| g.label == category) {
-            Some(group) => group.choices.push(choice),
-            None => groups.push(Group {
-                label: category,
-                choices: vec![choice],
-            }),
-        }
-        // Targets are seats, indexes into the prompt's `players`.
-        let seats = entry["targets"].as_array().into_iter().flatten();
-        let listed = seats.filter_map(|seat| players.get(usize::try_from(seat.as_u64()?).ok()?));
-        for target in listed {
-            let id = target["id"].as_str().unwrap_or_default();
-            match targets.iter_mut().find(|t| t.value == id) {
-                Some(t) => {
-                    t.allowed_with.push(' ');
-                    t.allowed_with.push_str(mv);
-                }
-                None => targets.push(Choice {
-                    value: id.to_owned(),
-                    label: target["name"].as_str().unwrap_or_default().to_owned(),
-                    allowed_with: mv.to_owned(),
-                    selected: id == chosen_target,
-                }),
-            }
-        }
-    }
-    PromptForm {
-        round,
-        step,
-        heading: format!("Your orders for round {round}"),
-        help: cite(
-            "Pick one move and its target. Strike, Lunge, Assail, Taunt and Halt must name another \
-             player; Dodge, Block, Riposte, Focus and Mend may name you.",
-            "crossing-swords",
-        ),
-        fields: vec![
-            Field {
-                name: "move".into(),
-                label: "Move".into(),
-                multiple: false,
-                list: false,
-                required: true,
-                hint: String::new(),
-                depends_on: String::new(),
-                groups,
-            },
-            Field {
-                name: "target".into(),
-                label: "Target".into(),
-                multiple: false,
-                list: false,
-                required: true,
-                hint: String::new(),
-                depends_on: "move".into(),
-                groups: vec![Group {
-                    label: String::new(),
-                    choices: targets,
-                }],
-            },
-        ],
-        decline: false,
-        accept: false,
-        accept_label: String::new(),
-        random_pool: false,
-    }
+    let unreadable = |e: serde_json::Error| AppError::Internal(format!("{game} prompt: {e}"));
+    let head = PromptHead::deserialize(prompt).map_err(unreadable)?;
+    with_game!(game, G => {
+        let typed = <G as Game>::Prompt::deserialize(prompt).map_err(unreadable)?;
+        let form = G::order_form(head.round, &head.step, &typed, pending);
+        Ok(PromptForm {
+            round: u64::from(head.round),
+            step: head.step.into_owned(),
+            heading: form.heading,
+            help: cite(&form.help, <G as Game>::ID),
+            fields: form.fields,
+            decline: form.decline,
+            accept: form.accept,
+            accept_label: form.accept_label,
+            random_pool: form.random_pool,
+        })
+    })
 }
 
 /// The posted form as an order body: `round` and `step` as the form stated them (so a form
@@ -225,9 +115,12 @@ pub fn order_body(form: &PromptForm, posted: &CheckedForm) -> Result<Map<String,
 mod tests {
     use super::*;
 
+    const ANN: &str = "00000000-0000-0000-0000-00000000000a";
+    const BOB: &str = "00000000-0000-0000-0000-00000000000b";
+
     fn prompt() -> Value {
-        json!({"round": 3, "step": "orders",
-            "players": [{"id": "a", "name": "Ann"}, {"id": "b", "name": "Bob"}],
+        json!({"game": "crossing-swords", "round": 3, "step": "orders",
+            "players": [{"id": ANN, "name": "Ann"}, {"id": BOB, "name": "Bob"}],
             "moves": [
             {"move": "strike", "category": "attack", "targets": [1]},
             {"move": "mend", "category": "action", "targets": [0, 1]}
@@ -236,7 +129,7 @@ mod tests {
 
     #[test]
     fn crossing_swords_offers_moves_by_category_and_targets_by_move() {
-        let pending = json!({"move": "mend", "target": "a"});
+        let pending = json!({"move": "mend", "target": ANN});
         let form = form_for(GameKind::CrossingSwords, &prompt(), Some(&pending)).unwrap();
         assert_eq!((form.round, form.step.as_str()), (3, "orders"));
         let moves = &form.fields[0];
@@ -246,7 +139,7 @@ mod tests {
         let targets = &form.fields[1].groups[0].choices;
         assert_eq!(
             (targets[0].value.as_str(), targets[0].label.as_str()),
-            ("b", "Bob")
+            (BOB, "Bob")
         );
         assert_eq!(targets[0].allowed_with, "strike mend");
         assert_eq!(targets[1].allowed_with, "mend");
@@ -268,13 +161,13 @@ mod tests {
                 ("round", "3"),
                 ("step", "orders"),
                 ("move", "strike"),
-                ("target", "b"),
+                ("target", BOB),
             ]),
         )
         .unwrap();
         assert_eq!(
             Value::Object(body),
-            json!({"round": 3, "step": "orders", "move": "strike", "target": "b"})
+            json!({"round": 3, "step": "orders", "move": "strike", "target": BOB})
         );
         let missing = order_body(
             &form,

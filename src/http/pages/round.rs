@@ -12,6 +12,7 @@ use super::session::Tokens;
 use super::table::{PoolsTable, names, order_line};
 use super::{Live, PageError, PagePath, lobby_id};
 use crate::error::AppError;
+use crate::host::GameKind;
 use crate::host::views::LobbyView;
 use crate::http::AppState;
 use crate::http::extract::round_number;
@@ -26,14 +27,14 @@ pub struct RoundBlock {
 }
 
 /// The `text` lines of a log's entries, with their citations.
-fn log_lines(log: &[serde_json::Value], game: &str) -> Vec<Cited> {
+fn log_lines(log: &[serde_json::Value], game: GameKind) -> Vec<Cited> {
     log.iter()
-        .filter_map(|e| e["text"].as_str().map(|text| cite(text, game)))
+        .filter_map(|e| e["text"].as_str().map(|text| cite(text, game.id())))
         .collect()
 }
 
 impl RoundBlock {
-    pub fn of(view: &crate::host::RoundView, game: &str) -> RoundBlock {
+    pub fn of(view: &crate::host::RoundView, game: GameKind) -> RoundBlock {
         let players = view.pools["players"]
             .as_array()
             .cloned()
@@ -43,7 +44,7 @@ impl RoundBlock {
             round: view.round,
             orders: view.orders.iter().map(|o| order_line(o, &names)).collect(),
             log: log_lines(&view.log, game),
-            table: PoolsTable::of(&players, false),
+            table: PoolsTable::of(game, &players, false),
         }
     }
 
@@ -94,10 +95,9 @@ pub async fn history(
     player_token: Option<&str>,
 ) -> Result<Vec<RoundBlock>, AppError> {
     let views = app.host.history(lobby.id, player_token).await?;
-    let game = lobby.game.to_string();
     Ok(views
         .iter()
-        .map(|view| RoundBlock::of(view, &game))
+        .map(|view| RoundBlock::of(view, lobby.game))
         .collect())
 }
 
@@ -113,7 +113,7 @@ pub async fn show_round(
     let viewer = app.host.viewer(id, None, tokens.player.as_deref()).await?;
     let token = viewer.player.as_ref().and(tokens.player.as_deref());
     let view = app.host.round(id, round, token).await?;
-    let block = RoundBlock::of(&view, &lobby.game.to_string());
+    let block = RoundBlock::of(&view, lobby.game);
     let rounds: Vec<u32> = app.host.rounds(id).await?.iter().map(|r| r.round).collect();
     let exports = Exports::of(&block.report(&lobby.name));
     Ok(RoundPage {
@@ -142,7 +142,7 @@ pub fn so_far(lobby: &LobbyView) -> Option<RoundBlock> {
             .iter()
             .map(|o| order_line(o, &names))
             .collect(),
-        log: log_lines(current["log"].as_array()?, &lobby.game.to_string()),
+        log: log_lines(current["log"].as_array()?, lobby.game),
         table: PoolsTable::default(),
     })
 }

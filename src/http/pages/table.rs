@@ -1,30 +1,22 @@
-//! Display models built from the host's public JSON, game-agnostically: the pools table (its
-//! columns are whatever public pools the game publishes), revealed orders and final standings
-//! as lines of text. Player ids inside values are shown as names.
+//! Display models built from the host's public JSON: the pools table (its columns are whatever
+//! public pools the game publishes, in the order the game gives, [`GameUi::POOLS`]), revealed
+//! orders and final standings as lines of text. Player ids inside values are shown as names.
 
 use std::collections::HashMap;
 
 use serde_json::Value;
 
+use crate::games::{GameUi, with_game, words};
+use crate::host::GameKind;
+
 /// Fields of a public player object that are not pools.
 const NOT_POOLS: [&str; 5] = ["id", "name", "alive", "submitted", "owes"];
 
-/// Pools shown first, in this order; any other key follows alphabetically (JSON objects here
-/// keep no field order).
-const FIRST: [&str; 9] = [
-    "character",
-    "hp",
-    "vp",
-    "charges",
-    "poison",
-    "off_balance",
-    "hand_size",
-    "focus",
-    "dodge",
-];
-
-fn rank(key: &str) -> (usize, String) {
-    let place = FIRST.iter().position(|k| *k == key).unwrap_or(FIRST.len());
+/// Where `key` goes: the game's pools first, in its order; any other key follows
+/// alphabetically (JSON objects here keep no field order).
+fn rank(game: GameKind, key: &str) -> (usize, String) {
+    let first = with_game!(game, G => G::POOLS);
+    let place = first.iter().position(|k| *k == key).unwrap_or(first.len());
     (place, key.to_owned())
 }
 
@@ -62,14 +54,7 @@ pub fn heading(key: &str) -> String {
         "vp" => "VP".into(),
         "focus" => "Focus".into(),
         "dodge" => "Dodge".into(),
-        other => {
-            let words = other.replace(['_', '-'], " ");
-            let mut chars = words.chars();
-            match chars.next() {
-                Some(first) => first.to_uppercase().chain(chars).collect(),
-                None => String::new(),
-            }
-        }
+        other => words(other),
     }
 }
 
@@ -105,7 +90,7 @@ pub fn show(value: &Value, names: &Names) -> String {
 impl PoolsTable {
     /// Builds the table from public player objects. `collecting`: orders are being collected
     /// now, so each row says whether that player has submitted.
-    pub fn of(players: &[Value], collecting: bool) -> PoolsTable {
+    pub fn of(game: GameKind, players: &[Value], collecting: bool) -> PoolsTable {
         let names = names(players);
         let mut columns: Vec<String> = Vec::new();
         for player in players {
@@ -117,7 +102,7 @@ impl PoolsTable {
                 }
             }
         }
-        columns.sort_by_key(|c| rank(c));
+        columns.sort_by_key(|c| rank(game, c));
         let rows = players
             .iter()
             .map(|p| {
@@ -218,7 +203,7 @@ pub struct Standings {
 
 impl Standings {
     /// From a game's `result` (`{winners, reason, standings: [{player, name, place, ...}]}`).
-    pub fn of(result: &Value, names: &Names) -> Standings {
+    pub fn of(game: GameKind, result: &Value, names: &Names) -> Standings {
         let list = result["standings"].as_array().cloned().unwrap_or_default();
         let mut extra: Vec<String> = Vec::new();
         for entry in &list {
@@ -231,7 +216,7 @@ impl Standings {
                 }
             }
         }
-        extra.sort_by_key(|c| rank(c));
+        extra.sort_by_key(|c| rank(game, c));
         let mut columns = vec!["place".to_string(), "name".to_string()];
         columns.extend(extra);
         let rows = list
@@ -267,7 +252,7 @@ mod tests {
             json!({"id": "a", "name": "Ann", "alive": true, "submitted": true, "owes": true, "hp": 20, "vp": 0, "focus": "b", "dodge": null}),
             json!({"id": "b", "name": "Bob", "alive": false, "submitted": false, "owes": false, "hp": 0, "vp": 3, "focus": null, "dodge": null}),
         ];
-        let table = PoolsTable::of(&players, true);
+        let table = PoolsTable::of(GameKind::CrossingSwords, &players, true);
         assert_eq!(table.columns, vec!["HP", "VP", "Focus", "Dodge"]);
         assert_eq!(table.rows[0].cells, vec!["20", "0", "Bob", "—"]);
         assert_eq!(table.rows[0].order_state, "submitted");
@@ -276,7 +261,7 @@ mod tests {
         let bst = vec![
             json!({"id": "c", "name": "Cy", "character": "sellsword", "hand_size": 5, "off_balance": false}),
         ];
-        let table = PoolsTable::of(&bst, false);
+        let table = PoolsTable::of(GameKind::Bst, &bst, false);
         assert_eq!(table.columns, vec!["Character", "Off balance", "Hand size"]);
         assert_eq!(table.rows[0].cells, vec!["Sellsword", "no", "5"]);
     }
@@ -287,7 +272,7 @@ mod tests {
             {"player": "b", "name": "dark-lord", "place": 1, "vp": 9, "hp": 0, "alive": true}
         ]});
         let names = Names::from([("b".to_string(), "dark-lord".to_string())]);
-        let standings = Standings::of(&result, &names);
+        let standings = Standings::of(GameKind::CrossingSwords, &result, &names);
         assert_eq!(
             standings.columns,
             vec!["Place", "Name", "HP", "VP", "Alive"]

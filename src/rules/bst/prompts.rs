@@ -1,7 +1,7 @@
 //! What each owed seat is asked, with its legal answers (§2.3). A prompt goes to its seat only
 //! and may show that seat's own hand (and, at `parry-pick`, the revealed loser's hand, A33).
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::characters::Character;
 use super::engine::HAND_LIMIT;
@@ -11,7 +11,7 @@ use super::state::{Pending, State};
 use super::tokens::Token;
 
 /// One tile as the play prompt shows it: its cost and whether T6 would replace it now.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MoveOption {
     /// The tile.
     #[serde(rename = "move")]
@@ -29,7 +29,7 @@ pub struct MoveOption {
 }
 
 /// A prompt (the host adds `round` and `step`).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Prompt {
     /// What to answer, in a sentence.
     pub text: String,
@@ -51,7 +51,8 @@ pub struct Prompt {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max_tokens: Option<usize>,
     /// `follow-up`: whether `{"random_pool": true}` is allowed (Assassin, A25).
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    /// Left out when false, so read back as false when absent.
+    #[serde(skip_serializing_if = "std::ops::Not::not", default)]
     pub random_pool: bool,
     /// Whether `{"decline": true}` is allowed.
     pub can_decline: bool,

@@ -184,7 +184,7 @@ pub struct Private {}
 /// The players are listed once, by seat, and each move names its targets by seat: a
 /// sixteen-player prompt that spelled out every target of all ten moves as `{"id", "name"}`
 /// was 10 KB, most of it the same fifteen players ten times over.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Prompt {
     /// Every player of the game, dead or alive, in seat order: `players[seat]`.
     pub players: Vec<PlayerRef>,
@@ -200,7 +200,7 @@ impl Prompt {
 }
 
 /// One move and the players it may target now (Rulings 3, 30).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MoveChoice {
     /// The move.
     #[serde(rename = "move")]

@@ -5,72 +5,42 @@
 
 use rand::RngExt;
 use rand::seq::{IndexedRandom, SliceRandom};
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
-use crate::rules::bst::Move;
 use crate::rules::bst::matrix::{Cell, cell};
+use crate::rules::bst::{Colour, Move, Prompt, Token};
 
-fn strings(prompt: &Map<String, Value>, field: &str) -> Vec<String> {
-    prompt
-        .get(field)
-        .and_then(Value::as_array)
-        .map(|items| {
-            items
-                .iter()
-                .filter_map(|v| v.as_str().map(str::to_string))
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
-fn number(token: &str) -> u32 {
-    token.get(1..).and_then(|n| n.parse().ok()).unwrap_or(0)
-}
-
-fn can_decline(prompt: &Map<String, Value>) -> bool {
-    prompt
-        .get("can_decline")
-        .and_then(Value::as_bool)
-        .unwrap_or(false)
-}
-
-fn token_count(prompt: &Map<String, Value>, choices: usize) -> (usize, usize) {
-    let min = prompt
-        .get("min_tokens")
-        .and_then(Value::as_u64)
-        .unwrap_or(1) as usize;
-    let max = prompt
-        .get("max_tokens")
-        .and_then(Value::as_u64)
-        .map_or(choices, |m| m as usize);
+/// How many tokens a `tokens` answer holds at least and at most, within what is offered.
+fn token_count(prompt: &Prompt, choices: usize) -> (usize, usize) {
+    let min = prompt.min_tokens.unwrap_or(1);
+    let max = prompt.max_tokens.unwrap_or(choices);
     (min.min(choices), max.min(choices))
 }
 
-fn legal_moves(prompt: &Map<String, Value>) -> Vec<String> {
+fn legal_moves(prompt: &Prompt) -> Vec<Move> {
     prompt
-        .get("moves")
-        .and_then(Value::as_array)
-        .into_iter()
+        .moves
+        .iter()
         .flatten()
-        .filter(|m| m["legal"] == true)
-        .filter_map(|m| m["move"].as_str().map(str::to_string))
+        .filter(|m| m.legal)
+        .map(|m| m.tile)
         .collect()
 }
 
 /// A uniformly random legal answer; an optional step is declined one time in four.
-pub fn random(step: &str, prompt: &Map<String, Value>, rng: &mut impl rand::Rng) -> Option<Value> {
-    if can_decline(prompt) && rng.random_range(0..4) == 0 {
+pub fn random(step: &str, prompt: &Prompt, rng: &mut impl rand::Rng) -> Option<Value> {
+    if prompt.can_decline && rng.random_range(0..4) == 0 {
         return Some(json!({"decline": true}));
     }
-    let choices = strings(prompt, "choices");
+    let choices = prompt.choices.clone().unwrap_or_default();
     match step {
         "play" => {
-            let mv = legal_moves(prompt).choose(rng)?.clone();
-            let token = strings(prompt, "hand").choose(rng)?.clone();
+            let mv = *legal_moves(prompt).choose(rng)?;
+            let token = *prompt.hand.choose(rng)?;
             Some(json!({"move": mv, "token": token}))
         }
         "gather-power" => {
-            let pairs = prompt.get("pairs")?.as_array()?;
+            let pairs = prompt.pairs.as_ref()?;
             Some(json!({"tokens": pairs.choose(rng)?}))
         }
         "overflow" | "finishing-extras" | "buy-tiebreak" => {
@@ -85,10 +55,7 @@ pub fn random(step: &str, prompt: &Map<String, Value>, rng: &mut impl rand::Rng)
             tokens.truncate(count);
             Some(json!({"tokens": tokens}))
         }
-        "follow-up"
-            if prompt.get("random_pool") == Some(&Value::Bool(true))
-                && rng.random_range(0..2) == 0 =>
-        {
+        "follow-up" if prompt.random_pool && rng.random_range(0..2) == 0 => {
             Some(json!({"random_pool": true}))
         }
         "follow-up" | "parry-pick" | "evasion-pick" => Some(json!({"token": choices.choose(rng)?})),
@@ -99,16 +66,20 @@ pub fn random(step: &str, prompt: &Map<String, Value>, rng: &mut impl rand::Rng)
 
 /// A token's number and whether its colour is Red or Wild (the Strikes' +2) or Blue or Wild
 /// (the Defenses' heal).
-fn colours(token: &str) -> (i32, bool, bool) {
-    let n = i32::try_from(number(token)).unwrap_or(0);
-    let colour = token.chars().next().unwrap_or(' ');
-    (n, matches!(colour, 'R' | 'W'), matches!(colour, 'B' | 'W'))
+fn colours(token: Token) -> (i32, bool, bool) {
+    let n = i32::from(token.number());
+    let colour = token.colour();
+    (
+        n,
+        matches!(colour, Colour::Red | Colour::Wild),
+        matches!(colour, Colour::Blue | Colour::Wild),
+    )
 }
 
 /// What winning with `mv` and `token` is worth, in HP of damage or its equal (§3.3): the
 /// damage dealt with its usual extras, or the value of a benefit (Charges, a token back).
 /// `best_two` is the sum of the two highest other tokens (a Finishing Strike's extras).
-fn win_value(mv: Move, token: &str, best_two: i32) -> f64 {
+fn win_value(mv: Move, token: Token, best_two: i32) -> f64 {
     let (n, red, blue) = colours(token);
     let red = if red { 2 } else { 0 };
     let heal = if blue { 1 } else { 0 };
@@ -151,7 +122,7 @@ fn loss_value(opp: Move) -> f64 {
 /// The expected gain of playing `mv` with `token` against an opponent who picks any tile
 /// uniformly (the random bot), from the matrix (§1.1): a win gains, a loss costs, a tie-break
 /// or a colour check counts as even, both-win and both-lose count both sides or neither.
-fn expected(mv: Move, token: &str, best_two: i32) -> f64 {
+fn expected(mv: Move, token: Token, best_two: i32) -> f64 {
     let win = win_value(mv, token, best_two);
     let total: f64 = Move::ALL
         .into_iter()
@@ -179,36 +150,33 @@ fn expected(mv: Move, token: &str, best_two: i32) -> f64 {
 /// The greedy answer: the legal tile and token with the best expected gain against a random
 /// opponent (see `expected`); every benefit accepted; the highest tokens taken, the lowest
 /// given up.
-pub fn greedy(step: &str, prompt: &Map<String, Value>) -> Option<Value> {
-    let mut choices = strings(prompt, "choices");
-    choices.sort_by_key(|t| number(t));
+pub fn greedy(step: &str, prompt: &Prompt) -> Option<Value> {
+    let mut choices = prompt.choices.clone().unwrap_or_default();
+    choices.sort_by_key(|t| t.number());
     match step {
         "play" => {
-            let hand = strings(prompt, "hand");
-            let mut best: Option<(f64, String, String)> = None;
-            for name in legal_moves(prompt) {
-                let Ok(mv) = name.parse::<Move>() else {
-                    continue;
-                };
-                for (i, token) in hand.iter().enumerate() {
+            let hand = &prompt.hand;
+            let mut best: Option<(f64, Move, Token)> = None;
+            for mv in legal_moves(prompt) {
+                for (i, &token) in hand.iter().enumerate() {
                     let mut others: Vec<i32> = hand
                         .iter()
                         .enumerate()
                         .filter(|(j, _)| *j != i)
-                        .map(|(_, t)| colours(t).0)
+                        .map(|(_, &t)| colours(t).0)
                         .collect();
                     others.sort_unstable_by(|a, b| b.cmp(a));
                     let best_two = others.iter().take(2).sum();
                     let score = expected(mv, token, best_two);
                     if best.as_ref().is_none_or(|(top, _, _)| score > *top) {
-                        best = Some((score, name.clone(), token.clone()));
+                        best = Some((score, mv, token));
                     }
                 }
             }
             let (_, mv, token) = best?;
             Some(json!({"move": mv, "token": token}))
         }
-        "gather-power" => Some(json!({"tokens": prompt.get("pairs")?.as_array()?.first()?})),
+        "gather-power" => Some(json!({"tokens": prompt.pairs.as_ref()?.first()?})),
         "overflow" => {
             let (count, _) = token_count(prompt, choices.len());
             Some(json!({"tokens": &choices[..count]}))

@@ -1,73 +1,27 @@
-//! BST's prompts as forms (shapes: `docs/rules/bst.md` "Prompts" on the BST branch):
-//! `{"text", "hand", "moves"?, "choices"?, "pairs"?, "min_tokens"?, "max_tokens"?,
-//! "random_pool"?, "can_decline"}`. The form follows the prompt's shape rather than a list of
-//! step names, so every decision step gets its form: `moves` → tile and token (`play`);
-//! `choices` with a token count → checkboxes (`tokens`); `choices` alone → one `token`;
-//! `pairs` → one pair (`tokens`); nothing to pick → accept / decline buttons.
-//!
-//! Also the join form's character choice.
+//! BST's forms, from its typed prompt (shapes: `docs/rules/bst.md` "Prompts"). The form
+//! follows the prompt's shape rather than a list of step names, so every decision step gets
+//! its form: `moves` → tile and token (`play`); `choices` with a token count → checkboxes
+//! (`tokens`); `choices` alone → one `token`; `pairs` → one pair (`tokens`); nothing to pick →
+//! accept / decline buttons. Also the join form's character choice.
 
 use serde_json::Value;
 
-use super::cite::cite;
-use super::prompt_form::{Choice, Field, Group, PromptForm, pending_str};
-use super::table::title;
+use crate::games::form::{Choice, Effect, Field, OrderForm, pending_str, words};
+use crate::rules::Game;
+use crate::rules::bst::prompts::MoveOption;
+use crate::rules::bst::{Bst, Character, Move, Prompt, Token};
 
-/// BST's characters, the default first (api.md).
-pub const CHARACTERS: [&str; 6] = [
-    "sellsword",
-    "sentinel",
-    "warpriest",
-    "assassin",
-    "channeler",
-    "razorbeast",
-];
-
-/// The join form's character select.
+/// The join form's character select, the default (the Sellsword, api.md) first and chosen.
 pub fn join_fields() -> Vec<Field> {
-    let choices = CHARACTERS
-        .iter()
-        .map(|c| choice(c, title(c), *c == "sellsword"))
-        .collect();
-    vec![select("character", "Character", choices, true)]
-}
-
-fn choice(value: &str, label: String, selected: bool) -> Choice {
-    Choice {
-        value: value.to_owned(),
-        label,
-        allowed_with: String::new(),
-        selected,
-    }
-}
-
-fn select(name: &str, label: &str, choices: Vec<Choice>, required: bool) -> Field {
-    Field {
-        name: name.into(),
-        label: label.into(),
-        multiple: false,
-        list: false,
-        required,
-        hint: String::new(),
-        depends_on: String::new(),
-        groups: vec![Group {
-            label: String::new(),
-            choices,
-        }],
-    }
-}
-
-fn codes(value: &Value) -> Vec<String> {
-    value
-        .as_array()
+    let choices = Character::ALL
         .into_iter()
-        .flatten()
-        .filter_map(|t| t.as_str().map(str::to_owned))
-        .collect()
+        .map(|c| Choice::new(c.id(), words(c.id()), c == Character::default()))
+        .collect();
+    vec![Field::select("character", "Character", choices, true)]
 }
 
 /// A prompt's sentence without the JSON it shows bots (`{"tokens": [..]}`): the form's
-/// fields and buttons say that. Rule citations stay.
+/// fields and buttons say that. Rule citations stay (the page links them).
 pub fn for_people(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut depth = 0usize;
@@ -90,91 +44,116 @@ pub fn for_people(text: &str) -> String {
         .replace(" or (", " (")
 }
 
-/// The form for a BST prompt, with the pending answer (if any) preselected.
-pub fn form(round: u64, step: String, prompt: &Value, pending: Option<&Value>) -> PromptForm {
+fn token_choices(tokens: &[Token], chosen: impl Fn(&str) -> bool) -> Vec<Choice> {
+    tokens
+        .iter()
+        .map(|t| {
+            let code = t.to_string();
+            let selected = chosen(&code);
+            Choice::new(&code, code.clone(), selected)
+        })
+        .collect()
+}
+
+fn codes(value: &Value) -> Vec<String> {
+    value
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|t| t.as_str().map(str::to_owned))
+        .collect()
+}
+
+/// A tile as the play step offers it: its cost, what it would become if T6 replaces it, and
+/// its one-line effect.
+fn tile(option: &MoveOption, chosen: &str) -> Choice {
+    let id = option.tile.id();
+    let mut label = format!("{} (cost {})", words(id), option.cost);
+    if !option.legal {
+        let becomes = option.becomes.map(|m| words(m.id())).unwrap_or_default();
+        label.push_str(&format!(" — would become {becomes}"));
+        if let Some(reason) = &option.reason {
+            label.push_str(&format!(": {reason}"));
+        }
+    }
+    let mut choice = Choice::new(id, label, id == chosen);
+    choice.effect = Some(effect(option.tile));
+    choice
+}
+
+/// The form for a BST prompt at `step` of `round`, with the pending answer preselected.
+pub fn form(round: u32, step: &str, prompt: &Prompt, pending: Option<&Value>) -> OrderForm {
     let mut fields = Vec::new();
     let pending_tokens = pending.map(|p| codes(&p["tokens"])).unwrap_or_default();
-    if let Some(moves) = prompt["moves"].as_array() {
+    let token = pending_str(pending, "token");
+    if let Some(moves) = &prompt.moves {
         let chosen = pending_str(pending, "move");
-        let tiles = moves
-            .iter()
-            .map(|m| {
-                let id = m["move"].as_str().unwrap_or_default();
-                let mut label = format!("{} (cost {})", title(id), m["cost"]);
-                if m["legal"] == Value::Bool(false) {
-                    let becomes = m["becomes"].as_str().map(title).unwrap_or_default();
-                    label.push_str(&format!(" — would become {becomes}"));
-                    if let Some(reason) = m["reason"].as_str() {
-                        label.push_str(&format!(": {reason}"));
-                    }
-                }
-                choice(id, label, id == chosen)
-            })
-            .collect();
-        fields.push(select("move", "Tile", tiles, true));
-        let token = pending_str(pending, "token");
-        let hand = codes(&prompt["hand"])
-            .into_iter()
-            .map(|t| choice(&t, t.clone(), t == token))
-            .collect();
-        fields.push(select("token", "Token from your hand", hand, true));
-    } else if let Some(pairs) = prompt["pairs"].as_array() {
+        let tiles = moves.iter().map(|m| tile(m, chosen)).collect();
+        fields.push(Field::select("move", "Tile", tiles, true));
+        let hand = token_choices(&prompt.hand, |t| t == token);
+        fields.push(Field::select("token", "Token from your hand", hand, true));
+    } else if let Some(pairs) = &prompt.pairs {
         let options = pairs
             .iter()
             .map(|pair| {
-                let pair = codes(pair);
-                let selected = !pair.is_empty() && pair == pending_tokens;
-                choice(&pair.join(" "), pair.join(" + "), selected)
+                let pair: Vec<String> = pair.iter().map(Token::to_string).collect();
+                Choice::new(&pair.join(" "), pair.join(" + "), pair == pending_tokens)
             })
             .collect();
-        let mut field = select("tokens", "Pair to discard", options, true);
+        let mut field = Field::select("tokens", "Pair to discard", options, true);
         field.list = true;
         fields.push(field);
-    } else if let Some(choices) = prompt["choices"].as_array() {
-        let list = codes(&Value::Array(choices.clone()));
-        if prompt["max_tokens"].is_u64() {
-            let (min, max) = (
-                prompt["min_tokens"].as_u64().unwrap_or(0),
-                prompt["max_tokens"].as_u64().unwrap_or(0),
-            );
-            let mut field = select(
-                "tokens",
-                "Tokens",
-                list.iter()
-                    .map(|t| choice(t, t.clone(), pending_tokens.contains(t)))
-                    .collect(),
-                false,
-            );
-            field.multiple = true;
-            field.hint = if min == max {
-                format!("Tick exactly {min}.")
-            } else {
-                format!("Tick {min} to {max}.")
-            };
-            fields.push(field);
-        } else {
-            let token = pending_str(pending, "token");
-            let options = list
-                .iter()
-                .map(|t| choice(t, t.clone(), t == token))
-                .collect();
-            fields.push(select("token", "Token", options, true));
+    } else if let Some(choices) = &prompt.choices {
+        match (prompt.min_tokens, prompt.max_tokens) {
+            (Some(min), Some(max)) => {
+                let options = token_choices(choices, |t| pending_tokens.iter().any(|p| p == t));
+                let mut field = Field::select("tokens", "Tokens", options, false);
+                field.multiple = true;
+                field.hint = if min == max {
+                    format!("Tick exactly {min}.")
+                } else {
+                    format!("Tick {min} to {max}.")
+                };
+                fields.push(field);
+            }
+            _ => {
+                let options = token_choices(choices, |t| t == token);
+                fields.push(Field::select("token", "Token", options, true));
+            }
         }
     }
     let nothing_to_pick = fields.is_empty();
-    PromptForm {
-        round,
-        heading: format!("Round {round}: {}", title(&step)),
-        step,
-        help: cite(
-            &for_people(prompt["text"].as_str().unwrap_or_default()),
-            "bst",
-        ),
+    OrderForm {
+        heading: format!("Round {round}: {}", words(step)),
+        help: for_people(&prompt.text),
         fields,
-        decline: prompt["can_decline"].as_bool().unwrap_or(false),
+        decline: prompt.can_decline,
         accept: nothing_to_pick,
         accept_label: "Yes".into(),
-        random_pool: prompt["random_pool"].as_bool().unwrap_or(false),
+        random_pool: prompt.random_pool,
+    }
+}
+
+/// What a tile does when it wins, in one line (the rules page's words, `/rules/bst`).
+pub fn effect(tile: Move) -> Effect {
+    let text = match tile {
+        Move::StandardStrike => "Deal n damage, draw 1, then you may Follow-up.",
+        Move::PiercingStrike => "Deal 5 damage; the opponent becomes Off-Balance; Power Surge +4.",
+        Move::DashingStrike => "Deal n damage; the opponent becomes Off-Balance; Power Surge +6.",
+        Move::LightningStrike => "Deal 7 damage; Power Surge +3 and Off-Balance.",
+        Move::FinishingStrike => "Deal n damage, plus up to 2 more tokens from your hand.",
+        Move::Guard => "Your token comes back to your hand and you draw 1.",
+        Move::Parry => {
+            "Deal 6 damage; the opponent becomes Off-Balance and discards a token you pick."
+        }
+        Move::CounterAttack => "Deal half of n, rounded down.",
+        Move::Evasion => "Your Charge comes back; take a token of your choice from the discard.",
+        Move::PowerUp => "Gain 2 Charges.",
+    };
+    Effect {
+        name: tile.name().to_owned(),
+        text: text.to_owned(),
+        href: format!("/rules/{}#{}", Bst::ID, tile.id()),
     }
 }
 
@@ -183,8 +162,18 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::http::pages::prompt_form::order_body;
+    use crate::host::GameKind;
+    use crate::http::pages::prompt_form::{PromptForm, form_for, order_body};
     use crate::http::pages::session::CheckedForm;
+
+    /// The page's form for a BST prompt body at `step` of `round`, as the `me` view sends it.
+    fn form(round: u32, step: String, prompt: &Value, pending: Option<&Value>) -> PromptForm {
+        let mut sent = json!({"game": "bst", "round": round, "step": step});
+        sent.as_object_mut()
+            .unwrap()
+            .extend(prompt.as_object().unwrap().clone());
+        form_for(GameKind::Bst, &sent, pending).unwrap()
+    }
 
     fn posted(fields: &[(&str, &str)]) -> CheckedForm {
         CheckedForm {

@@ -1,0 +1,174 @@
+//! The kinds of event a lobby publishes, in one enum, and the typed payloads of the busiest
+//! ones. The host files events by [`EventKind`]; the feed wakes turn listeners by
+//! [`EventKind::is_turn`]; the event streams accept and send exactly [`EventKind::ALL`];
+//! `static/herald.js` listens to the same list and the OpenAPI document names the same kinds
+//! (tests hold both to this enum: `tests/it/event_kinds.rs`).
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+use uuid::Uuid;
+
+/// One kind of public event, as its `event:` line names it on the stream.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum EventKind {
+    PlayerJoined,
+    SignupsClosed,
+    Started,
+    Submitted,
+    StepResolved,
+    RoundResolved,
+    Finished,
+    PlayerReplaced,
+    PlayerKicked,
+    PlayerLeft,
+    SignupsReopened,
+    EndedByHost,
+    DeadlineSet,
+    DeadlineApproaching,
+    Paused,
+    Resumed,
+}
+
+impl EventKind {
+    /// Every kind, in the order the documents list them.
+    pub const ALL: [EventKind; 16] = [
+        EventKind::PlayerJoined,
+        EventKind::SignupsClosed,
+        EventKind::Started,
+        EventKind::Submitted,
+        EventKind::StepResolved,
+        EventKind::RoundResolved,
+        EventKind::Finished,
+        EventKind::PlayerReplaced,
+        EventKind::PlayerKicked,
+        EventKind::PlayerLeft,
+        EventKind::SignupsReopened,
+        EventKind::EndedByHost,
+        EventKind::DeadlineSet,
+        EventKind::DeadlineApproaching,
+        EventKind::Paused,
+        EventKind::Resumed,
+    ];
+
+    /// The kind's name on the wire and in the database (`step-resolved`).
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            EventKind::PlayerJoined => "player-joined",
+            EventKind::SignupsClosed => "signups-closed",
+            EventKind::Started => "started",
+            EventKind::Submitted => "submitted",
+            EventKind::StepResolved => "step-resolved",
+            EventKind::RoundResolved => "round-resolved",
+            EventKind::Finished => "finished",
+            EventKind::PlayerReplaced => "player-replaced",
+            EventKind::PlayerKicked => "player-kicked",
+            EventKind::PlayerLeft => "player-left",
+            EventKind::SignupsReopened => "signups-reopened",
+            EventKind::EndedByHost => "ended-by-host",
+            EventKind::DeadlineSet => "deadline-set",
+            EventKind::DeadlineApproaching => "deadline-approaching",
+            EventKind::Paused => "paused",
+            EventKind::Resumed => "resumed",
+        }
+    }
+
+    /// The kind named `text`, if it is one.
+    pub fn parse(text: &str) -> Option<EventKind> {
+        EventKind::ALL
+            .into_iter()
+            .find(|kind| kind.as_str() == text)
+    }
+
+    /// Whether the event marks a turn of the game: a stream asked only for turns and prompts
+    /// wakes for these and for nothing else (so not for each submission).
+    pub const fn is_turn(self) -> bool {
+        match self {
+            EventKind::SignupsClosed
+            | EventKind::Started
+            | EventKind::StepResolved
+            | EventKind::RoundResolved
+            | EventKind::Finished => true,
+            // The host's hand: a kick takes a seat out of the step, an early end finishes the
+            // game, reopened sign-ups undo `signups-closed`.
+            EventKind::PlayerKicked | EventKind::EndedByHost | EventKind::SignupsReopened => true,
+            // A seat's token changed hands or a sign-up went: a player stream holding the old
+            // token must hear it to end.
+            EventKind::PlayerReplaced | EventKind::PlayerLeft => true,
+            EventKind::PlayerJoined
+            | EventKind::Submitted
+            | EventKind::DeadlineSet
+            | EventKind::DeadlineApproaching
+            | EventKind::Paused
+            | EventKind::Resumed => false,
+        }
+    }
+
+    /// Whether a player stream must look again at what its player owes after this event: a
+    /// new step may owe them an answer, and a seat's new token or a removed sign-up may mean
+    /// the stream's token is no longer the player's.
+    pub const fn may_change_prompt(self) -> bool {
+        matches!(
+            self,
+            EventKind::Started
+                | EventKind::StepResolved
+                | EventKind::PlayerReplaced
+                | EventKind::PlayerLeft
+        )
+    }
+}
+
+impl fmt::Display for EventKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A player as events name them: id and name.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Named<'a> {
+    pub id: Uuid,
+    #[serde(borrow)]
+    pub name: std::borrow::Cow<'a, str>,
+}
+
+/// The `submitted` event's data: who answered which step, never what.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Submitted<'a> {
+    #[serde(borrow)]
+    pub player: Named<'a>,
+    pub round: u32,
+    #[serde(borrow)]
+    pub step: std::borrow::Cow<'a, str>,
+}
+
+/// The `step-resolved` event's data: the step that closed, the one that opens, and whether
+/// it closed before every answer was in (a deadline, or the host's resolve-now).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StepResolved<'a> {
+    pub round: u32,
+    #[serde(borrow)]
+    pub step: std::borrow::Cow<'a, str>,
+    pub next_round: u32,
+    #[serde(borrow)]
+    pub next_step: std::borrow::Cow<'a, str>,
+    pub timed_out: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_kind_reads_back_from_its_name_and_serde_agrees() {
+        for kind in EventKind::ALL {
+            assert_eq!(EventKind::parse(kind.as_str()), Some(kind));
+            assert_eq!(
+                serde_json::to_value(kind).unwrap(),
+                serde_json::Value::from(kind.as_str())
+            );
+        }
+        assert_eq!(EventKind::parse("prompt"), None);
+    }
+}

@@ -1,0 +1,55 @@
+//! Blood Sweat and Tears as Herald shows it: its rules are `crate::rules::bst`; here are its
+//! join and order forms ([`present`]) and its bot ([`bot`]).
+
+pub mod bot;
+pub mod present;
+
+use serde_json::{Value, json};
+
+use super::{Field, GameUi, OrderForm};
+use crate::bots::policy::Strategy;
+use crate::rules::bst::{Bst, Prompt, Settings};
+
+impl GameUi for Bst {
+    const TITLE: &'static str = "Blood Sweat and Tears";
+    const MAIN_ANSWERS: &'static str = "plays";
+    const DUEL: bool = true;
+    const POOLS: &'static [&'static str] = &[
+        "character",
+        "hp",
+        "charges",
+        "poison",
+        "off_balance",
+        "hand_size",
+    ];
+
+    fn join_fields() -> Vec<Field> {
+        present::join_fields()
+    }
+
+    fn order_form(round: u32, step: &str, prompt: &Prompt, pending: Option<&Value>) -> OrderForm {
+        present::form(round, step, prompt, pending)
+    }
+
+    /// BST has no variant keys.
+    fn variants(_settings: &Settings) -> Vec<String> {
+        Vec::new()
+    }
+
+    fn bot<R: rand::Rng>(
+        step: &str,
+        prompt: &Prompt,
+        strategy: Strategy,
+        rng: &mut R,
+    ) -> Option<Value> {
+        match strategy {
+            Strategy::Random => bot::random(step, prompt, rng),
+            Strategy::Greedy => bot::greedy(step, prompt),
+        }
+    }
+
+    /// A duel, whatever the number of players asked for.
+    fn load_lobby(_players: usize, max_rounds: u32) -> (usize, Value) {
+        (2, json!({"max_rounds": max_rounds}))
+    }
+}

@@ -1,0 +1,49 @@
+//! Crossing Swords as Herald shows it: its rules are `crate::rules::crossing_swords`; here
+//! are its order form ([`present`]) and its bot ([`bot`]).
+
+pub mod bot;
+pub mod present;
+
+use serde_json::{Value, json};
+
+use super::{Field, GameUi, OrderForm};
+use crate::bots::policy::Strategy;
+use crate::rules::crossing_swords::{CrossingSwords, Prompt, Settings};
+
+impl GameUi for CrossingSwords {
+    const TITLE: &'static str = "Crossing Swords";
+    const MAIN_ANSWERS: &'static str = "orders";
+    const DUEL: bool = false;
+    const POOLS: &'static [&'static str] = &["hp", "vp", "focus", "dodge"];
+
+    /// Nothing but the name.
+    fn join_fields() -> Vec<Field> {
+        Vec::new()
+    }
+
+    /// One step only, `orders`.
+    fn order_form(round: u32, _step: &str, prompt: &Prompt, pending: Option<&Value>) -> OrderForm {
+        present::orders(round, prompt, pending)
+    }
+
+    fn variants(settings: &Settings) -> Vec<String> {
+        settings.rules.in_words()
+    }
+
+    /// Crossing Swords has no greedy strategy of its own: both play randomly.
+    fn bot<R: rand::Rng>(
+        _step: &str,
+        prompt: &Prompt,
+        _strategy: Strategy,
+        rng: &mut R,
+    ) -> Option<Value> {
+        bot::random(prompt, rng)
+    }
+
+    fn load_lobby(players: usize, max_rounds: u32) -> (usize, Value) {
+        (
+            players,
+            json!({"max_players": players, "max_rounds": max_rounds}),
+        )
+    }
+}

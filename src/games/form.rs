@@ -1,0 +1,121 @@
+//! The form models a game builds from its typed prompt: a few fields, each a choice among the
+//! legal answers, plus the step's buttons. The pages render them (`templates/field.html`) and
+//! turn a posted form back into an order body; the game decides only what is offered.
+
+/// A game's order form for one prompt, before the page adds the round, the step and the
+/// rule links of its help.
+#[derive(Clone, Debug)]
+pub struct OrderForm {
+    pub heading: String,
+    /// What to do, in the game's words; rule citations (`(A16)`) are linked by the page.
+    pub help: String,
+    pub fields: Vec<Field>,
+    /// The step is optional: a "decline" button sends `{"decline": true}`.
+    pub decline: bool,
+    /// A yes/no step: an "accept" button sends `{"accept": true}` (label in `accept_label`).
+    pub accept: bool,
+    pub accept_label: String,
+    /// An extra button sending `{"random_pool": true}` (BST Assassin's follow-up).
+    pub random_pool: bool,
+}
+
+/// One answer to give: a select (one value) or checkboxes (`multiple`, a list).
+#[derive(Clone, Debug)]
+pub struct Field {
+    pub name: String,
+    pub label: String,
+    pub multiple: bool,
+    /// A single choice whose value is a space-separated list, sent as an array (a BST pair).
+    pub list: bool,
+    pub required: bool,
+    /// How many to tick, for checkboxes ("" if not limited).
+    pub hint: String,
+    /// The field whose value limits this one's choices (JS hides the others; the server
+    /// checks regardless).
+    pub depends_on: String,
+    pub groups: Vec<Group>,
+}
+
+impl Field {
+    /// A required-or-not select of `choices`, ungrouped.
+    pub fn select(name: &str, label: &str, choices: Vec<Choice>, required: bool) -> Field {
+        Field {
+            name: name.into(),
+            label: label.into(),
+            multiple: false,
+            list: false,
+            required,
+            hint: String::new(),
+            depends_on: String::new(),
+            groups: vec![Group {
+                label: String::new(),
+                choices,
+            }],
+        }
+    }
+
+    /// The choices that say what they do, for the list under the field.
+    pub fn effects(&self) -> Vec<&Effect> {
+        self.groups
+            .iter()
+            .flat_map(|g| &g.choices)
+            .filter_map(|c| c.effect.as_ref())
+            .collect()
+    }
+}
+
+/// Choices under an optional heading (an `<optgroup>`).
+#[derive(Clone, Debug)]
+pub struct Group {
+    pub label: String,
+    pub choices: Vec<Choice>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Choice {
+    pub value: String,
+    pub label: String,
+    /// The values of `depends_on` this choice goes with, space-separated.
+    pub allowed_with: String,
+    pub selected: bool,
+    /// What choosing it does, in one line, with a link to its rule (a move; not a target).
+    pub effect: Option<Effect>,
+}
+
+impl Choice {
+    pub fn new(value: &str, label: String, selected: bool) -> Choice {
+        Choice {
+            value: value.to_owned(),
+            label,
+            allowed_with: String::new(),
+            selected,
+            effect: None,
+        }
+    }
+}
+
+/// A choice's one-line effect, and where its rule is on the game's rules page.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Effect {
+    /// The choice's name as the rules name it ("Guard").
+    pub name: String,
+    /// What it does ("Your target takes 3 damage.").
+    pub text: String,
+    /// `/rules/{game}#{anchor}`.
+    pub href: String,
+}
+
+/// A kebab- or snake-case identifier as words: `piercing-strike` → `Piercing strike`.
+pub fn words(id: &str) -> String {
+    let spaced = id.replace(['_', '-'], " ");
+    let mut chars = spaced.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+/// The text of `field` in an order already sent (to preselect it), or "".
+pub fn pending_str<'a>(pending: Option<&'a serde_json::Value>, field: &str) -> &'a str {
+    pending.and_then(|p| p[field].as_str()).unwrap_or("")
+}

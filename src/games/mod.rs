@@ -1,0 +1,127 @@
+//! Each game as one module: its pure rules live in `crate::rules::<game>`, and here, next to
+//! them, everything else a game decides — its join fields, its order forms built from its
+//! *typed* prompt, its pools columns, its help and rules-page words, and its bot policy —
+//! behind one trait, [`GameUi`], reached through the one dispatch, [`with_game!`].
+//!
+//! A game is registered by one line of [`games!`] below; that line generates its
+//! [`GameKind`] variant, its place in [`GameKind::ALL`] and its `with_game!` arm. Nothing
+//! else in Herald recognises a game by its id string: the id is parsed into a `GameKind`
+//! once (`GameKind::from_str`), and from then on the compiler checks every match.
+
+pub mod bst;
+pub mod crossing_swords;
+pub mod form;
+
+use serde::Deserialize;
+use serde_json::Value;
+
+use crate::bots::policy::Strategy;
+use crate::rules::Game;
+pub use form::{Choice, Effect, Field, Group, OrderForm, words};
+
+/// What a game shows people and how its bot plays, on top of its rules.
+pub trait GameUi: Game {
+    /// The game's name for people ("Blood Sweat and Tears").
+    const TITLE: &'static str;
+    /// What a round's main-step answers are called in the deadline settings' words
+    /// ("orders", "plays").
+    const MAIN_ANSWERS: &'static str;
+    /// A two-player game the host ends by naming a winner or a draw (the host panel's end
+    /// form), rather than by the standings.
+    const DUEL: bool;
+    /// The public pools in the order the pools table shows them; any pool not listed follows,
+    /// alphabetically.
+    const POOLS: &'static [&'static str];
+
+    /// What the join form asks besides the name (BST: the character).
+    fn join_fields() -> Vec<Field>;
+    /// The order form for `prompt` at `step` of `round`, with `pending` (the order already
+    /// sent, if any, as sent) preselected.
+    fn order_form(
+        round: u32,
+        step: &str,
+        prompt: &Self::Prompt,
+        pending: Option<&Value>,
+    ) -> OrderForm;
+    /// The settings' non-default rule variants in words, each naming its ruling.
+    fn variants(settings: &Self::Settings) -> Vec<String>;
+    /// The bot's answer to `prompt` at `step` (the order body without `round` and `step`),
+    /// or None if it has none to give.
+    fn bot<R: rand::Rng>(
+        step: &str,
+        prompt: &Self::Prompt,
+        strategy: Strategy,
+        rng: &mut R,
+    ) -> Option<Value>;
+    /// The load generator's lobby: how many seats to fill when `players` are asked for, and
+    /// the settings to create it with.
+    fn load_lobby(players: usize, max_rounds: u32) -> (usize, Value);
+}
+
+/// The head every prompt starts with, as the host sends it (`{"game", "round", "step", ...}`):
+/// which game's prompt type reads the rest.
+#[derive(Clone, Debug, Deserialize)]
+pub struct PromptHead<'a> {
+    pub game: GameKind,
+    pub round: u32,
+    #[serde(borrow)]
+    pub step: std::borrow::Cow<'a, str>,
+}
+
+/// Registers the games: one line each, `Variant => rules type`. Generates [`GameKind`] (whose
+/// serde name is the kebab-case of the variant, which a test holds equal to the rules' `ID`),
+/// [`GameKind::ALL`], and [`with_game!`].
+macro_rules! games {
+    ($($Variant:ident => $Game:ty),+ $(,)?) => {
+        /// A game Herald can host.
+        #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+        #[serde(rename_all = "kebab-case")]
+        pub enum GameKind {
+            $($Variant),+
+        }
+
+        const GAME_COUNT: usize = [$(GameKind::$Variant),+].len();
+
+        impl GameKind {
+            /// Every game, in registration order.
+            pub const ALL: [GameKind; GAME_COUNT] = [$(GameKind::$Variant),+];
+        }
+
+        /// Runs `$body` with `$G` bound to the game type of `$kind` (it implements both
+        /// [`crate::rules::Game`] and [`GameUi`]).
+        macro_rules! with_game {
+            ($kind:expr, $G:ident => $body:expr) => {
+                match $kind {
+                    $($crate::games::GameKind::$Variant => {
+                        type $G = $Game;
+                        $body
+                    })+
+                }
+            };
+        }
+        pub(crate) use with_game;
+    };
+}
+
+games! {
+    CrossingSwords => crate::rules::crossing_swords::CrossingSwords,
+    Bst => crate::rules::bst::Bst,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_registered_game_is_named_on_the_wire_by_its_rules_id() {
+        for kind in GameKind::ALL {
+            let wire = serde_json::to_value(kind).unwrap();
+            let id = with_game!(kind, G => <G as Game>::ID);
+            assert_eq!(wire, Value::from(id));
+            assert_eq!(
+                serde_json::from_value::<GameKind>(Value::from(id)).unwrap(),
+                kind
+            );
+        }
+    }
+}
