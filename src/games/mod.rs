@@ -11,6 +11,7 @@
 pub mod bst;
 pub mod crossing_swords;
 pub mod form;
+pub mod scale_of_styles;
 
 use serde::Deserialize;
 use serde_json::Value;
@@ -106,6 +107,7 @@ macro_rules! games {
 games! {
     CrossingSwords => crate::rules::crossing_swords::CrossingSwords,
     Bst => crate::rules::bst::Bst,
+    ScaleOfStyles => crate::rules::scale_of_styles::ScaleOfStyles,
 }
 
 #[cfg(test)]

@@ -17,6 +17,7 @@ mod api_openapi;
 mod api_openapi_strict;
 mod api_race;
 mod api_receipts;
+mod api_scale_of_styles;
 mod api_secrecy;
 mod bots;
 mod bst_cases;

@@ -1,7 +1,7 @@
 //! What each step asks of the fighter who owes it (rulings §3.3), typed: the plan's pack, the
 //! play's window, the shift's reach with what each answer would deal and take.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::cards::{Card, reaction_speed};
 use super::round::combat_values;
@@ -10,7 +10,7 @@ use super::state::{Clash, State, Step};
 use crate::rules::Seat;
 
 /// A card as a prompt offers it: its starting technique and Reaction Speed (R5).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CardChoice {
     pub card: Card,
     pub technique: Technique,
@@ -19,7 +19,7 @@ pub struct CardChoice {
 }
 
 /// One legal shift answer and what it would do this round (R7-R8).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ShiftChoice {
     pub technique: Technique,
     pub attack: u32,
@@ -31,7 +31,7 @@ pub struct ShiftChoice {
 }
 
 /// One side of the revealed round, as the reactor sees it (Ruling 6).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SideView {
     pub card: Card,
     pub dice: [u8; 4],
@@ -40,7 +40,7 @@ pub struct SideView {
 }
 
 /// What a fighter owes now (the host adds `round` and `step`).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum Prompt {
     /// `plan` (S-3): order up to the whole pack; `{"decline": true}` is an empty plan.

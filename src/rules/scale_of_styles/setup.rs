@@ -80,16 +80,56 @@ pub struct SetupPlayer {
     pub combat_dice: Option<Vec<i64>>,
 }
 
-/// A join request's game fields (S-1): all optional, public once given.
+/// A join request's game fields (S-1): all optional, public once given. A number may come as
+/// JSON or as the text a join form posts (`"3"`); the dice as `[6, 8]` or `"6 8"`.
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct JoinBody {
-    pub level: Option<i64>,
-    pub xp: Option<i64>,
-    pub stamina: Option<i64>,
-    pub combat_dice: Option<Vec<i64>>,
+    pub level: Option<Number>,
+    pub xp: Option<Number>,
+    pub stamina: Option<Number>,
+    pub combat_dice: Option<DiceField>,
     /// Read only to be refused (`no-characters`), as Crossing Swords does.
     pub character: Option<Value>,
+}
+
+/// A join number, as JSON or as form text.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(untagged)]
+pub enum Number {
+    Int(i64),
+    Text(String),
+}
+
+impl Number {
+    /// The number; a text that is none reads as -1, which every range refuses by name.
+    fn value(&self) -> i64 {
+        match self {
+            Number::Int(n) => *n,
+            Number::Text(t) => t.trim().parse().unwrap_or(-1),
+        }
+    }
+}
+
+/// The combat dice, as `[6, 8]` or as form text (`"6 8"`, `"d6+d8"`).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(untagged)]
+pub enum DiceField {
+    List(Vec<i64>),
+    Text(String),
+}
+
+impl DiceField {
+    fn sides(&self) -> Vec<i64> {
+        match self {
+            DiceField::List(list) => list.clone(),
+            DiceField::Text(text) => text
+                .split(|c: char| c.is_whitespace() || c == '+' || c == ',')
+                .filter(|part| !part.is_empty())
+                .map(|part| part.trim_start_matches('d').parse().unwrap_or(-1))
+                .collect(),
+        }
+    }
 }
 
 /// A fighter's values as checked at sign-up (S-1; defaults Level 0, XP 0, stamina 12, d6+d8).
@@ -187,12 +227,13 @@ pub fn check_join(body: JoinBody) -> Result<Join, Refusal> {
     if body.character.as_ref().is_some_and(|c| !c.is_null()) {
         return Err(Refusal::NoCharacters);
     }
+    let dice = body.combat_dice.as_ref().map(DiceField::sides);
     fighter_values(
         Join::default(),
-        body.level,
-        body.xp,
-        body.stamina,
-        body.combat_dice.as_deref(),
+        body.level.as_ref().map(Number::value),
+        body.xp.as_ref().map(Number::value),
+        body.stamina.as_ref().map(Number::value),
+        dice.as_deref(),
     )
     .map_err(Refusal::InvalidFighter)
 }
