@@ -28,6 +28,7 @@ mod event_kinds;
 mod pages_browser;
 mod pages_browser_clock;
 mod pages_browser_host;
+mod pages_browser_sos;
 mod pages_bst;
 mod pages_client;
 mod pages_deadlines;

@@ -113,9 +113,8 @@ fn play_field(window: &[CardChoice], chosen: &str) -> Field {
                 .speed
                 .map_or("a Signature Move".to_owned(), |rs| format!("speed {rs}"));
             let label = format!("{code}: {}, {speed}", c.technique.title());
-            let mut choice = Choice::new(&code, label, code == chosen);
-            choice.effect = Some(effect(c.technique));
-            choice
+            // Several cards share a technique: the shift form says what each one does.
+            Choice::new(&code, label, code == chosen)
         })
         .collect();
     Field::select("card", "Card", choices, true)
