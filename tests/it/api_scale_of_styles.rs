@@ -1,6 +1,6 @@
 //! The Scale of Styles over HTTP, on every backend: whole duels played by the reference bots,
 //! TC-02 from a `setup` and a `dice` list step by step, the refusals of §3.3 with their
-//! statuses, and the duel's secrets (the plan, the deck order, the dice list, the seed).
+//! statuses, and the checks of join fields and dice (its secrets: `api_secrecy.rs`).
 
 use axum::http::StatusCode;
 use rand::SeedableRng;
@@ -23,7 +23,7 @@ fn full_deck(top: &[&str]) -> Vec<String> {
     deck
 }
 
-async fn duel(
+pub(crate) async fn duel(
     app: &TestApp,
     settings: Value,
     joins: [Value; 2],
@@ -180,7 +180,12 @@ async fn whole_duels_are_played_over_http_by_random_and_greedy_bots() {
     }
 }
 
-async fn send(app: &TestApp, lobby: &str, token: &str, body: Value) -> (StatusCode, Value) {
+pub(crate) async fn send(
+    app: &TestApp,
+    lobby: &str,
+    token: &str,
+    body: Value,
+) -> (StatusCode, Value) {
     let reply = app
         .post(
             &format!("/api/v1/lobbies/{lobby}/orders"),
@@ -413,85 +418,5 @@ async fn join_fields_and_dice_are_checked_with_clear_errors() {
             .await
             .body;
         assert_ne!(view["status"], "running", "a refused start changes nothing");
-    }
-}
-
-/// §3.4: the plan, the deck order, pending orders, the seed and the dice list stay secret.
-#[tokio::test]
-async fn the_plan_and_the_deck_order_are_seen_by_their_owner_alone() {
-    for app in apps().await {
-        let (lobby, host, players) = duel(
-            &app,
-            json!({"seed": 77, "dice": [1, 2, 3, 4, 5, 6, 7, 8]}),
-            [json!({}), json!({})],
-        )
-        .await;
-        app.start(&lobby, &host).await;
-        let plan = ["JK1", "KS", "QH", "10D", "7C"];
-        let sent = send(
-            &app,
-            &lobby,
-            &players[0].1,
-            json!({"round": 1, "step": "plan", "cards": plan}),
-        )
-        .await;
-        assert_eq!(sent.0, StatusCode::ACCEPTED);
-        let public = app
-            .get(&format!("/api/v1/lobbies/{lobby}"), None)
-            .await
-            .text;
-        let other = app
-            .get(&format!("/api/v1/lobbies/{lobby}/me"), Some(&players[1].1))
-            .await
-            .text;
-        // Every pack holds the same cards: only the plan's order is secret.
-        let run = "\"JK1\",\"KS\",\"QH\"";
-        for text in [&public, &other] {
-            assert!(!text.contains(run), "the pending plan leaks: {text}");
-        }
-        for secret in ["\"seed\":77", "\"dice\""] {
-            assert!(!public.contains(secret), "{secret} leaks: {public}");
-        }
-        assert_eq!(
-            send(
-                &app,
-                &lobby,
-                &players[1].1,
-                json!({"round": 1, "step": "plan", "decline": true})
-            )
-            .await
-            .0,
-            StatusCode::ACCEPTED
-        );
-        let me = app
-            .get(&format!("/api/v1/lobbies/{lobby}/me"), Some(&players[0].1))
-            .await
-            .body;
-        assert_eq!(
-            me["deck"].as_array().unwrap()[..5],
-            json!(plan).as_array().unwrap()[..],
-            "the owner sees his plan"
-        );
-        let public = app
-            .get(&format!("/api/v1/lobbies/{lobby}"), None)
-            .await
-            .text;
-        let round = app
-            .get(&format!("/api/v1/lobbies/{lobby}/rounds"), None)
-            .await
-            .text;
-        let bob = app
-            .get(&format!("/api/v1/lobbies/{lobby}/me"), Some(&players[1].1))
-            .await
-            .body;
-        let bob_text = bob.to_string();
-        // Neither the public nor the opponent learns the order: no run of A's plan appears.
-        for text in [&public, &round, &bob_text] {
-            assert!(!text.contains(run), "the plan's order leaks: {text}");
-        }
-        assert!(
-            !public.contains("\"deck\":"),
-            "no deck in the public view: {public}"
-        );
     }
 }
