@@ -43,3 +43,40 @@ pub fn greedy(prompt: &Prompt) -> Option<Value> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_greedy_bot_takes_the_best_net_damage_and_the_bolder_answer_on_a_tie() {
+        let side = json!({"card": "9D", "dice": [5, 8, 2, 6], "initiative": 2, "technique": "mixed-offense"});
+        let shift = |choices: Value| -> Prompt {
+            serde_json::from_value(
+                json!({"from": "mixed-offense", "diff": 2, "can_decline": true,
+                "you": side, "opponent": side, "choices": choices}),
+            )
+            .unwrap()
+        };
+        let tied = shift(json!([
+            {"technique": "all-out-attack", "attack": 13, "defense": 0, "deals": 10, "takes": 1},
+            {"technique": "mixed-offense", "attack": 8, "defense": 5, "deals": 9, "takes": 0},
+        ]));
+        assert_eq!(greedy(&tied).unwrap()["technique"], "all-out-attack");
+        let clear = shift(json!([
+            {"technique": "all-out-attack", "attack": 13, "defense": 0, "deals": 2, "takes": 9},
+            {"technique": "iron-defense", "attack": 0, "defense": 13, "deals": 0, "takes": 0},
+        ]));
+        assert_eq!(greedy(&clear).unwrap()["technique"], "iron-defense");
+        let play: Prompt = serde_json::from_value(json!({"can_decline": false, "default": "2C",
+            "window": [{"card": "2C", "technique": "mixed-defense", "speed": 2},
+                       {"card": "JK1", "technique": "mixed-offense", "speed": null},
+                       {"card": "9H", "technique": "mixed-offense", "speed": 9}]}))
+        .unwrap();
+        assert_eq!(
+            greedy(&play).unwrap()["card"],
+            "JK1",
+            "a Joker is Initiative 2"
+        );
+    }
+}

@@ -155,3 +155,61 @@ pub fn effect(technique: Technique) -> Effect {
         href: format!("/rules/{}#{}", ScaleOfStyles::ID, technique.id()),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn every_technique_says_what_it_does_and_links_to_its_row_on_the_rules_page() {
+        let page = include_str!("../../../templates/rules_scale_of_styles.html");
+        for technique in Technique::ALL {
+            let effect = effect(technique);
+            let anchor = effect.href.strip_prefix("/rules/scale-of-styles#").unwrap();
+            assert!(page.contains(&format!("id=\"{anchor}\"")), "{anchor}");
+        }
+        for cited in ["T2", "T4", "T7", "S8", "S14"] {
+            assert!(page.contains(&format!("id=\"{cited}\"")), "{cited}");
+        }
+    }
+
+    #[test]
+    fn the_shift_form_offers_each_legal_technique_with_what_it_deals_and_takes() {
+        let side = json!({"card": "10D", "dice": [3, 8, 10, 7], "initiative": 2, "technique": "mixed-offense"});
+        let prompt: Prompt = serde_json::from_value(json!({
+            "from": "mixed-offense", "diff": 1, "can_decline": true, "you": side, "opponent": side,
+            "choices": [{"technique": "all-out-attack", "attack": 11, "defense": 0, "deals": 6, "takes": 4}],
+        }))
+        .unwrap();
+        let form = form(
+            1,
+            "shift",
+            &prompt,
+            Some(&json!({"technique": "all-out-attack"})),
+        );
+        let choice = &form.fields[0].groups[0].choices[0];
+        assert_eq!(choice.value, "all-out-attack");
+        assert!(choice.selected);
+        assert!(
+            choice.label.contains("deals 6, takes 4"),
+            "{}",
+            choice.label
+        );
+        assert!(form.decline, "declining keeps the starting technique");
+    }
+
+    #[test]
+    fn the_join_form_defaults_to_the_rulings_fighter() {
+        let fields = join_fields();
+        let chosen = |name: &str| -> String {
+            let field = fields.iter().find(|f| f.name == name).unwrap();
+            let choice = field.groups[0].choices.iter().find(|c| c.selected).unwrap();
+            choice.value.clone()
+        };
+        assert_eq!(chosen("level"), "0");
+        assert_eq!(chosen("combat_dice"), "6 8");
+        assert_eq!(chosen("stamina"), "12");
+    }
+}
