@@ -11,6 +11,9 @@ async fn order(visitor: &mut Visitor<'_>, lobby: &str, mv: &str, target: &str) -
     let page = visitor.get(&format!("/lobbies/{lobby}/play")).await;
     assert_eq!(page.status, StatusCode::OK, "{}", page.html);
     assert_escaped(&page);
+    // Each move says what it does, its name a link to its row on the rules page.
+    let strike = r#"<a class="rule" href="/rules/crossing-swords#strike">Strike</a>: Your target takes 3 damage."#;
+    assert!(page.html.contains(strike), "{}", page.html);
     let round = page
         .input_value("round")
         .expect("the order form names its round");

@@ -297,6 +297,26 @@ mod tests {
     }
 
     #[test]
+    fn every_tile_says_what_it_does_and_links_to_its_row_on_the_rules_page() {
+        let page = include_str!("../../../templates/rules_bst.html");
+        for tile in Move::ALL {
+            let effect = effect(tile);
+            assert_eq!(effect.name, tile.name());
+            let anchor = effect.href.strip_prefix("/rules/bst#").unwrap();
+            assert!(page.contains(&format!("id=\"{anchor}\"")), "{anchor}");
+        }
+        let prompt = json!({"text": "t", "hand": ["R7"], "can_decline": false, "moves": [
+            {"move": "guard", "cost": 0, "legal": true}
+        ]});
+        let f = form(1, "play".into(), &prompt, None);
+        assert_eq!(f.fields[0].effects()[0].href, "/rules/bst#guard");
+        assert!(
+            f.fields[1].effects().is_empty(),
+            "a token has no effect of its own"
+        );
+    }
+
+    #[test]
     fn the_character_select_defaults_to_the_sellsword() {
         let fields = join_fields();
         let choices = &fields[0].groups[0].choices;

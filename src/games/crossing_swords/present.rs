@@ -89,3 +89,19 @@ pub fn effect(mv: Move) -> Effect {
         href: format!("/rules/{}#{}", CrossingSwords::ID, mv.as_str()),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_move_says_what_it_does_and_links_to_its_row_on_the_rules_page() {
+        let page = include_str!("../../../templates/rules_crossing_swords.html");
+        for mv in Move::ALL {
+            let effect = effect(mv);
+            assert!(!effect.text.is_empty() && !effect.text.contains("(R"));
+            let anchor = effect.href.strip_prefix("/rules/crossing-swords#").unwrap();
+            assert!(page.contains(&format!("id=\"{anchor}\"")), "{anchor}");
+        }
+    }
+}
