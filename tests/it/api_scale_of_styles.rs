@@ -420,3 +420,19 @@ async fn join_fields_and_dice_are_checked_with_clear_errors() {
         assert_ne!(view["status"], "running", "a refused start changes nothing");
     }
 }
+
+#[tokio::test]
+async fn the_rules_page_explains_the_scale_with_an_anchor_per_technique() {
+    let app = crate::support::sqlite_app().await;
+    let page = app.get("/rules/scale-of-styles", None).await;
+    assert_eq!(page.status, StatusCode::OK);
+    for anchor in [
+        "all-out-attack",
+        "mixed-offense",
+        "mixed-defense",
+        "iron-defense",
+        "T7",
+    ] {
+        assert!(page.text.contains(&format!("id=\"{anchor}\"")), "{anchor}");
+    }
+}
