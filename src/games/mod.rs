@@ -11,12 +11,14 @@
 pub mod bst;
 pub mod crossing_swords;
 pub mod form;
+pub mod scale_of_styles;
 
 use serde::Deserialize;
 use serde_json::Value;
 
 use crate::bots::policy::Strategy;
 use crate::rules::Game;
+pub mod create;
 pub use form::{Choice, Effect, Field, Group, OrderForm, words};
 
 /// What a game shows people and how its bot plays, on top of its rules.
@@ -26,6 +28,11 @@ pub trait GameUi: Game {
     /// What a round's main-step answers are called in the deadline settings' words
     /// ("orders", "plays").
     const MAIN_ANSWERS: &'static str;
+    /// One player's main-step answer as the waiting line names it ("Waiting for Dan's
+    /// orders", "Waiting for Bob's play").
+    const MAIN_ANSWER: &'static str;
+    /// What the create form offers for this game (`create.rs`).
+    const CREATE_SETTINGS: &'static [create::Setting];
     /// A two-player game the host ends by naming a winner or a draw (the host panel's end
     /// form), rather than by the standings.
     const DUEL: bool;
@@ -106,6 +113,7 @@ macro_rules! games {
 games! {
     CrossingSwords => crate::rules::crossing_swords::CrossingSwords,
     Bst => crate::rules::bst::Bst,
+    ScaleOfStyles => crate::rules::scale_of_styles::ScaleOfStyles,
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@
 
 pub mod bst;
 pub mod crossing_swords;
+pub mod scale_of_styles;
 
 use std::fmt::{Debug, Display};
 

@@ -635,3 +635,83 @@ async fn no_notification_carries_a_secret() {
         }
     }
 }
+
+/// §3.4: the plan, the deck order, pending orders, the seed and the dice list stay secret.
+#[tokio::test]
+async fn scale_of_styles_plans_deck_order_seed_and_dice_are_seen_by_no_one_else() {
+    for app in apps().await {
+        let (lobby, host, players) = crate::api_scale_of_styles::duel(
+            &app,
+            json!({"seed": 77, "dice": [1, 2, 3, 4, 5, 6, 7, 8]}),
+            [json!({}), json!({})],
+        )
+        .await;
+        app.start(&lobby, &host).await;
+        let plan = ["JK1", "KS", "QH", "10D", "7C"];
+        let sent = crate::api_scale_of_styles::send(
+            &app,
+            &lobby,
+            &players[0].1,
+            json!({"round": 1, "step": "plan", "cards": plan}),
+        )
+        .await;
+        assert_eq!(sent.0, StatusCode::ACCEPTED);
+        let public = app
+            .get(&format!("/api/v1/lobbies/{lobby}"), None)
+            .await
+            .text;
+        let other = app
+            .get(&format!("/api/v1/lobbies/{lobby}/me"), Some(&players[1].1))
+            .await
+            .text;
+        // Every pack holds the same cards: only the plan's order is secret.
+        let run = "\"JK1\",\"KS\",\"QH\"";
+        for text in [&public, &other] {
+            assert!(!text.contains(run), "the pending plan leaks: {text}");
+        }
+        for secret in ["\"seed\":77", "\"dice\""] {
+            assert!(!public.contains(secret), "{secret} leaks: {public}");
+        }
+        assert_eq!(
+            crate::api_scale_of_styles::send(
+                &app,
+                &lobby,
+                &players[1].1,
+                json!({"round": 1, "step": "plan", "decline": true})
+            )
+            .await
+            .0,
+            StatusCode::ACCEPTED
+        );
+        let me = app
+            .get(&format!("/api/v1/lobbies/{lobby}/me"), Some(&players[0].1))
+            .await
+            .body;
+        assert_eq!(
+            me["deck"].as_array().unwrap()[..5],
+            json!(plan).as_array().unwrap()[..],
+            "the owner sees his plan"
+        );
+        let public = app
+            .get(&format!("/api/v1/lobbies/{lobby}"), None)
+            .await
+            .text;
+        let round = app
+            .get(&format!("/api/v1/lobbies/{lobby}/rounds"), None)
+            .await
+            .text;
+        let bob = app
+            .get(&format!("/api/v1/lobbies/{lobby}/me"), Some(&players[1].1))
+            .await
+            .body;
+        let bob_text = bob.to_string();
+        // Neither the public nor the opponent learns the order: no run of A's plan appears.
+        for text in [&public, &round, &bob_text] {
+            assert!(!text.contains(run), "the plan's order leaks: {text}");
+        }
+        assert!(
+            !public.contains("\"deck\":"),
+            "no deck in the public view: {public}"
+        );
+    }
+}

@@ -2,6 +2,7 @@
 //! join and order forms ([`present`]) and its bot ([`bot`]).
 
 pub mod bot;
+mod create;
 pub mod present;
 
 use serde_json::{Value, json};
@@ -13,6 +14,8 @@ use crate::rules::bst::{Bst, Prompt, Settings};
 impl GameUi for Bst {
     const TITLE: &'static str = "Blood Sweat and Tears";
     const MAIN_ANSWERS: &'static str = "plays";
+    const MAIN_ANSWER: &'static str = "play";
+    const CREATE_SETTINGS: &'static [crate::games::create::Setting] = create::SETTINGS;
     const DUEL: bool = true;
     const POOLS: &'static [&'static str] = &[
         "character",

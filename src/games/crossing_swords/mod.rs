@@ -2,6 +2,7 @@
 //! are its order form ([`present`]) and its bot ([`bot`]).
 
 pub mod bot;
+mod create;
 pub mod present;
 
 use serde_json::{Value, json};
@@ -13,6 +14,8 @@ use crate::rules::crossing_swords::{CrossingSwords, Prompt, Settings};
 impl GameUi for CrossingSwords {
     const TITLE: &'static str = "Crossing Swords";
     const MAIN_ANSWERS: &'static str = "orders";
+    const MAIN_ANSWER: &'static str = "orders";
+    const CREATE_SETTINGS: &'static [crate::games::create::Setting] = create::SETTINGS;
     const DUEL: bool = false;
     const POOLS: &'static [&'static str] = &["hp", "vp", "focus", "dodge"];
 

@@ -144,7 +144,10 @@ pub async fn show_lobby(
     history.reverse();
     let table = PoolsTable::of(lobby.game, &lobby.players, collecting(&lobby));
     let names = names(&lobby.players);
-    let result = lobby.result.as_ref().map(|r| Standings::of(lobby.game, r, &names));
+    let result = lobby
+        .result
+        .as_ref()
+        .map(|r| Standings::of(lobby.game, r, &names));
     let base = base_url(&headers);
     let links = Links {
         base: &base,

@@ -23,9 +23,9 @@ mod round;
 pub mod rules_page;
 pub mod session;
 pub mod table;
+mod unsubscribe;
 pub mod waiting;
 mod whole_game;
-mod unsubscribe;
 
 use axum::Router;
 use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE, LOCATION, SET_COOKIE};

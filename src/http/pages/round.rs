@@ -103,10 +103,7 @@ pub async fn show_round(
     // The post is for the thread: built from the public round, never the viewer's private
     // lines (a BST player's draws), even on that player's own view of the page.
     let public = match token {
-        Some(_) => RoundBlock::of(
-            &app.host.round(id, round, None).await?,
-            lobby.game,
-        ),
+        Some(_) => RoundBlock::of(&app.host.round(id, round, None).await?, lobby.game),
         None => RoundBlock::of(&view, lobby.game),
     };
     let exports = Exports::of(&posts::round(&links, &public));

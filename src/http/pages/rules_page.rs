@@ -44,6 +44,13 @@ pub struct CrossingSwordsRulesPage {
     pub live: Option<super::Live>,
 }
 
+#[derive(Template, WebTemplate)]
+#[template(path = "rules_scale_of_styles.html")]
+pub struct ScaleOfStylesRulesPage {
+    pub title: String,
+    pub live: Option<super::Live>,
+}
+
 fn matrix_cell(me: Move, opp: Move) -> MatrixCell {
     let (mark, class, outcome) = match cell(me, opp) {
         Cell::Win => ("W", "win", "wins"),
@@ -106,7 +113,7 @@ pub async fn show_rules(PagePath(game): PagePath<String>) -> Result<Response, Pa
     let kind: GameKind = game.parse().map_err(|_| {
         AppError::not_found(
             "unknown-game",
-            "There are rules here for Crossing Swords and for Blood Sweat and Tears only.",
+            "There are rules here for Crossing Swords, Blood Sweat and Tears and the Scale of Styles only.",
         )
     })?;
     Ok(match kind {
@@ -123,6 +130,11 @@ pub async fn show_rules(PagePath(game): PagePath<String>) -> Result<Response, Pa
                 .map(|m| (short(m), m.name()))
                 .collect(),
             matrix: bst_matrix(),
+        }
+        .into_response(),
+        GameKind::ScaleOfStyles => ScaleOfStylesRulesPage {
+            title: "The Scale of Styles: the rules".into(),
+            live: None,
         }
         .into_response(),
     })

@@ -2,6 +2,7 @@
 //! "Waiting for Dan's orders", "Waiting for Bob's follow-up". Steps are named per game: the main
 //! step by the game's own word for it, every decision step by its name in the rules.
 
+use crate::games::{GameUi, with_game};
 use crate::host::GameKind;
 use crate::host::views::LobbyView;
 use crate::store::Status;
@@ -9,10 +10,7 @@ use crate::store::Status;
 /// How people call an answer to `step` of `game` ("orders", "play", "follow-up").
 pub fn step_noun(game: GameKind, step: &str) -> String {
     if step == game.main_step() {
-        return match game {
-            GameKind::CrossingSwords => "orders".into(),
-            GameKind::Bst => "play".into(),
-        };
+        return with_game!(game, G => G::MAIN_ANSWER).into();
     }
     // Decision steps are named in the rules as their wire names say, hyphen for space
     // ("power-surge" is the Power Surge step); "follow-up" keeps its hyphen.
@@ -25,10 +23,7 @@ pub fn step_noun(game: GameKind, step: &str) -> String {
 /// The status line's name for the open step: "orders", "decision step: follow-up".
 pub fn step_phrase(game: GameKind, step: &str) -> String {
     if step == game.main_step() {
-        return match game {
-            GameKind::CrossingSwords => "orders are due".into(),
-            GameKind::Bst => "plays are due".into(),
-        };
+        return format!("{} are due", with_game!(game, G => G::MAIN_ANSWERS));
     }
     format!("decision step: {}", step_noun(game, step))
 }

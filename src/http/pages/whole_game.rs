@@ -34,7 +34,10 @@ pub async fn show_whole_game(
     // No player token: a post for the thread carries no one's private lines.
     let rounds = history(&app, &lobby, None).await?;
     let names = names(&lobby.players);
-    let result = lobby.result.as_ref().map(|r| Standings::of(lobby.game, r, &names));
+    let result = lobby
+        .result
+        .as_ref()
+        .map(|r| Standings::of(lobby.game, r, &names));
     let base = base_url(&headers);
     let links = Links {
         base: &base,
