@@ -94,7 +94,7 @@ impl Host {
                                 format!("Someone in this lobby is already called {name:?}; pick another name."),
                             ));
                         }
-                        let kind: GameKind = snapshot.lobby.game.parse()?;
+                        let kind: GameKind = snapshot.lobby.game_kind()?;
                         change.lobby.state = with_game!(kind, G => renamed::<G>(snapshot, player, &name)?);
                         change.events.push(NewEvent {
                             kind: "player-replaced",
@@ -133,7 +133,7 @@ impl Host {
         self.change(id, move |snapshot| {
             require_host(snapshot, &presented)?;
             let player = seated(snapshot, &player_id)?;
-            let kind: GameKind = snapshot.lobby.game.parse()?;
+            let kind: GameKind = snapshot.lobby.game_kind()?;
             let change = with_game!(kind, G => kick_player::<G>(snapshot, player, now)?);
             Ok((change, ()))
         })
@@ -152,7 +152,7 @@ impl Host {
         let presented = Presented::new(token);
         self.change(id, move |snapshot| {
             require_host(snapshot, &presented)?;
-            let kind: GameKind = snapshot.lobby.game.parse()?;
+            let kind: GameKind = snapshot.lobby.game_kind()?;
             let change = with_game!(kind, G => end_now::<G>(snapshot, body)?);
             Ok((change, ()))
         })

@@ -43,7 +43,7 @@ impl Host {
         let now = self.store.clock().now_millis();
         let fired = self
             .change(id, move |snapshot| {
-                let kind: GameKind = snapshot.lobby.game.parse()?;
+                let kind: GameKind = snapshot.lobby.game_kind()?;
                 with_game!(kind, G => fire_clock::<G>(snapshot, now))
             })
             .await;
@@ -127,7 +127,7 @@ impl Host {
         let presented = Presented::new(token);
         self.change(id, move |snapshot| {
             require_host(snapshot, &presented)?;
-            let kind: GameKind = snapshot.lobby.game.parse()?;
+            let kind: GameKind = snapshot.lobby.game_kind()?;
             let change = with_game!(kind, G => close_step::<G>(snapshot, Closing::Host, now)?);
             Ok((change, ()))
         })
@@ -148,7 +148,7 @@ impl Host {
     ) -> Result<LobbyView, AppError> {
         self.change(id, move |snapshot| {
             require_host(snapshot, &presented)?;
-            let kind: GameKind = snapshot.lobby.game.parse()?;
+            let kind: GameKind = snapshot.lobby.game_kind()?;
             with_game!(kind, G => { running_state::<G>(snapshot)?; });
             let reminders = Timing::parse(&snapshot.lobby.timing)?.reminders_ms();
             let (clock, event) = control(snapshot, snapshot.lobby.clock, &reminders)?;
