@@ -140,6 +140,14 @@ impl From<sqlx::Error> for AppError {
     }
 }
 
+/// A store error is a fault of ours whatever its cause (a corrupt stored row included): a 500,
+/// its cause in the log.
+impl From<crate::store::StoreError> for AppError {
+    fn from(error: crate::store::StoreError) -> AppError {
+        AppError::Internal(format!("store: {error}"))
+    }
+}
+
 impl IntoResponse for AppError {
     fn into_response(self) -> Response {
         if let AppError::Internal(detail) = &self {

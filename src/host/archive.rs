@@ -29,7 +29,7 @@ impl Host {
 fn build(snapshot: &Snapshot, rows: &[StepRow]) -> Result<Archive, AppError> {
     let lobby = &snapshot.lobby;
     let finished = lobby.status == Status::Finished;
-    let kind: GameKind = lobby.game.parse()?;
+    let kind: GameKind = lobby.game_kind()?;
     let settings = with_game!(kind, G => public_settings::<G>(snapshot, finished)?);
     let mut steps = Vec::with_capacity(rows.len());
     let mut acts: Vec<Act> = Vec::new();

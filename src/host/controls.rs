@@ -96,7 +96,7 @@ impl Host {
                                 format!("Someone in this lobby is already called {name:?}; pick another name."),
                             ));
                         }
-                        let kind: GameKind = snapshot.lobby.game.parse()?;
+                        let kind: GameKind = snapshot.lobby.game_kind()?;
                         change.lobby.state = with_game!(kind, G => renamed::<G>(snapshot, player, &name)?);
                         if change.lobby.state.is_some() {
                             change.acts.push(Act::Rename {
@@ -142,7 +142,7 @@ impl Host {
         self.change(id, move |snapshot| {
             require_host(snapshot, &presented)?;
             let player = seated(snapshot, &player_id)?;
-            let kind: GameKind = snapshot.lobby.game.parse()?;
+            let kind: GameKind = snapshot.lobby.game_kind()?;
             let change = with_game!(kind, G => kick_player::<G>(snapshot, player, now)?);
             Ok((change, ()))
         })
@@ -161,7 +161,7 @@ impl Host {
         let presented = Presented::new(token);
         self.change(id, move |snapshot| {
             require_host(snapshot, &presented)?;
-            let kind: GameKind = snapshot.lobby.game.parse()?;
+            let kind: GameKind = snapshot.lobby.game_kind()?;
             let change = with_game!(kind, G => end_now::<G>(snapshot, body)?);
             Ok((change, ()))
         })

@@ -44,7 +44,7 @@ impl Host {
         let now = self.store.clock().now_millis();
         let fired = self
             .change(id, move |snapshot| {
-                let kind: GameKind = snapshot.lobby.game.parse()?;
+                let kind: GameKind = snapshot.lobby.game_kind()?;
                 with_game!(kind, G => fire_clock::<G>(snapshot, now))
             })
             .await;
@@ -128,7 +128,7 @@ impl Host {
         let presented = Presented::new(token);
         self.change(id, move |snapshot| {
             require_host(snapshot, &presented)?;
-            let kind: GameKind = snapshot.lobby.game.parse()?;
+            let kind: GameKind = snapshot.lobby.game_kind()?;
             let change = with_game!(kind, G => close_step::<G>(snapshot, Closing::Host, now)?);
             Ok((change, ()))
         })
@@ -149,7 +149,7 @@ impl Host {
     ) -> Result<LobbyView, AppError> {
         self.change(id, move |snapshot| {
             require_host(snapshot, &presented)?;
-            let kind: GameKind = snapshot.lobby.game.parse()?;
+            let kind: GameKind = snapshot.lobby.game_kind()?;
             with_game!(kind, G => { running_state::<G>(snapshot)?; });
             let reminders = Timing::parse(&snapshot.lobby.timing)?.reminders_ms();
             let (clock, event) = control(snapshot, snapshot.lobby.clock, &reminders)?;

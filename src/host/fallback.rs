@@ -37,7 +37,7 @@ impl Host {
                     "A fallback order answers whichever round it is used in: leave out \"round\" and \"step\".",
                 ));
             }
-            let kind: GameKind = snapshot.lobby.game.parse()?;
+            let kind: GameKind = snapshot.lobby.game_kind()?;
             let body = Value::Object(body);
             with_game!(kind, G => check_form::<G>(body.clone()))
                 .map_err(|malformed| another_games_form(kind, &body).unwrap_or(malformed))?;

@@ -55,3 +55,19 @@ impl FromStr for GameKind {
             })
     }
 }
+
+/// A stored lobby's game. Herald wrote the id when it created the lobby, so an id it does not
+/// know is a fault of the stored row (a 500, the cause logged), not of the request that met it.
+impl crate::store::LobbyRow {
+    pub fn game_kind(&self) -> Result<GameKind, AppError> {
+        GameKind::ALL
+            .into_iter()
+            .find(|kind| kind.id() == self.game)
+            .ok_or_else(|| {
+                AppError::Internal(format!(
+                    "stored row of lobbies is corrupt in column game: unknown game {:?} (lobby {})",
+                    self.game, self.id
+                ))
+            })
+    }
+}

@@ -113,7 +113,7 @@ impl Host {
         let token_hash = hash_token(&token);
         let player_id = Uuid::new_v4();
         self.change(id, move |snapshot| {
-            let kind: GameKind = snapshot.lobby.game.parse()?;
+            let kind: GameKind = snapshot.lobby.game_kind()?;
             let (join_data, capacity) = with_game!(kind, G => {
                 let settings = engine::settings::<G>(snapshot)?;
                 (engine::check_join::<G>(&settings, fields)?, G::capacity(&settings))
@@ -233,7 +233,7 @@ impl Host {
         let now = self.store.clock().now_millis();
         self.change(id, move |snapshot| {
             require_host(snapshot, &presented)?;
-            let kind: GameKind = snapshot.lobby.game.parse()?;
+            let kind: GameKind = snapshot.lobby.game_kind()?;
             let change = with_game!(kind, G => start_game::<G>(snapshot, now)?);
             Ok((change, ()))
         })

@@ -111,7 +111,7 @@ impl Host {
     pub async fn me(&self, id: Uuid, token: Option<&str>) -> Result<MeView, AppError> {
         let snapshot = self.snapshot(id).await?;
         let player = require_player(&snapshot, &Presented::new(token))?;
-        let kind: GameKind = snapshot.lobby.game.parse()?;
+        let kind: GameKind = snapshot.lobby.game_kind()?;
         with_game!(kind, G => me_view::<G>(kind, &snapshot, player))
     }
 
@@ -129,7 +129,7 @@ impl Host {
         let committed = self
             .commit(id, move |snapshot| {
                 let player = require_player(snapshot, &presented)?;
-                let kind: GameKind = snapshot.lobby.game.parse()?;
+                let kind: GameKind = snapshot.lobby.game_kind()?;
                 with_game!(kind, G => submit_order::<G>(snapshot, player, body, now))
             })
             .await?;

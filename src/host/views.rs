@@ -72,7 +72,7 @@ impl LobbySummary {
     pub fn of(row: &LobbyRow) -> Result<LobbySummary, AppError> {
         Ok(LobbySummary {
             id: row.id,
-            game: row.game.parse()?,
+            game: row.game_kind()?,
             name: row.name.clone(),
             status: row.status,
             round: started(row).then_some(row.round),
@@ -87,7 +87,7 @@ fn started(row: &LobbyRow) -> bool {
 
 /// Builds the public view of a lobby from its snapshot.
 pub fn lobby_view(snapshot: &Snapshot) -> Result<LobbyView, AppError> {
-    let kind: GameKind = snapshot.lobby.game.parse()?;
+    let kind: GameKind = snapshot.lobby.game_kind()?;
     with_game!(kind, G => lobby_view_of::<G>(kind, snapshot))
 }
 

@@ -8,10 +8,11 @@
 //! lease on the row it updates. A process that dies mid-delivery leaves a lease that runs out,
 //! after which another takes the row: at least once, and once in the normal case.
 
-use sqlx::Row;
 use uuid::Uuid;
 
-use super::rows::{EventRow, uuid};
+use super::StoreError;
+use super::columns::Columns;
+use super::rows::EventRow;
 use super::{Backend, Store};
 
 /// One attempt to deliver, as the host sees it.
@@ -89,7 +90,7 @@ impl Store {
         now: i64,
         lease_until: i64,
         limit: i64,
-    ) -> Result<Vec<Claimed>, sqlx::Error> {
+    ) -> Result<Vec<Claimed>, StoreError> {
         let sql = match self.backend {
             Backend::Sqlite => CLAIM_SQLITE,
             Backend::Postgres => CLAIM_POSTGRES,
@@ -103,14 +104,15 @@ impl Store {
             .await?;
         rows.iter()
             .map(|row| {
+                let row = Columns::of("notify_outbox", row);
                 Ok(Claimed {
-                    id: row.try_get(0)?,
-                    target_id: uuid(row.try_get(1)?)?,
-                    lobby_id: uuid(row.try_get(2)?)?,
-                    event_seq: row.try_get(3)?,
-                    kind: row.try_get(4)?,
-                    attempts: row.try_get(5)?,
-                    created_at: row.try_get(6)?,
+                    id: row.text("id")?,
+                    target_id: row.uuid("target_id")?,
+                    lobby_id: row.uuid("lobby_id")?,
+                    event_seq: row.int_or_null("event_seq")?,
+                    kind: row.text("kind")?,
+                    attempts: row.int("attempts")?,
+                    created_at: row.int("created_at")?,
                 })
             })
             .collect()
@@ -125,7 +127,7 @@ impl Store {
         &self,
         owner: &str,
         finished: &[Finished],
-    ) -> Result<usize, sqlx::Error> {
+    ) -> Result<usize, StoreError> {
         let mut tx = self.pool.begin().await?;
         let mut lost = 0;
         for Finished {
@@ -177,7 +179,7 @@ impl Store {
     }
 
     /// The last `limit` attempts on a destination, newest first.
-    pub async fn attempts(&self, target: Uuid, limit: i64) -> Result<Vec<AttemptRow>, sqlx::Error> {
+    pub async fn attempts(&self, target: Uuid, limit: i64) -> Result<Vec<AttemptRow>, StoreError> {
         let rows = sqlx::query(
             "SELECT a.outbox_id, o.kind, a.attempt, a.at, a.status, a.error \
              FROM notify_attempts a JOIN notify_outbox o ON o.id = a.outbox_id \
@@ -189,13 +191,14 @@ impl Store {
         .await?;
         rows.iter()
             .map(|row| {
+                let row = Columns::of("notify_attempts", row);
                 Ok(AttemptRow {
-                    delivery_id: row.try_get(0)?,
-                    kind: row.try_get(1)?,
-                    attempt: row.try_get(2)?,
-                    at: row.try_get(3)?,
-                    status: row.try_get(4)?,
-                    error: row.try_get(5)?,
+                    delivery_id: row.text("outbox_id")?,
+                    kind: row.text("kind")?,
+                    attempt: row.int("attempt")?,
+                    at: row.int("at")?,
+                    status: row.int_or_null("status")?,
+                    error: row.text_or_null("error")?,
                 })
             })
             .collect()
@@ -203,10 +206,7 @@ impl Store {
 
     /// The deliveries of a destination by status, as (delivery id, status, attempts), oldest
     /// first: what tests and the host's panel count.
-    pub async fn deliveries(
-        &self,
-        target: Uuid,
-    ) -> Result<Vec<(String, String, i64)>, sqlx::Error> {
+    pub async fn deliveries(&self, target: Uuid) -> Result<Vec<(String, String, i64)>, StoreError> {
         let rows = sqlx::query(
             "SELECT id, status, attempts FROM notify_outbox WHERE target_id = $1 \
              ORDER BY created_at, id",
@@ -215,26 +215,31 @@ impl Store {
         .fetch_all(&self.pool)
         .await?;
         rows.iter()
-            .map(|r| Ok((r.try_get(0)?, r.try_get(1)?, r.try_get(2)?)))
+            .map(|r| {
+                let r = Columns::of("notify_outbox", r);
+                Ok((r.text("id")?, r.text("status")?, r.int("attempts")?))
+            })
             .collect()
     }
 
     /// The event a delivery announces.
-    pub async fn event(&self, lobby: Uuid, seq: i64) -> Result<Option<EventRow>, sqlx::Error> {
+    pub async fn event(&self, lobby: Uuid, seq: i64) -> Result<Option<EventRow>, StoreError> {
         let row =
             sqlx::query("SELECT seq, kind, data FROM events WHERE lobby_id = $1 AND seq = $2")
                 .bind(lobby.to_string())
                 .bind(seq)
                 .fetch_optional(&self.pool)
                 .await?;
-        row.as_ref().map(EventRow::from_row).transpose()
+        row.as_ref().map(EventRow::read).transpose()
     }
 
     /// When the earliest pending delivery falls due (unix ms), if any.
-    pub async fn next_delivery_at(&self) -> Result<Option<i64>, sqlx::Error> {
-        let row = sqlx::query("SELECT MIN(next_at) FROM notify_outbox WHERE status = 'pending'")
-            .fetch_one(&self.pool)
-            .await?;
-        row.try_get(0)
+    pub async fn next_delivery_at(&self) -> Result<Option<i64>, StoreError> {
+        let row = sqlx::query(
+            "SELECT MIN(next_at) AS next_at FROM notify_outbox WHERE status = 'pending'",
+        )
+        .fetch_one(&self.pool)
+        .await?;
+        Columns::of("notify_outbox", &row).int_or_null("next_at")
     }
 }

@@ -2,15 +2,14 @@
 //! on `lobbies.wake_at` (migration 0003) from its start, so it costs the same with ten lobbies
 //! or ten thousand.
 
-use sqlx::Row;
 use uuid::Uuid;
 
-use super::Store;
-use super::rows::uuid;
+use super::columns::Columns;
+use super::{Store, StoreError};
 
 impl Store {
     /// Up to `limit` lobbies with a clock, soonest first: (id, wake_at in unix ms).
-    pub async fn upcoming(&self, limit: i64) -> Result<Vec<(Uuid, i64)>, sqlx::Error> {
+    pub async fn upcoming(&self, limit: i64) -> Result<Vec<(Uuid, i64)>, StoreError> {
         let rows = sqlx::query(
             "SELECT id, wake_at FROM lobbies WHERE wake_at IS NOT NULL ORDER BY wake_at LIMIT $1",
         )
@@ -18,7 +17,10 @@ impl Store {
         .fetch_all(&self.pool)
         .await?;
         rows.iter()
-            .map(|r| Ok((uuid(r.try_get(0)?)?, r.try_get(1)?)))
+            .map(|row| {
+                let row = Columns::of("lobbies", row);
+                Ok((row.uuid("id")?, row.int("wake_at")?))
+            })
             .collect()
     }
 }

@@ -1,9 +1,11 @@
 //! Storage: SQLite (the default, an embedded file) and PostgreSQL behind one small API.
 //!
 //! The schema has TEXT and BIGINT columns only, and the statements are written once
-//! (`sql.rs`). Migrations and the rarer reads go through sqlx's `Any` driver on both backends.
-//! Writes go through a group-commit writer: rusqlite on its own thread for SQLite
-//! (`sqlite_writer.rs`), sqlx tasks for PostgreSQL (`writer.rs`). Every state change goes through
+//! (`sql.rs`); rows are read by column name through one mapping (`rows.rs`, `columns.rs`), and a
+//! snapshot through one loader (`load.rs`). Migrations and the rarer reads go through sqlx's
+//! `Any` driver on both backends. Writes go through one group-commit writer (`writer.rs`) on
+//! one seam (`engine.rs`), with an engine per backend: rusqlite on its own thread for SQLite
+//! (`sqlite_engine.rs`), sqlx tasks for PostgreSQL (`pg_engine.rs`). Every state change goes through
 //! [`Store::transact`]: the writer takes the lobby's [`Snapshot`] under its write lock (from the
 //! cache when the row's version says it is current, `cache.rs`), lets the caller decide a
 //! [`Change`], and applies that change in the same transaction, guarded by the lobby's version
@@ -11,18 +13,24 @@
 //! statement costs the database more than its rows, a batch locks its lobbies in one statement
 //! and writes its rows once at its end (`pg_writes.rs`), and concurrent reads' version checks
 //! share statements (`versions.rs`). Each commit's events go to this process's event streams
-//! through the feed (`feed.rs`).
+//! through the feed (`feed.rs`). Every failure is a [`StoreError`] that keeps its cause
+//! (`error.rs`).
 
 mod cache;
+mod columns;
 mod deliveries;
 mod due;
+mod engine;
+mod error;
 pub mod feed;
+mod load;
 pub mod outbox;
+mod pg_engine;
 mod pg_writes;
 pub mod retention;
 mod rows;
 mod sql;
-mod sqlite_writer;
+mod sqlite_engine;
 mod transact;
 mod versions;
 mod writer;
@@ -37,6 +45,7 @@ use sqlx::{AnyPool, Executor};
 use uuid::Uuid;
 
 pub use deliveries::{Attempt, AttemptRow, Claimed, Finished, Settled};
+pub use error::StoreError;
 pub use outbox::{NewTarget, TargetRow};
 pub use rows::{
     Change, EventRow, LobbyPatch, LobbyRow, NewEvent, NewLobby, NewOrder, NewPlayer, NewStep,
@@ -62,7 +71,7 @@ pub struct Store {
     cache: Arc<cache::Cache>,
     /// Committed events, for this process's event streams.
     feed: Arc<feed::Feed>,
-    /// How a read checks a lobby's version: inline on SQLite (see `sqlite_writer.rs`),
+    /// How a read checks a lobby's version: inline on SQLite (see `sqlite_engine.rs`),
     /// coalesced on PostgreSQL (see `versions.rs`).
     readers: Readers,
     /// The time every write is stamped with, and what timed work waits on.
@@ -72,7 +81,7 @@ pub struct Store {
 /// How a read checks a lobby's version.
 #[derive(Clone)]
 enum Readers {
-    Sqlite(Arc<sqlite_writer::Readers>),
+    Sqlite(Arc<sqlite_engine::Readers>),
     Postgres(Arc<versions::Versions>),
 }
 
@@ -90,22 +99,19 @@ static POSTGRES_MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("migrations/p
 impl Store {
     /// Connects to `url` (`sqlite://…` or `postgres://…`) and applies the backend's migrations;
     /// time comes from the system's clock.
-    pub async fn connect(url: &str) -> Result<Store, sqlx::Error> {
+    pub async fn connect(url: &str) -> Result<Store, StoreError> {
         Store::connect_with_clock(url, Clock::system()).await
     }
 
     /// [`Store::connect`], with time from `clock` (tests pass a manual one).
-    pub async fn connect_with_clock(url: &str, clock: Clock) -> Result<Store, sqlx::Error> {
+    pub async fn connect_with_clock(url: &str, clock: Clock) -> Result<Store, StoreError> {
         sqlx::any::install_default_drivers();
         let backend = if url.starts_with("sqlite:") {
             Backend::Sqlite
         } else if url.starts_with("postgres:") || url.starts_with("postgresql:") {
             Backend::Postgres
         } else {
-            return Err(sqlx::Error::Configuration(
-                format!("unsupported database URL scheme in {url:?}: use sqlite:// or postgres://")
-                    .into(),
-            ));
+            return Err(StoreError::UnsupportedUrl(url.to_owned()));
         };
         let options = AnyConnectOptions::from_str(url)?;
         let pool = match backend {
@@ -142,28 +148,26 @@ impl Store {
         }
         let cache = Arc::new(cache::Cache::default());
         let feed = Arc::new(feed::Feed::default());
+        let shared = writer::Shared::new(cache.clone(), feed.clone(), clock.clone());
         let (writers, readers) = match backend {
             Backend::Sqlite => {
                 let options = sqlx::sqlite::SqliteConnectOptions::from_str(url)?;
                 let path = options.get_filename();
-                let stats = Arc::default();
-                let queue = sqlite_writer::spawn(
-                    path,
-                    cache.clone(),
-                    feed.clone(),
-                    Arc::clone(&stats),
-                    clock.clone(),
-                )?;
-                let readers = Readers::Sqlite(Arc::new(sqlite_writer::Readers::new(path)));
-                (writer::Writers::new(vec![queue], stats), readers)
+                let engine = sqlite_engine::SqliteEngine::open(path)?;
+                let writers = writer::spawn_thread("herald-sqlite-writer", engine, shared)?;
+                let readers = Readers::Sqlite(Arc::new(sqlite_engine::Readers::new(path)));
+                (writers, readers)
             }
             // Several writers, each with its own connection: PostgreSQL runs their
             // transactions side by side.
             // Two version readers: one can gather the next checks while the other's runs.
-            Backend::Postgres => (
-                writer::spawn(pool.clone(), cache.clone(), feed.clone(), clock.clone(), 4),
-                Readers::Postgres(Arc::new(versions::Versions::spawn(pool.clone(), 2))),
-            ),
+            Backend::Postgres => {
+                let engines = (0..4).map(|_| pg_engine::PgEngine::new(pool.clone()));
+                (
+                    writer::spawn_tasks(engines.collect(), shared),
+                    Readers::Postgres(Arc::new(versions::Versions::spawn(pool.clone(), 2))),
+                )
+            }
         };
         Ok(Store {
             pool,
@@ -203,16 +207,18 @@ impl Store {
     }
 
     /// The newest lobbies first.
-    pub async fn list_lobbies(&self, limit: i64) -> Result<Vec<LobbyRow>, sqlx::Error> {
-        let sql = rows::LOBBY_LIST;
-        let rows = sqlx::query(sql).bind(limit).fetch_all(&self.pool).await?;
-        rows.iter().map(LobbyRow::from_row).collect()
+    pub async fn list_lobbies(&self, limit: i64) -> Result<Vec<LobbyRow>, StoreError> {
+        let rows = sqlx::query(sql::LOBBY_LIST)
+            .bind(limit)
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter().map(LobbyRow::read).collect()
     }
 
     /// The lobby, its players and the orders pending for its current step, as last committed:
     /// from the cache when the lobby's version in the database says the cached copy is
     /// current, else read afresh (without a lock) and cached.
-    pub async fn snapshot(&self, id: Uuid) -> Result<Option<Arc<Snapshot>>, sqlx::Error> {
+    pub async fn snapshot(&self, id: Uuid) -> Result<Option<Arc<Snapshot>>, StoreError> {
         let version = match &self.readers {
             Readers::Sqlite(readers) => readers.version(id)?,
             Readers::Postgres(versions) => versions.version(id).await?,
@@ -224,9 +230,7 @@ impl Store {
             return Ok(Some(cached));
         }
         let mut conn = self.pool.acquire().await?;
-        let loaded = rows::load_snapshot(&mut conn, id, rows::LOBBY_BY_ID)
-            .await?
-            .map(Arc::new);
+        let loaded = load::load_snapshot(&mut *conn, id).await?.map(Arc::new);
         if let Some(loaded) = &loaded {
             self.cache.offer(loaded.clone());
         }
@@ -234,7 +238,7 @@ impl Store {
     }
 
     /// Resolved steps of a lobby, in order (optionally only those of one round).
-    pub async fn steps(&self, id: Uuid, round: Option<u32>) -> Result<Vec<StepRow>, sqlx::Error> {
+    pub async fn steps(&self, id: Uuid, round: Option<u32>) -> Result<Vec<StepRow>, StoreError> {
         let rows = match round {
             Some(round) => {
                 sqlx::query(
@@ -256,11 +260,11 @@ impl Store {
                 .await?
             }
         };
-        rows.iter().map(StepRow::from_row).collect()
+        rows.iter().map(StepRow::read).collect()
     }
 
     /// Public events of a lobby numbered after `after`, oldest first.
-    pub async fn events_after(&self, id: Uuid, after: i64) -> Result<Vec<EventRow>, sqlx::Error> {
+    pub async fn events_after(&self, id: Uuid, after: i64) -> Result<Vec<EventRow>, StoreError> {
         let rows = sqlx::query(
             "SELECT seq, kind, data FROM events WHERE lobby_id = $1 AND seq > $2 ORDER BY seq LIMIT 500",
         )
@@ -268,6 +272,6 @@ impl Store {
         .bind(after)
         .fetch_all(&self.pool)
         .await?;
-        rows.iter().map(EventRow::from_row).collect()
+        rows.iter().map(EventRow::read).collect()
     }
 }

@@ -7,12 +7,14 @@
 //! without its event. Everything else here (the host's and the player's settings, the delivery
 //! worker's claims and results) runs outside the lobbies' writers.
 
+use sqlx::AnyConnection;
 use sqlx::any::AnyRow;
-use sqlx::{AnyConnection, Row};
 use uuid::Uuid;
 
 use super::Store;
-use super::rows::{EventRow, uuid};
+use super::StoreError;
+use super::columns::Columns;
+use super::rows::EventRow;
 
 /// The event kinds a destination may subscribe to: the streams' names, less `submitted` (one
 /// per order: noise for a channel, and the most frequent event, which the writers then skip).
@@ -73,7 +75,7 @@ pub(super) async fn enqueue_postgres(
     conn: &mut AnyConnection,
     events: &[(String, &EventRow)],
     now: i64,
-) -> Result<(), sqlx::Error> {
+) -> Result<(), StoreError> {
     for (lobby, event) in events.iter().filter(|(_, e)| notifiable(&e.kind)) {
         sqlx::query(ENQUEUE)
             .bind(lobby.as_str())
@@ -106,16 +108,23 @@ const TARGET_COLUMNS: &str =
     "id, lobby_id, player_id, channel, address, secret, enabled, created_at";
 
 impl TargetRow {
-    fn from_row(row: &AnyRow) -> Result<TargetRow, sqlx::Error> {
+    fn from_row(row: &AnyRow) -> Result<TargetRow, StoreError> {
+        let row = Columns::of("notify_targets", row);
+        let player_id = match row.text_or_null("player_id")? {
+            Some(text) => {
+                Some(uuid::Uuid::parse_str(&text).map_err(|e| row.corrupt("player_id", e))?)
+            }
+            None => None,
+        };
         Ok(TargetRow {
-            id: uuid(row.try_get(0)?)?,
-            lobby_id: uuid(row.try_get(1)?)?,
-            player_id: row.try_get::<Option<String>, _>(2)?.map(uuid).transpose()?,
-            channel: row.try_get(3)?,
-            address: row.try_get(4)?,
-            secret: row.try_get(5)?,
-            enabled: row.try_get::<i64, _>(6)? != 0,
-            created_at: row.try_get(7)?,
+            id: row.uuid("id")?,
+            lobby_id: row.uuid("lobby_id")?,
+            player_id,
+            channel: row.text("channel")?,
+            address: row.text("address")?,
+            secret: row.text_or_null("secret")?,
+            enabled: row.int("enabled")? != 0,
+            created_at: row.int("created_at")?,
             kinds: Vec::new(),
         })
     }
@@ -135,10 +144,10 @@ pub struct NewTarget {
 
 impl Store {
     /// Stores a destination and its subscriptions.
-    pub async fn insert_target(&self, target: &NewTarget, now: i64) -> Result<(), sqlx::Error> {
+    pub async fn insert_target(&self, target: &NewTarget, now: i64) -> Result<(), StoreError> {
         let mut tx = self.pool.begin().await?;
         insert_target(&mut tx, target, now).await?;
-        tx.commit().await
+        Ok(tx.commit().await?)
     }
 
     /// Replaces a player's own destinations with `targets` (none: the player has none).
@@ -148,7 +157,7 @@ impl Store {
         player: Uuid,
         targets: &[NewTarget],
         now: i64,
-    ) -> Result<(), sqlx::Error> {
+    ) -> Result<(), StoreError> {
         let mut tx = self.pool.begin().await?;
         sqlx::query("DELETE FROM notify_targets WHERE lobby_id = $1 AND player_id = $2")
             .bind(lobby.to_string())
@@ -158,7 +167,7 @@ impl Store {
         for target in targets {
             insert_target(&mut tx, target, now).await?;
         }
-        tx.commit().await
+        Ok(tx.commit().await?)
     }
 
     /// The lobby's destinations: the host's webhooks (`player` None) or one player's own.
@@ -166,7 +175,7 @@ impl Store {
         &self,
         lobby: Uuid,
         player: Option<Uuid>,
-    ) -> Result<Vec<TargetRow>, sqlx::Error> {
+    ) -> Result<Vec<TargetRow>, StoreError> {
         let rows = match player {
             None => {
                 let sql = format!(
@@ -200,7 +209,7 @@ impl Store {
     }
 
     /// One destination by id.
-    pub async fn target(&self, id: Uuid) -> Result<Option<TargetRow>, sqlx::Error> {
+    pub async fn target(&self, id: Uuid) -> Result<Option<TargetRow>, StoreError> {
         let sql = format!("SELECT {TARGET_COLUMNS} FROM notify_targets WHERE id = $1");
         let row = sqlx::query(sqlx::AssertSqlSafe(sql))
             .bind(id.to_string())
@@ -214,17 +223,19 @@ impl Store {
         Ok(Some(target))
     }
 
-    async fn kinds_of(&self, target: Uuid) -> Result<Vec<String>, sqlx::Error> {
+    async fn kinds_of(&self, target: Uuid) -> Result<Vec<String>, StoreError> {
         let rows =
             sqlx::query("SELECT kind FROM notify_subscriptions WHERE target_id = $1 ORDER BY kind")
                 .bind(target.to_string())
                 .fetch_all(&self.pool)
                 .await?;
-        rows.iter().map(|r| r.try_get(0)).collect()
+        rows.iter()
+            .map(|r| Columns::of("notify_subscriptions", r).text("kind"))
+            .collect()
     }
 
     /// Deletes one of the host's webhooks; false if the lobby has no such webhook.
-    pub async fn delete_target(&self, lobby: Uuid, id: Uuid) -> Result<bool, sqlx::Error> {
+    pub async fn delete_target(&self, lobby: Uuid, id: Uuid) -> Result<bool, StoreError> {
         let done = sqlx::query(
             "DELETE FROM notify_targets WHERE id = $1 AND lobby_id = $2 AND player_id IS NULL",
         )
@@ -236,7 +247,7 @@ impl Store {
     }
 
     /// Enables one of the host's webhooks again; false if the lobby has no such webhook.
-    pub async fn enable_target(&self, lobby: Uuid, id: Uuid) -> Result<bool, sqlx::Error> {
+    pub async fn enable_target(&self, lobby: Uuid, id: Uuid) -> Result<bool, StoreError> {
         let done = sqlx::query(
             "UPDATE notify_targets SET enabled = 1 \
              WHERE id = $1 AND lobby_id = $2 AND player_id IS NULL",
@@ -254,7 +265,7 @@ impl Store {
         target: Uuid,
         hash: &str,
         now: i64,
-    ) -> Result<(), sqlx::Error> {
+    ) -> Result<(), StoreError> {
         sqlx::query(
             "INSERT INTO notify_unsubscribe (token_hash, target_id, created_at) VALUES ($1, $2, $3)",
         )
@@ -268,7 +279,7 @@ impl Store {
 
     /// Deletes the destination a mail's unsubscribe token (as its hash) names; false if the
     /// token is unknown (or was used already).
-    pub async fn unsubscribe(&self, hash: &str) -> Result<bool, sqlx::Error> {
+    pub async fn unsubscribe(&self, hash: &str) -> Result<bool, StoreError> {
         let done = sqlx::query(
             "DELETE FROM notify_targets WHERE id IN \
              (SELECT target_id FROM notify_unsubscribe WHERE token_hash = $1)",
@@ -285,7 +296,7 @@ impl Store {
     }
 
     /// Queues a test delivery to a destination now; its delivery id.
-    pub async fn queue_test(&self, target: &TargetRow, now: i64) -> Result<String, sqlx::Error> {
+    pub async fn queue_test(&self, target: &TargetRow, now: i64) -> Result<String, StoreError> {
         let id = format!("{}.test-{}", target.id, Uuid::new_v4().simple());
         sqlx::query(
             "INSERT INTO notify_outbox \
@@ -306,7 +317,7 @@ async fn insert_target(
     conn: &mut AnyConnection,
     target: &NewTarget,
     now: i64,
-) -> Result<(), sqlx::Error> {
+) -> Result<(), StoreError> {
     let id = target.id.to_string();
     let lobby = target.lobby_id.to_string();
     sqlx::query(

@@ -19,8 +19,7 @@ use uuid::Uuid;
 
 use super::feed::Published;
 use super::rows::{Change, EventRow, Snapshot};
-use super::sql;
-use super::transact::WriteError;
+use super::{StoreError, sql};
 
 /// What a batch writes at its end.
 pub(super) struct Deferred {
@@ -51,7 +50,7 @@ pub(super) async fn apply(
     snapshot: &Snapshot,
     change: &Change,
     deferred: &mut Deferred,
-) -> Result<i64, WriteError> {
+) -> Result<i64, StoreError> {
     let lobby = &snapshot.lobby;
     let id = lobby.id.to_string();
     let now_seq = lobby.step_seq;
@@ -170,7 +169,7 @@ impl Deferred {
         conn: &mut AnyConnection,
         changed: &HashMap<Uuid, Arc<Snapshot>>,
         published: &[(Uuid, Published)],
-    ) -> Result<(), sqlx::Error> {
+    ) -> Result<(), StoreError> {
         let lobbies: Vec<(&Snapshot, i64)> = changed
             .iter()
             .filter_map(|(id, after)| Some((&**after, *self.versions_before.get(id)?)))
@@ -233,7 +232,7 @@ impl Deferred {
 async fn update_lobbies(
     conn: &mut AnyConnection,
     lobbies: &[(&Snapshot, i64)],
-) -> Result<(), sqlx::Error> {
+) -> Result<(), StoreError> {
     let sql = values_of(
         "UPDATE lobbies AS l SET status = v.status, state = v.state, round = v.round, \
          step = v.step, step_seq = v.step_seq, event_seq = v.event_seq, version = v.version, \
@@ -267,11 +266,10 @@ async fn update_lobbies(
     }
     let updated = query.execute(&mut *conn).await?.rows_affected();
     if updated != lobbies.len() as u64 {
-        return Err(sqlx::Error::Protocol(format!(
-            "{} of {} lobbies had moved under the batch's lock",
-            lobbies.len() as u64 - updated,
-            lobbies.len()
-        )));
+        return Err(StoreError::MovedUnderLock {
+            moved: lobbies.len() as u64 - updated,
+            of: lobbies.len() as u64,
+        });
     }
     Ok(())
 }

@@ -12,11 +12,11 @@
 
 use std::time::Duration;
 
-use sqlx::Row;
 use tokio::sync::watch;
 use uuid::Uuid;
 
-use super::Store;
+use super::columns::Columns;
+use super::{Store, StoreError};
 
 const DAY_MILLIS: i64 = 24 * 60 * 60 * 1000;
 
@@ -64,7 +64,7 @@ const DELETE_LOBBY: [&str; 5] = [
 
 impl Store {
     /// Deletes what `retention` no longer keeps as of `now` (Unix milliseconds).
-    pub async fn sweep(&self, retention: &Retention, now: i64) -> Result<Swept, sqlx::Error> {
+    pub async fn sweep(&self, retention: &Retention, now: i64) -> Result<Swept, StoreError> {
         let before = |days: u32| now.saturating_sub(i64::from(days).saturating_mul(DAY_MILLIS));
         let mut swept = Swept::default();
         if let Some(days) = retention.unstarted_days {
@@ -77,7 +77,7 @@ impl Store {
     }
 
     /// Deletes every lobby `query` finds older than `before`, a batch at a time.
-    async fn delete_all(&self, query: &'static str, before: i64) -> Result<usize, sqlx::Error> {
+    async fn delete_all(&self, query: &'static str, before: i64) -> Result<usize, StoreError> {
         let mut deleted = 0;
         loop {
             let found = sqlx::query(query)
@@ -87,8 +87,11 @@ impl Store {
                 .await?;
             let mut this_batch = 0;
             for row in &found {
-                let id = super::rows::uuid(row.try_get(0)?)?;
-                if self.delete_lobby(id, row.try_get(1)?).await? {
+                let row = Columns::of("lobbies", row);
+                if self
+                    .delete_lobby(row.uuid("id")?, row.int("version")?)
+                    .await?
+                {
                     this_batch += 1;
                 }
             }
@@ -103,7 +106,7 @@ impl Store {
 
     /// Deletes the lobby and everything of it if it is still at `version`; false if it moved
     /// or is gone already.
-    async fn delete_lobby(&self, id: Uuid, version: i64) -> Result<bool, sqlx::Error> {
+    async fn delete_lobby(&self, id: Uuid, version: i64) -> Result<bool, StoreError> {
         let key = id.to_string();
         let mut tx = self.pool.begin().await?;
         let claimed =

@@ -1,13 +1,17 @@
-//! The store's row types, the [`Change`] a transaction applies, and the reads every
-//! transaction starts with.
+//! The store's row types, the one mapping from stored rows to them (by column name, for
+//! either kind of connection: `columns.rs`), and the [`Change`] a transaction applies.
+//!
+//! A new kind of row is added here (its type, its `read`, and a field of [`Change`]), in
+//! `sql.rs` (its statements), in `load.rs` if a snapshot holds it, and in the two engines'
+//! `apply` (`sqlite_engine.rs`, `pg_writes.rs`).
 
 use std::any::Any;
 use std::sync::{Arc, OnceLock};
 
-use sqlx::AnyConnection;
-use sqlx::Row;
-use sqlx::any::AnyRow;
 use uuid::Uuid;
+
+use super::StoreError;
+use super::columns::{Columns, Stored};
 
 /// A lobby's lifecycle.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize)]
@@ -33,43 +37,16 @@ impl Status {
         }
     }
 
-    pub(super) fn parse(text: &str) -> Result<Status, sqlx::Error> {
+    fn parse(text: &str) -> Option<Status> {
         match text {
-            "signups" => Ok(Status::Signups),
-            "closed" => Ok(Status::Closed),
-            "running" => Ok(Status::Running),
-            "finished" => Ok(Status::Finished),
-            other => Err(sqlx::Error::Decode(
-                format!("unknown lobby status {other:?}").into(),
-            )),
+            "signups" => Some(Status::Signups),
+            "closed" => Some(Status::Closed),
+            "running" => Some(Status::Running),
+            "finished" => Some(Status::Finished),
+            _ => None,
         }
     }
 }
-
-pub(super) fn uuid(text: String) -> Result<Uuid, sqlx::Error> {
-    Uuid::parse_str(&text).map_err(|e| sqlx::Error::Decode(Box::new(e)))
-}
-
-/// The lobby columns, in the order `LobbyRow::from_row` reads them.
-macro_rules! lobby_columns {
-    () => {
-        "id, game, name, settings, status, host_token_hash, seed, state, round, step, step_seq, \
-         event_seq, version, created_at, timing, deadline_at, paused_left, remind_below, wake_at, \
-         seed_salt, fairness"
-    };
-}
-pub(super) const LOBBY_BY_ID: &str =
-    concat!("SELECT ", lobby_columns!(), " FROM lobbies WHERE id = $1");
-/// The lobby's version: what decides whether a cached snapshot is current.
-pub(super) const LOBBY_VERSION: &str = "SELECT version FROM lobbies WHERE id = $1";
-/// The same, taking the row's write lock (PostgreSQL) for the rest of the transaction.
-pub(super) const LOBBY_VERSION_FOR_UPDATE: &str =
-    "SELECT version FROM lobbies WHERE id = $1 FOR UPDATE";
-pub(super) const LOBBY_LIST: &str = concat!(
-    "SELECT ",
-    lobby_columns!(),
-    " FROM lobbies WHERE unlisted = 0 ORDER BY created_at DESC, id DESC LIMIT $1"
-);
 
 /// A lobby as stored. `settings`, `state` and `seed` may hold secrets: never render them as is.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -113,31 +90,33 @@ pub struct StepClock {
 }
 
 impl LobbyRow {
-    pub(super) fn from_row(row: &AnyRow) -> Result<LobbyRow, sqlx::Error> {
+    pub(super) fn read(row: &(impl Stored + ?Sized)) -> Result<LobbyRow, StoreError> {
+        let row = Columns::of("lobbies", row);
         Ok(LobbyRow {
-            id: uuid(row.try_get(0)?)?,
-            game: row.try_get(1)?,
-            name: row.try_get(2)?,
-            settings: row.try_get(3)?,
-            status: Status::parse(&row.try_get::<String, _>(4)?)?,
-            host_token_hash: row.try_get(5)?,
-            seed: row.try_get::<i64, _>(6)? as u64,
-            state: row.try_get(7)?,
-            round: u32::try_from(row.try_get::<i64, _>(8)?).unwrap_or(u32::MAX),
-            step: row.try_get(9)?,
-            step_seq: row.try_get(10)?,
-            event_seq: row.try_get(11)?,
-            version: row.try_get(12)?,
-            created_at: row.try_get(13)?,
-            timing: row.try_get(14)?,
+            id: row.uuid("id")?,
+            game: row.text("game")?,
+            name: row.text("name")?,
+            settings: row.text("settings")?,
+            status: row.word("status", Status::parse)?,
+            host_token_hash: row.text("host_token_hash")?,
+            // The seed is stored as the i64 of the same 64 bits.
+            seed: row.int("seed")? as u64,
+            state: row.text_or_null("state")?,
+            round: row.count("round")?,
+            step: row.text_or_null("step")?,
+            step_seq: row.int("step_seq")?,
+            event_seq: row.int("event_seq")?,
+            version: row.int("version")?,
+            created_at: row.int("created_at")?,
+            timing: row.text("timing")?,
             clock: StepClock {
-                deadline_at: row.try_get(15)?,
-                paused_left: row.try_get(16)?,
-                remind_below: row.try_get(17)?,
-                wake_at: row.try_get(18)?,
+                deadline_at: row.int_or_null("deadline_at")?,
+                paused_left: row.int_or_null("paused_left")?,
+                remind_below: row.int_or_null("remind_below")?,
+                wake_at: row.int_or_null("wake_at")?,
             },
-            seed_salt: row.try_get(19)?,
-            fairness: row.try_get(20)?,
+            seed_salt: row.text_or_null("seed_salt")?,
+            fairness: row.text("fairness")?,
         })
     }
 }
@@ -156,12 +135,38 @@ pub struct PlayerRow {
     pub misses: i64,
 }
 
+impl PlayerRow {
+    pub(super) fn read(row: &(impl Stored + ?Sized)) -> Result<PlayerRow, StoreError> {
+        let row = Columns::of("players", row);
+        Ok(PlayerRow {
+            id: row.uuid("id")?,
+            seat: row.count("seat")?,
+            name: row.text("name")?,
+            join_data: row.text("join_data")?,
+            token_hash: row.text("token_hash")?,
+            fallback: row.text_or_null("fallback")?,
+            misses: row.int("misses")?,
+        })
+    }
+}
+
 /// A pending (secret) order for the lobby's current step.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OrderRow {
     pub player_id: Uuid,
     pub body: String,
     pub submitted_at: i64,
+}
+
+impl OrderRow {
+    pub(super) fn read(row: &(impl Stored + ?Sized)) -> Result<OrderRow, StoreError> {
+        let row = Columns::of("orders", row);
+        Ok(OrderRow {
+            player_id: row.uuid("player_id")?,
+            body: row.text("body")?,
+            submitted_at: row.int("submitted_at")?,
+        })
+    }
 }
 
 /// A resolved step, as published.
@@ -181,18 +186,19 @@ pub struct StepRow {
 }
 
 impl StepRow {
-    pub(super) fn from_row(row: &AnyRow) -> Result<StepRow, sqlx::Error> {
+    pub(super) fn read(row: &(impl Stored + ?Sized)) -> Result<StepRow, StoreError> {
+        let row = Columns::of("steps", row);
         Ok(StepRow {
-            seq: row.try_get(0)?,
-            round: u32::try_from(row.try_get::<i64, _>(1)?).unwrap_or(u32::MAX),
-            step: row.try_get(2)?,
-            revealed: row.try_get(3)?,
-            log: row.try_get(4)?,
-            pools: row.try_get(5)?,
-            resolved_at: row.try_get(6)?,
-            acts: row.try_get(7)?,
-            digest: row.try_get(8)?,
-            previous_digest: row.try_get(9)?,
+            seq: row.int("seq")?,
+            round: row.count("round")?,
+            step: row.text("step")?,
+            revealed: row.text("revealed")?,
+            log: row.text("log")?,
+            pools: row.text("pools")?,
+            resolved_at: row.int("resolved_at")?,
+            acts: row.text("acts")?,
+            digest: row.text("digest")?,
+            previous_digest: row.text("previous_digest")?,
         })
     }
 }
@@ -206,11 +212,12 @@ pub struct EventRow {
 }
 
 impl EventRow {
-    pub(super) fn from_row(row: &AnyRow) -> Result<EventRow, sqlx::Error> {
+    pub(super) fn read(row: &(impl Stored + ?Sized)) -> Result<EventRow, StoreError> {
+        let row = Columns::of("events", row);
         Ok(EventRow {
-            seq: row.try_get(0)?,
-            kind: row.try_get(1)?,
-            data: row.try_get(2)?,
+            seq: row.int("seq")?,
+            kind: row.text("kind")?,
+            data: row.text("data")?,
         })
     }
 }
@@ -413,59 +420,6 @@ impl Snapshot {
         }
         next
     }
-}
-
-pub(super) async fn load_snapshot(
-    conn: &mut AnyConnection,
-    id: Uuid,
-    lobby_sql: &'static str,
-) -> Result<Option<Snapshot>, sqlx::Error> {
-    let Some(row) = sqlx::query(lobby_sql)
-        .bind(id.to_string())
-        .fetch_optional(&mut *conn)
-        .await?
-    else {
-        return Ok(None);
-    };
-    let lobby = LobbyRow::from_row(&row)?;
-    let players = sqlx::query(super::sql::PLAYERS_OF_LOBBY)
-        .bind(id.to_string())
-        .fetch_all(&mut *conn)
-        .await?
-        .iter()
-        .map(|row| {
-            Ok(PlayerRow {
-                id: uuid(row.try_get(0)?)?,
-                seat: usize::try_from(row.try_get::<i64, _>(1)?).unwrap_or(usize::MAX),
-                name: row.try_get(2)?,
-                join_data: row.try_get(3)?,
-                token_hash: row.try_get(4)?,
-                fallback: row.try_get(5)?,
-                misses: row.try_get(6)?,
-            })
-        })
-        .collect::<Result<Vec<_>, sqlx::Error>>()?;
-    let orders = sqlx::query(super::sql::PENDING_ORDERS)
-        .bind(id.to_string())
-        .bind(lobby.step_seq)
-        .fetch_all(&mut *conn)
-        .await?
-        .iter()
-        .map(|row| {
-            Ok(OrderRow {
-                player_id: uuid(row.try_get(0)?)?,
-                body: row.try_get(1)?,
-                submitted_at: row.try_get(2)?,
-            })
-        })
-        .collect::<Result<Vec<_>, sqlx::Error>>()?;
-    Ok(Some(Snapshot {
-        lobby,
-        players,
-        orders,
-        parsed: ParsedState::default(),
-        round_steps: RoundSteps::default(),
-    }))
 }
 
 /// A new lobby.

@@ -1,5 +1,6 @@
 //! The statements every write runs, written once for both backends (`$n` placeholders work on
-//! SQLite and PostgreSQL alike, each appearing once and in order).
+//! SQLite and PostgreSQL alike, each appearing once and in order). Rows are read by column
+//! name (`rows.rs`), so a SELECT's columns may come in any order.
 
 pub const INSERT_LOBBY: &str = "INSERT INTO lobbies \
     (id, game, name, settings, status, host_token_hash, seed, created_at, timing, seed_salt, unlisted) \
@@ -61,3 +62,26 @@ pub const PLAYERS_OF_LOBBY: &str = "SELECT id, seat, name, join_data, token_hash
 
 pub const PENDING_ORDERS: &str =
     "SELECT player_id, body, submitted_at FROM orders WHERE lobby_id = $1 AND step_seq = $2";
+
+/// A lobby's columns, as `LobbyRow::read` reads them.
+macro_rules! lobby_columns {
+    () => {
+        "id, game, name, settings, status, host_token_hash, seed, state, round, step, step_seq, \
+         event_seq, version, created_at, timing, deadline_at, paused_left, remind_below, wake_at, \
+         seed_salt, fairness"
+    };
+}
+
+pub const LOBBY_BY_ID: &str = concat!("SELECT ", lobby_columns!(), " FROM lobbies WHERE id = $1");
+
+pub const LOBBY_LIST: &str = concat!(
+    "SELECT ",
+    lobby_columns!(),
+    " FROM lobbies WHERE unlisted = 0 ORDER BY created_at DESC, id DESC LIMIT $1"
+);
+
+/// The lobby's version: what decides whether a cached snapshot is current.
+pub const LOBBY_VERSION: &str = "SELECT version FROM lobbies WHERE id = $1";
+
+/// The same, taking the row's write lock (PostgreSQL) for the rest of the transaction.
+pub const LOBBY_VERSION_FOR_UPDATE: &str = "SELECT version FROM lobbies WHERE id = $1 FOR UPDATE";

@@ -2,13 +2,12 @@
 //! decide, apply the decision with a compare-and-swap on the lobby's version, commit (shared
 //! with other changes by the group-commit writer).
 
-use sqlx::AnyConnection;
 use tokio::sync::oneshot;
 use uuid::Uuid;
 
-use super::rows::{Change, NewLobby, Snapshot, Status};
+use super::rows::{Change, NewLobby, Snapshot};
 use super::writer::{Decision, Job, Read, Written};
-use super::{Store, sql};
+use super::{Store, StoreError};
 
 /// Why a transaction did not apply.
 #[derive(Debug, thiserror::Error)]
@@ -23,7 +22,7 @@ pub enum TransactError<E> {
     #[error("the lobby changed concurrently")]
     Conflict,
     #[error(transparent)]
-    Database(#[from] sqlx::Error),
+    Database(#[from] StoreError),
 }
 
 /// What a committed transaction published: the caller's value, the lobby's last event number
@@ -42,13 +41,7 @@ pub struct Committed<T> {
 pub(super) enum WriteError {
     /// The lobby's version moved between the read and the write.
     Conflict,
-    Database(sqlx::Error),
-}
-
-impl From<sqlx::Error> for WriteError {
-    fn from(error: sqlx::Error) -> WriteError {
-        WriteError::Database(error)
-    }
+    Database(StoreError),
 }
 
 impl<E> From<WriteError> for TransactError<E> {
@@ -87,7 +80,7 @@ impl Store {
 }
 
 fn writer_gone<E>() -> TransactError<E> {
-    TransactError::Database(sqlx::Error::PoolClosed)
+    TransactError::Database(StoreError::Stopped("writer"))
 }
 
 /// Runs the caller's decision for the group-commit writer, and wraps the answer to give once
@@ -111,9 +104,7 @@ where
                 deliver: Box::new(move |result| {
                     let answer = match result {
                         Err(error) => Err(TransactError::from(error)),
-                        Ok(_) => Err(TransactError::Database(sqlx::Error::Protocol(
-                            "reading the lobby failed".into(),
-                        ))),
+                        Ok(_) => Err(TransactError::Database(StoreError::ReadFailed)),
                     };
                     let _ = sender.send(answer);
                 }),
@@ -143,32 +134,10 @@ where
     }
 }
 
-/// Inserts a new lobby.
-pub(super) async fn insert_lobby(
-    conn: &mut AnyConnection,
-    lobby: &NewLobby,
-) -> Result<(), sqlx::Error> {
-    sqlx::query(sql::INSERT_LOBBY)
-        .bind(lobby.id.to_string())
-        .bind(&lobby.game)
-        .bind(&lobby.name)
-        .bind(&lobby.settings)
-        .bind(Status::Signups.as_str())
-        .bind(&lobby.host_token_hash)
-        .bind(lobby.seed as i64)
-        .bind(lobby.created_at)
-        .bind(&lobby.timing)
-        .bind(&lobby.seed_salt)
-        .bind(i64::from(lobby.unlisted))
-        .execute(&mut *conn)
-        .await?;
-    Ok(())
-}
-
 impl Store {
     /// Stores a new lobby (in its writer's next group commit).
     #[tracing::instrument(skip_all, fields(lobby = %lobby.id))]
-    pub async fn create_lobby(&self, lobby: &NewLobby) -> Result<(), sqlx::Error> {
+    pub async fn create_lobby(&self, lobby: &NewLobby) -> Result<(), StoreError> {
         let (reply, answer) = oneshot::channel();
         let job = Job::CreateLobby {
             lobby: lobby.clone(),
@@ -178,7 +147,7 @@ impl Store {
             .queue(lobby.id)
             .send(job)
             .await
-            .map_err(|_| sqlx::Error::PoolClosed)?;
-        answer.await.map_err(|_| sqlx::Error::PoolClosed)?
+            .map_err(|_| StoreError::Stopped("writer"))?;
+        answer.await.map_err(|_| StoreError::Stopped("writer"))?
     }
 }

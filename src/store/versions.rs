@@ -10,11 +10,14 @@
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use sqlx::{AnyConnection, AnyPool, Row};
+use std::sync::Arc;
+
+use sqlx::{AnyConnection, AnyPool};
 use tokio::sync::{mpsc, oneshot};
 use uuid::Uuid;
 
-use super::rows;
+use super::StoreError;
+use super::columns::Columns;
 use super::writer::next_batch;
 
 /// The versions of `ids` (lobby ids as stored), locking their rows for the transaction if
@@ -23,7 +26,7 @@ pub(super) async fn fetch(
     conn: &mut AnyConnection,
     mut ids: Vec<String>,
     lock: bool,
-) -> Result<HashMap<Uuid, i64>, sqlx::Error> {
+) -> Result<HashMap<Uuid, i64>, StoreError> {
     ids.sort_unstable();
     ids.dedup();
     let Some(last) = ids.last().cloned() else {
@@ -46,7 +49,10 @@ pub(super) async fn fetch(
         .fetch_all(&mut *conn)
         .await?
         .iter()
-        .map(|row| Ok((rows::uuid(row.try_get(0)?)?, row.try_get(1)?)))
+        .map(|row| {
+            let row = Columns::of("lobbies", row);
+            Ok((row.uuid("id")?, row.int("version")?))
+        })
         .collect()
 }
 
@@ -55,7 +61,7 @@ const MAX_ASKS: usize = 256;
 
 struct Ask {
     lobby: Uuid,
-    reply: oneshot::Sender<Result<Option<i64>, String>>,
+    reply: oneshot::Sender<Result<Option<i64>, Arc<StoreError>>>,
 }
 
 /// Reader tasks coalescing version checks (PostgreSQL).
@@ -82,10 +88,10 @@ impl Versions {
     }
 
     /// The lobby's version, or None if there is no such lobby.
-    pub async fn version(&self, lobby: Uuid) -> Result<Option<i64>, sqlx::Error> {
+    pub async fn version(&self, lobby: Uuid) -> Result<Option<i64>, StoreError> {
         let turn = self.next.fetch_add(1, Ordering::Relaxed) % self.queues.len();
         let (reply, answer) = oneshot::channel();
-        let gone = || sqlx::Error::Protocol("the version reader stopped".into());
+        let gone = || StoreError::Stopped("version reader");
         self.queues[turn]
             .send(Ask { lobby, reply })
             .await
@@ -93,7 +99,7 @@ impl Versions {
         answer
             .await
             .map_err(|_| gone())?
-            .map_err(sqlx::Error::Protocol)
+            .map_err(StoreError::VersionCheck)
     }
 }
 
@@ -103,12 +109,13 @@ async fn serve(pool: AnyPool, mut asks: mpsc::Receiver<Ask>) {
         let ids = batch.iter().map(|ask| ask.lobby.to_string()).collect();
         let found = match pool.acquire().await {
             Ok(mut conn) => fetch(&mut conn, ids, false).await,
-            Err(error) => Err(error),
-        };
+            Err(error) => Err(error.into()),
+        }
+        .map_err(Arc::new);
         for ask in batch.drain(..) {
             let answer = match &found {
                 Ok(versions) => Ok(versions.get(&ask.lobby).copied()),
-                Err(error) => Err(error.to_string()),
+                Err(error) => Err(error.clone()),
             };
             // A caller that gave up is no concern of the others.
             let _ = ask.reply.send(answer);

@@ -1,33 +1,35 @@
-//! Group commit, for both backends. Every durable commit costs an fsync (SQLite) or a WAL flush
-//! (PostgreSQL), so one transaction per order caps throughput at the disk's flush rate. Instead,
-//! a writer task takes every change queued while its previous commit was running and applies
-//! them in ONE transaction, then commits once and only then answers each caller. An
+//! Group commit, once for both backends. Every durable commit costs an fsync (SQLite) or a WAL
+//! flush (PostgreSQL), so one transaction per order caps throughput at the disk's flush rate.
+//! Instead, a writer takes every change queued while its previous commit was running and
+//! applies them in ONE transaction, then commits once and only then answers each caller. An
 //! acknowledged change is therefore as durable as before; it simply shares its flush with its
 //! neighbours. A change that fails leaves no trace: a join (the one change whose insert a
 //! UNIQUE constraint can refuse) runs in its own savepoint and is rolled back alone; any other
 //! database error fails the whole batch and every caller in it hears so.
 //!
-//! SQLite has one writer at a time, so it gets one writer task. PostgreSQL gets several, each
-//! owning a fixed share of the lobbies (by id), so that one lobby's changes are always applied
-//! in the order they were queued. Inside a batch the changes are applied in lobby-id order; on
-//! PostgreSQL the batch locks all its lobbies' rows in one statement, in id order, before it
-//! decides anything, so two transactions (or two processes) always take their row locks in the
-//! same order and cannot deadlock.
+//! SQLite has one writer at a time, so it gets one writer, on a thread of its own. PostgreSQL
+//! gets several tasks, each owning a fixed share of the lobbies (by id), so that one lobby's
+//! changes are always applied in the order they were queued. Inside a batch the changes are
+//! applied in lobby-id order; on PostgreSQL the batch locks all its lobbies' rows in one
+//! statement, in id order, before it decides anything, so two transactions (or two processes)
+//! always take their row locks in the same order and cannot deadlock.
+//!
+//! Everything here is the same on both backends; the statements are the [`Engine`]'s.
 
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use sqlx::{AnyConnection, AnyPool, Connection, Executor, Row};
 use tokio::sync::{mpsc, oneshot};
 use uuid::Uuid;
 
+use super::StoreError;
 use super::cache::Cache;
+use super::engine::{Applied, Batch, Engine};
 use super::feed::{Feed, Published};
-use super::pg_writes::{Deferred, apply};
-use super::rows::{self, Change, EventRow, LOBBY_BY_ID, NewLobby, Snapshot};
-use super::transact::{WriteError, insert_lobby};
-use super::versions;
+use super::pg_engine::PgEngine;
+use super::rows::{Change, EventRow, NewLobby, Snapshot};
+use super::transact::WriteError;
 use crate::clock::Clock;
 
 /// The most changes one transaction takes.
@@ -70,7 +72,7 @@ pub(super) enum Job {
     },
     CreateLobby {
         lobby: NewLobby,
-        reply: oneshot::Sender<Result<(), sqlx::Error>>,
+        reply: oneshot::Sender<Result<(), StoreError>>,
     },
 }
 
@@ -91,7 +93,7 @@ pub struct GroupCommits {
 }
 
 impl GroupCommits {
-    pub(super) fn count(&self, changes: u64) {
+    fn count(&self, changes: u64) {
         self.commits.fetch_add(1, Ordering::Relaxed);
         self.changes.fetch_add(changes, Ordering::Relaxed);
     }
@@ -105,7 +107,7 @@ impl GroupCommits {
     }
 }
 
-/// The writer tasks' queues.
+/// The writers' queues.
 #[derive(Clone, Debug)]
 pub(super) struct Writers {
     queues: Vec<mpsc::Sender<Job>>,
@@ -113,50 +115,63 @@ pub(super) struct Writers {
 }
 
 impl Writers {
-    pub fn new(queues: Vec<mpsc::Sender<Job>>, stats: Arc<GroupCommits>) -> Writers {
-        Writers { queues, stats }
-    }
-
     /// The queue of the writer that owns `lobby`.
     pub fn queue(&self, lobby: Uuid) -> &mpsc::Sender<Job> {
         &self.queues[(lobby.as_u128() % self.queues.len() as u128) as usize]
     }
 }
 
-/// What every writer task shares.
+/// What every writer shares.
 #[derive(Clone)]
-struct Shared {
-    pool: AnyPool,
-    cache: Arc<Cache>,
-    feed: Arc<Feed>,
-    stats: Arc<GroupCommits>,
-    clock: Clock,
+pub(super) struct Shared {
+    pub cache: Arc<Cache>,
+    pub feed: Arc<Feed>,
+    pub stats: Arc<GroupCommits>,
+    pub clock: Clock,
 }
 
-/// Starts `count` writer tasks on the (PostgreSQL) pool.
-pub(super) fn spawn(
-    pool: AnyPool,
-    cache: Arc<Cache>,
-    feed: Arc<Feed>,
-    clock: Clock,
-    count: usize,
-) -> Writers {
-    let stats = Arc::new(GroupCommits::default());
-    let shared = Shared {
-        pool,
-        cache,
-        feed,
-        stats: stats.clone(),
-        clock,
-    };
-    let queues = (0..count)
-        .map(|_| {
+impl Shared {
+    pub fn new(cache: Arc<Cache>, feed: Arc<Feed>, clock: Clock) -> Shared {
+        Shared {
+            cache,
+            feed,
+            stats: Arc::default(),
+            clock,
+        }
+    }
+}
+
+/// Starts one writer per engine, each a task on the tokio runtime (PostgreSQL: its engines'
+/// futures wait on the network). Concrete, so that the tasks' futures are known to be `Send`.
+pub(super) fn spawn_tasks(engines: Vec<PgEngine>, shared: Shared) -> Writers {
+    let stats = shared.stats.clone();
+    let queues = engines
+        .into_iter()
+        .map(|engine| {
             let (sender, jobs) = mpsc::channel::<Job>(4 * MAX_BATCH);
-            tokio::spawn(write_loop(shared.clone(), jobs));
+            tokio::spawn(write_loop(engine, shared.clone(), jobs));
             sender
         })
         .collect();
     Writers { queues, stats }
+}
+
+/// Starts one writer on a thread of its own (SQLite: its engine's futures are ready when first
+/// polled, so the thread runs them without a runtime, and sleeps only waiting for jobs).
+pub(super) fn spawn_thread<E>(name: &str, engine: E, shared: Shared) -> Result<Writers, StoreError>
+where
+    E: Engine + Send + 'static,
+{
+    let stats = shared.stats.clone();
+    let (sender, jobs) = mpsc::channel::<Job>(4 * MAX_BATCH);
+    std::thread::Builder::new()
+        .name(name.into())
+        .spawn(move || futures_executor::block_on(write_loop(engine, shared, jobs)))
+        .map_err(StoreError::Spawn)?;
+    Ok(Writers {
+        queues: vec![sender],
+        stats,
+    })
 }
 
 /// Waits for the next item, then takes every item already queued behind it, up to `max`:
@@ -180,22 +195,22 @@ pub(super) async fn next_batch<T>(
     true
 }
 
-async fn write_loop(shared: Shared, mut jobs: mpsc::Receiver<Job>) {
+async fn write_loop<E: Engine>(mut engine: E, shared: Shared, mut jobs: mpsc::Receiver<Job>) {
     let mut batch = Vec::with_capacity(MAX_BATCH);
     while next_batch(&mut jobs, &mut batch, MAX_BATCH).await {
-        run_batch(&shared, &mut batch).await;
+        run_batch(&mut engine, &shared, &mut batch).await;
     }
 }
 
 /// How a job ended inside the transaction, to be told once the commit is known.
-pub(super) enum Ending {
+enum Ending {
     Decided {
         deliver: Deliver,
         result: Result<i64, WriteError>,
     },
     Created {
-        reply: oneshot::Sender<Result<(), sqlx::Error>>,
-        result: Result<(), sqlx::Error>,
+        reply: oneshot::Sender<Result<(), StoreError>>,
+        result: Result<(), StoreError>,
     },
 }
 
@@ -203,7 +218,7 @@ pub(super) enum Ending {
 pub(super) struct Progress {
     /// The batch's instant, from the store's clock: what every row it writes is stamped with.
     pub at: i64,
-    pub endings: Vec<Ending>,
+    endings: Vec<Ending>,
     pub changed: HashMap<Uuid, Arc<Snapshot>>,
     /// Each written change's events, numbered, in the order written (for the `Feed`).
     pub published: Vec<(Uuid, Published)>,
@@ -211,7 +226,7 @@ pub(super) struct Progress {
 
 impl Progress {
     /// A batch that runs at `at`, with nothing done yet.
-    pub fn at(at: i64) -> Progress {
+    fn at(at: i64) -> Progress {
         Progress {
             at,
             endings: Vec::new(),
@@ -219,24 +234,15 @@ impl Progress {
             published: Vec::new(),
         }
     }
-}
-
-/// The steps of a `Job::Transact` that both writers (this one and `sqlite_writer.rs`) share;
-/// only reading and writing differ between them.
-impl Progress {
-    /// The lobby as this batch leaves it, if the batch has changed it already.
-    pub fn changed(&self, lobby: Uuid) -> Option<Arc<Snapshot>> {
-        self.changed.get(&lobby).cloned()
-    }
 
     /// Reading the lobby failed, so the batch fails: its caller hears the batch's failure.
-    pub fn read_failed(&mut self, decide: Decide) {
+    fn read_failed(&mut self, decide: Decide) {
         let Decision { deliver, .. } = decide(Read::Failed);
         self.broke(deliver);
     }
 
     /// The batch broke while this job ran: its caller hears the batch's failure.
-    pub fn broke(&mut self, deliver: Deliver) {
+    fn broke(&mut self, deliver: Deliver) {
         self.endings.push(Ending::Decided {
             deliver,
             result: Ok(0),
@@ -245,7 +251,7 @@ impl Progress {
 
     /// Lets the caller decide on what was read. Returns what to write, or None if there is
     /// nothing to write (refused, or no such lobby: the caller's answer is already recorded).
-    pub fn decide(
+    fn decide(
         &mut self,
         decide: Decide,
         snapshot: Option<Arc<Snapshot>>,
@@ -269,7 +275,7 @@ impl Progress {
 
     /// Records a written change: its lobby as the commit will leave it or, if the version had
     /// moved, nothing held of it at all.
-    pub fn written(
+    fn written(
         &mut self,
         cache: &Cache,
         snapshot: &Snapshot,
@@ -305,113 +311,93 @@ impl Progress {
     }
 }
 
-/// Runs one batch in one transaction.
-async fn run_batch(shared: &Shared, batch: &mut Vec<Job>) {
+/// Runs one batch in one transaction, then answers its callers.
+async fn run_batch<E: Engine>(engine: &mut E, shared: &Shared, batch: &mut Vec<Job>) {
     // Stable: one lobby's jobs keep their queue order.
     batch.sort_by_key(Job::lobby);
     let changes = batch.len() as u64;
     let mut progress = Progress::at(shared.clock.now_millis());
-    let changed: Vec<String> = batch
-        .iter()
-        .filter(|job| matches!(job, Job::Transact { .. }))
-        .map(|job| job.lobby().to_string())
-        .collect();
-    let outcome = async {
-        let mut conn = shared.pool.acquire().await?;
-        let mut tx = conn.begin().await?;
-        // Every lobby the batch will change, locked in one statement, in id order (the order
-        // the batch runs in), so that two batches or two processes never wait in a cycle.
-        let locked = versions::fetch(&mut tx, changed, true).await?;
-        let mut deferred = Deferred::at(progress.at);
-        for job in batch.drain(..) {
-            run_job(shared, &mut tx, &locked, &mut deferred, job, &mut progress).await?;
-        }
-        deferred
-            .write(&mut tx, &progress.changed, &progress.published)
-            .await?;
-        tx.commit().await
-    }
-    .await;
+    let outcome = in_one_transaction(engine, &shared.cache, batch, &mut progress).await;
     // Jobs the batch never reached were dropped with it: their callers see the channel close
     // and answer with an error; nothing of theirs was written.
     batch.clear();
-    let failed = outcome.err().map(|e| e.to_string());
-    finish(
-        progress,
-        failed,
-        &shared.cache,
-        &shared.feed,
-        &shared.stats,
-        changes,
-    );
+    engine.ended(&progress, outcome.is_ok());
+    finish(progress, outcome.err(), shared, changes);
+}
+
+async fn in_one_transaction<E: Engine>(
+    engine: &mut E,
+    cache: &Cache,
+    batch: &mut Vec<Job>,
+    progress: &mut Progress,
+) -> Result<(), StoreError> {
+    let lobbies: Vec<Uuid> = batch
+        .iter()
+        .filter(|job| matches!(job, Job::Transact { .. }))
+        .map(Job::lobby)
+        .collect();
+    let mut tx = engine.begin(&lobbies, progress.at).await?;
+    for job in batch.drain(..) {
+        run_job(&mut tx, cache, job, progress).await?;
+    }
+    tx.commit(&progress.changed, &progress.published).await
 }
 
 /// Once the batch's fate is known: publishes what it changed (if it committed) and answers
 /// every caller.
-pub(super) fn finish(
-    progress: Progress,
-    failed: Option<String>,
-    cache: &Cache,
-    feed: &Feed,
-    stats: &GroupCommits,
-    changes: u64,
-) {
+fn finish(progress: Progress, failed: Option<StoreError>, shared: &Shared, changes: u64) {
     let at = progress.at;
-    match &failed {
+    let failed = match failed {
         None => {
             // Counted before anyone is answered, so that an answered caller sees its commit.
-            stats.count(changes);
+            shared.stats.count(changes);
             for snapshot in progress.changed.into_values() {
-                cache.offer(snapshot);
+                shared.cache.offer(snapshot);
             }
             for (lobby, events) in progress.published {
-                feed.publish(lobby, events);
+                shared.feed.publish(lobby, events);
             }
+            None
         }
         Some(error) => {
-            tracing::error!(%error, "a group commit failed; its changes were rolled back")
+            tracing::error!(%error, "a group commit failed; its changes were rolled back");
+            Some(Arc::new(error))
         }
-    }
+    };
     for ending in progress.endings {
         match (ending, &failed) {
             (Ending::Decided { deliver, result }, None) => {
                 deliver(result.map(|event_seq| Written { event_seq, at }))
             }
-            (Ending::Decided { deliver, .. }, Some(error)) => deliver(Err(batch_failed(error))),
+            (Ending::Decided { deliver, .. }, Some(error)) => deliver(Err(WriteError::Database(
+                StoreError::BatchFailed(error.clone()),
+            ))),
             (Ending::Created { reply, result }, None) => drop(reply.send(result)),
             (Ending::Created { reply, .. }, Some(error)) => {
-                drop(reply.send(Err(sqlx::Error::Protocol(error.clone()))))
+                drop(reply.send(Err(StoreError::BatchFailed(error.clone()))))
             }
         }
     }
 }
 
-fn batch_failed(error: &str) -> WriteError {
-    WriteError::Database(sqlx::Error::Protocol(format!(
-        "the shared transaction failed: {error}"
-    )))
-}
-
 /// Runs one job, recording how it ended. Returns Err if the batch must fail.
 async fn run_job(
-    shared: &Shared,
-    conn: &mut AnyConnection,
-    locked: &HashMap<Uuid, i64>,
-    deferred: &mut Deferred,
+    tx: &mut impl Batch,
+    cache: &Cache,
     job: Job,
     progress: &mut Progress,
-) -> Result<(), sqlx::Error> {
+) -> Result<(), StoreError> {
     match job {
         Job::CreateLobby { lobby, reply } => {
-            conn.execute("SAVEPOINT job").await?;
-            let result = insert_lobby(&mut *conn, &lobby).await;
-            close_savepoint(conn, result.is_err()).await?;
+            tx.savepoint().await?;
+            let result = tx.insert_lobby(&lobby).await;
+            tx.close_savepoint(result.is_err()).await?;
             progress.endings.push(Ending::Created { reply, result });
         }
         Job::Transact { lobby, decide } => {
-            let current = match progress.changed(lobby) {
-                Some(changed) => Ok(Some(changed)),
-                None => current(shared, conn, locked, lobby).await,
+            let current = match progress.changed.get(&lobby) {
+                Some(changed) => Ok(Some(changed.clone())),
+                None => current(tx, cache, lobby).await,
             };
             let snapshot = match current {
                 Ok(snapshot) => snapshot,
@@ -423,8 +409,8 @@ async fn run_job(
             let Some((snapshot, change, deliver)) = progress.decide(decide, snapshot) else {
                 return Ok(());
             };
-            match write(conn, &snapshot, &change, deferred).await {
-                Ok(result) => progress.written(&shared.cache, &snapshot, change, deliver, result),
+            match write(tx, &snapshot, &change).await {
+                Ok(result) => progress.written(cache, &snapshot, change, deliver, result),
                 Err(error) => {
                     progress.broke(deliver);
                     return Err(error);
@@ -439,62 +425,43 @@ async fn run_job(
 /// that change alone (the inner error); any other database error breaks the batch (the outer
 /// error), since the change may be half-written.
 async fn write(
-    conn: &mut AnyConnection,
+    tx: &mut impl Batch,
     snapshot: &Snapshot,
     change: &Change,
-    deferred: &mut Deferred,
-) -> Result<Result<i64, WriteError>, sqlx::Error> {
+) -> Result<Result<i64, WriteError>, StoreError> {
+    let moved = |applied| match applied {
+        Applied::Written(event_seq) => Ok(event_seq),
+        Applied::Moved => Err(WriteError::Conflict),
+    };
     if !change.touches_players() {
-        return match apply(&mut *conn, snapshot, change, deferred).await {
-            Err(WriteError::Database(error)) => Err(error),
-            other => Ok(other),
-        };
+        return Ok(moved(tx.apply(snapshot, change).await?));
     }
-    conn.execute("SAVEPOINT job").await?;
-    let result = apply(&mut *conn, snapshot, change, deferred).await;
-    close_savepoint(conn, result.is_err()).await?;
-    Ok(result)
+    tx.savepoint().await?;
+    let result = tx.apply(snapshot, change).await;
+    tx.close_savepoint(result.is_err()).await?;
+    Ok(match result {
+        Ok(applied) => moved(applied),
+        Err(error) => Err(WriteError::Database(error)),
+    })
 }
 
-/// The lobby as committed, from the cache when the database says the cached copy is current.
-/// Its row is locked until the batch commits: by the batch's first statement, or else here (a lobby the
-/// batch did not find when it began, such as one another process has just created).
+/// The lobby as committed, from the cache when its version says the cached copy is current
+/// (the batch holds the lobby's write lock, so it stays current until the commit).
 async fn current(
-    shared: &Shared,
-    conn: &mut AnyConnection,
-    locked: &HashMap<Uuid, i64>,
+    tx: &mut impl Batch,
+    cache: &Cache,
     lobby: Uuid,
-) -> Result<Option<Arc<Snapshot>>, sqlx::Error> {
-    let version: i64 = match locked.get(&lobby) {
-        Some(version) => *version,
-        None => {
-            let Some(row) = sqlx::query(rows::LOBBY_VERSION_FOR_UPDATE)
-                .bind(lobby.to_string())
-                .fetch_optional(&mut *conn)
-                .await?
-            else {
-                return Ok(None);
-            };
-            row.try_get(0)?
-        }
+) -> Result<Option<Arc<Snapshot>>, StoreError> {
+    let Some(version) = tx.version(lobby).await? else {
+        return Ok(None);
     };
-    if let Some(cached) = shared.cache.get(lobby, version) {
+    if let Some(cached) = cache.get(lobby, version) {
         return Ok(Some(cached));
     }
-    let loaded = rows::load_snapshot(&mut *conn, lobby, LOBBY_BY_ID)
-        .await?
-        .map(Arc::new);
+    let loaded = tx.load(lobby).await?.map(Arc::new);
     if let Some(loaded) = &loaded {
         // Not written in this batch (those come from `changed`), so this is committed state.
-        shared.cache.offer(loaded.clone());
+        cache.offer(loaded.clone());
     }
     Ok(loaded)
-}
-
-async fn close_savepoint(conn: &mut AnyConnection, failed: bool) -> Result<(), sqlx::Error> {
-    if failed {
-        conn.execute("ROLLBACK TO SAVEPOINT job").await?;
-    }
-    conn.execute("RELEASE SAVEPOINT job").await?;
-    Ok(())
 }

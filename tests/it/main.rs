@@ -57,6 +57,7 @@ mod server_limits;
 mod server_rate_limits;
 mod store_cache;
 mod store_durability;
+mod store_errors;
 mod store_group_commit;
 mod store_memory;
 mod store_retention;
