@@ -68,8 +68,14 @@ impl Host {
                 ),
             ));
         }
-        let forked = crate::fairness::fork::fork(archive, kind.id(), round)
-            .map_err(|e| AppError::rejected(e.code(), e.message()))?;
+        // Verifying and replaying an archive of up to 4 MiB is CPU work: off the async workers.
+        let game_id = kind.id();
+        let forked = tokio::task::spawn_blocking(move || {
+            crate::fairness::fork::fork(archive, game_id, round)
+        })
+        .await
+        .map_err(|e| AppError::Internal(format!("fork: {e}")))?
+        .map_err(|e| AppError::rejected(e.code(), e.message()))?;
         timing.forked_from = Some(forked.origin);
         self.create_checked(kind, name, forked.settings, timing)
             .await
