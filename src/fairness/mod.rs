@@ -12,6 +12,7 @@
 pub mod act;
 pub mod archive;
 pub mod cli;
+pub mod fork;
 mod readjudicate;
 pub mod replay;
 pub mod verify;

@@ -70,6 +70,11 @@ impl<G: Game> Replay<G> {
         })
     }
 
+    /// The position the replay has reached.
+    pub fn state(&self) -> &G::State {
+        &self.state
+    }
+
     /// The player id at `seat`.
     pub fn seat_of(&self, id: Uuid) -> Option<usize> {
         self.seats.iter().position(|(seat_id, _)| *seat_id == id)

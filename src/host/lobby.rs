@@ -60,6 +60,55 @@ impl Host {
         let mut settings = settings;
         let timing = Timing::split_from(&mut settings)?;
         let unlisted = take_unlisted(&mut settings)?;
+        self.create_checked(kind, name, settings, timing, unlisted)
+            .await
+    }
+
+    /// Creates a lobby for `game` at the position after `round` of an archived game of it
+    /// (issue 17 item 6; docs/fairness.md). `settings` may hold only the host's own keys
+    /// (deadlines): the game's come from the archive, with its `setup` set to the position.
+    pub async fn create_fork(
+        &self,
+        game: &str,
+        name: &str,
+        settings: Value,
+        archive: Value,
+        round: u32,
+    ) -> Result<Created, AppError> {
+        let kind: GameKind = game.parse()?;
+        let name = clean_name(name, "lobby name")?;
+        let mut settings = settings;
+        let mut timing = Timing::split_from(&mut settings)?;
+        let unlisted = take_unlisted(&mut settings)?;
+        if let Some(key) = settings.as_object().and_then(|map| map.keys().next()) {
+            return Err(AppError::rejected(
+                "fork-settings-conflict",
+                format!(
+                    "A fork takes the game's settings from its archive; settings.{key} cannot be given with it (only the deadline settings can)."
+                ),
+            ));
+        }
+        // Verifying and replaying an archive of up to 4 MiB is CPU work: off the async workers.
+        let game_id = kind.id();
+        let forked = tokio::task::spawn_blocking(move || {
+            crate::fairness::fork::fork(archive, game_id, round)
+        })
+        .await
+        .map_err(|e| AppError::Internal(format!("fork: {e}")))?
+        .map_err(|e| AppError::rejected(e.code(), e.message()))?;
+        timing.forked_from = Some(forked.origin);
+        self.create_checked(kind, name, forked.settings, timing, unlisted)
+            .await
+    }
+
+    async fn create_checked(
+        &self,
+        kind: GameKind,
+        name: String,
+        settings: Value,
+        timing: Timing,
+        unlisted: bool,
+    ) -> Result<Created, AppError> {
         let (settings, seed) = with_game!(kind, G => {
             let (settings, text) = engine::check_settings::<G>(settings)?;
             (text, G::seed(&settings))
@@ -133,6 +182,7 @@ impl Host {
                     format!("This lobby is full ({capacity} players)."),
                 ));
             }
+            check_fork_seat(snapshot, &join_data)?;
             // Compared with each seated player's name as this rule reads it, and with the key
             // a lobby created before it stored for them (their name in lowercase), which the
             // table's UNIQUE (lobby, name_key) would otherwise refuse as a database error.
@@ -306,4 +356,35 @@ fn start_game<G: Game>(snapshot: &Snapshot, now: i64) -> Result<Change, AppError
     };
     super::resolve::open_clock::<G>(snapshot, &state, now, &mut change)?;
     Ok(change)
+}
+
+/// In a lobby forked from an archive, the player taking seat `n` must make the join choice
+/// the archive's seat `n` made (BST: the same character), or the position would not be the
+/// archive's; and the fork has exactly the archive's seats.
+fn check_fork_seat(snapshot: &Snapshot, join_data: &str) -> Result<(), AppError> {
+    let Some(origin) = Timing::parse(&snapshot.lobby.timing)?.forked_from else {
+        return Ok(());
+    };
+    let seat = snapshot.players.len();
+    let Some(expected) = origin.joins.get(seat) else {
+        return Err(AppError::conflict(
+            "lobby-full",
+            format!(
+                "This lobby is full: it continues a game of {} players.",
+                origin.joins.len()
+            ),
+        ));
+    };
+    let chosen: Value = serde_json::from_str(join_data)
+        .map_err(|e| AppError::Internal(format!("join data: {e}")))?;
+    if chosen != *expected {
+        return Err(AppError::rejected(
+            "fork-seat-mismatch",
+            format!(
+                "Seat {} of the forked game was joined with {expected}; join with the same choice.",
+                seat + 1
+            ),
+        ));
+    }
+    Ok(())
 }

@@ -30,6 +30,11 @@ pub struct Timing {
     /// Consecutive missed steps before the player is kicked (None: off).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub miss_limit: Option<u64>,
+    /// The archived game this lobby was forked from (issue 17 item 6). Kept here, with the
+    /// other settings that are the host's rather than the game's, so that a fork needs no
+    /// column of its own; never read from a client's settings.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub forked_from: Option<crate::fairness::fork::ForkOrigin>,
 }
 
 /// The settings keys that are the host's, not the game's.
@@ -134,12 +139,19 @@ impl Timing {
 
     /// The settings as the public view shows them, with their defaults filled in.
     pub fn effective(&self) -> Value {
-        serde_json::json!({
+        let mut effective = serde_json::json!({
             "deadline_seconds": self.deadline_seconds,
             "decision_deadline_seconds": self.decision_deadline_seconds.or(self.deadline_seconds),
             "reminder_seconds": self.reminder_seconds.clone().unwrap_or(DEFAULT_REMINDERS.to_vec()),
             "miss_limit": self.miss_limit,
-        })
+        });
+        if let (Some(origin), Value::Object(map)) = (&self.forked_from, &mut effective) {
+            map.insert(
+                "forked_from".into(),
+                serde_json::json!({"lobby": origin.lobby, "name": origin.name, "round": origin.round}),
+            );
+        }
+        effective
     }
 }
 

@@ -17,7 +17,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use serde_json::json;
 
-use super::extract::BODY_LIMIT;
+use super::extract::body_limit;
 use super::pages::{PageError, error::status_page};
 use crate::error::AppError;
 
@@ -30,8 +30,9 @@ const OTHER_POLICY: &str = "default-src 'none'; frame-ancestors 'none'";
 
 pub async fn boundary(request: Request, next: Next) -> Response {
     let api = request.uri().path().starts_with("/api/");
-    let response = if declared_length(request.headers()).is_some_and(|n| n > BODY_LIMIT as u64) {
-        let mut response = render(api, AppError::TooLarge { limit: BODY_LIMIT });
+    let limit = body_limit(request.method(), request.uri().path());
+    let response = if declared_length(request.headers()).is_some_and(|n| n > limit as u64) {
+        let mut response = render(api, AppError::TooLarge { limit });
         // The body is never read, so the connection cannot carry another request.
         response
             .headers_mut()

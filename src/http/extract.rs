@@ -13,20 +13,33 @@ use uuid::Uuid;
 
 use crate::error::AppError;
 
-/// The largest request body Herald reads.
+/// The largest request body Herald reads, but for [`CREATE_BODY_LIMIT`].
 pub const BODY_LIMIT: usize = 64 * 1024;
 
-/// A JSON object body. Not JSON → 400 `malformed-json`; JSON but not an object → 400
-/// `invalid-body`; larger than [`BODY_LIMIT`] → 413.
-pub struct JsonObject(pub Map<String, Value>);
+/// The largest body of `POST /api/v1/lobbies`, which may carry a whole archive to fork from.
+pub const CREATE_BODY_LIMIT: usize = 4 * 1024 * 1024;
 
-impl<S: Send + Sync> FromRequest<S> for JsonObject {
+/// The body limit of a request: [`CREATE_BODY_LIMIT`] for creating a lobby through the API,
+/// [`BODY_LIMIT`] for everything else.
+pub fn body_limit(method: &axum::http::Method, path: &str) -> usize {
+    match (method, path) {
+        (&axum::http::Method::POST, "/api/v1/lobbies") => CREATE_BODY_LIMIT,
+        _ => BODY_LIMIT,
+    }
+}
+
+/// A JSON object body. Not JSON → 400 `malformed-json`; JSON but not an object → 400
+/// `invalid-body`; larger than `LIMIT` (the route's own [`axum::extract::DefaultBodyLimit`],
+/// named here for the error) → 413.
+pub struct JsonObject<const LIMIT: usize = BODY_LIMIT>(pub Map<String, Value>);
+
+impl<S: Send + Sync, const LIMIT: usize> FromRequest<S> for JsonObject<LIMIT> {
     type Rejection = AppError;
 
-    async fn from_request(req: Request, state: &S) -> Result<JsonObject, AppError> {
-        let bytes = Bytes::from_request(req, state)
-            .await
-            .map_err(|rejection| body_error(rejection, "The request body could not be read."))?;
+    async fn from_request(req: Request, state: &S) -> Result<JsonObject<LIMIT>, AppError> {
+        let bytes = Bytes::from_request(req, state).await.map_err(|rejection| {
+            body_error(rejection, LIMIT, "The request body could not be read.")
+        })?;
         let value: Value = serde_json::from_slice(&bytes).map_err(|e| {
             AppError::malformed(
                 "malformed-json",
@@ -59,7 +72,7 @@ impl<S: Send + Sync> FromRequest<S> for OptionalJsonObject {
         if empty {
             return Ok(OptionalJsonObject(Map::new()));
         }
-        let JsonObject(map) = JsonObject::from_request(req, state).await?;
+        let JsonObject::<BODY_LIMIT>(map) = JsonObject::from_request(req, state).await?;
         Ok(OptionalJsonObject(map))
     }
 }
@@ -86,9 +99,9 @@ fn integral(value: Value) -> Value {
 
 /// What a body that could not be read becomes: 413 over the limit, 408 when it did not arrive
 /// in time (the server's body timeout), 400 otherwise.
-pub fn body_error(rejection: BytesRejection, unreadable: &str) -> AppError {
+pub fn body_error(rejection: BytesRejection, limit: usize, unreadable: &str) -> AppError {
     if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
-        return AppError::TooLarge { limit: BODY_LIMIT };
+        return AppError::TooLarge { limit };
     }
     let mut cause: Option<&(dyn std::error::Error + 'static)> = Some(&rejection);
     while let Some(error) = cause {

@@ -93,6 +93,34 @@ pub trait Event: Debug + Display + Serialize + Clone {
     }
 }
 
+/// Why a position cannot be the opening of a forked game ([`Game::fork_settings`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ForkRefusal {
+    /// The game does not (yet) say how a position reads as its `setup`.
+    Unsupported { game: &'static str },
+    /// The game was over at that point: there is nothing left to play.
+    Finished { round: u32 },
+    /// The position holds something a `setup` cannot say (e.g. a choice still owed).
+    NotASetup { why: String },
+}
+
+impl Display for ForkRefusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ForkRefusal::Unsupported { game } => {
+                write!(f, "{game} games cannot be forked yet")
+            }
+            ForkRefusal::Finished { round } => write!(
+                f,
+                "the game was over after round {round}: fork at an earlier round"
+            ),
+            ForkRefusal::NotASetup { why } => {
+                write!(f, "that position cannot be written as a setup: {why}")
+            }
+        }
+    }
+}
+
 /// Why a client's settings object was not accepted.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SettingsError<R> {
@@ -336,4 +364,17 @@ pub trait Game: Sized + 'static {
         state: &Self::State,
         ending: Self::Ending,
     ) -> Result<HostAct<Self>, Self::Refusal>;
+
+    /// The settings of a new game that starts at `state`, a position between rounds (the
+    /// moment the next round's orders fall due): `settings` with its `setup` (api.md
+    /// "Starting from a position") set to that position. Issue 17 item 6, forking from an
+    /// archive. By default a game cannot be forked: it must say how its state reads as a
+    /// setup first.
+    fn fork_settings(
+        state: &Self::State,
+        settings: &Self::Settings,
+    ) -> Result<Self::Settings, ForkRefusal> {
+        let _ = (state, settings);
+        Err(ForkRefusal::Unsupported { game: Self::ID })
+    }
 }

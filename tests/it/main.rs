@@ -10,6 +10,7 @@ mod api_deadlines;
 mod api_errors_walk;
 mod api_events;
 mod api_fairness;
+mod api_fairness_fork;
 mod api_fairness_receipts;
 mod api_fairness_tamper;
 mod api_host_controls;

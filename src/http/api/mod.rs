@@ -8,7 +8,7 @@ mod webhooks;
 
 use axum::Json;
 use axum::Router;
-use axum::extract::{Query, State};
+use axum::extract::{DefaultBodyLimit, Query, State};
 use axum::http::{Method, StatusCode, header};
 use axum::response::IntoResponse;
 use axum::routing::{MethodRouter, delete, get, post, put};
@@ -16,7 +16,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::AppState;
-use super::extract::{ApiPath, JsonObject, Token, lobby_id, round_number};
+use super::extract::{ApiPath, CREATE_BODY_LIMIT, JsonObject, Token, lobby_id, round_number};
 use super::rate::{Admitted, CreatesLobby, Joins};
 use crate::error::AppError;
 
@@ -29,7 +29,12 @@ fn table() -> Vec<(Method, &'static str, MethodRouter<AppState>)> {
     let mut table = vec![
         (Method::GET, "/api/v1/openapi.json", get(openapi)),
         (Method::GET, "/api/v1/lobbies", get(list_lobbies)),
-        (Method::POST, "/api/v1/lobbies", post(create_lobby)),
+        (
+            Method::POST,
+            "/api/v1/lobbies",
+            // An archive to fork from can be far larger than any other body.
+            post(create_lobby).layer(DefaultBodyLimit::max(CREATE_BODY_LIMIT)),
+        ),
         (Method::GET, "/api/v1/lobbies/{id}", get(show_lobby)),
         (
             Method::POST,
@@ -164,7 +169,7 @@ fn take_name(body: &mut serde_json::Map<String, Value>, what: &str) -> Result<St
 async fn create_lobby(
     State(app): State<AppState>,
     _admitted: Admitted<CreatesLobby>,
-    JsonObject(mut body): JsonObject,
+    JsonObject(mut body): JsonObject<CREATE_BODY_LIMIT>,
 ) -> Result<impl IntoResponse, AppError> {
     let game = take_string(&mut body, "game")?;
     let name = take_name(&mut body, "lobby name")?;
@@ -179,14 +184,49 @@ async fn create_lobby(
             ));
         }
     };
+    let fork = body.remove("fork").map(read_fork).transpose()?;
     if let Some(field) = body.keys().next() {
         return Err(AppError::malformed(
             "invalid-body",
             format!("Unknown field {field:?} in the lobby request."),
         ));
     }
-    let created = app.host.create_lobby(&game, &name, settings).await?;
+    let created = match fork {
+        None => app.host.create_lobby(&game, &name, settings).await?,
+        Some((archive, round)) => {
+            app.host
+                .create_fork(&game, &name, settings, archive, round)
+                .await?
+        }
+    };
     Ok((StatusCode::CREATED, Json(created)))
+}
+
+/// A fork's `{"archive": {...}, "round": n}`: its shape only; the archive itself is the
+/// host's to judge.
+fn read_fork(fork: Value) -> Result<(Value, u32), AppError> {
+    let malformed = || {
+        AppError::malformed(
+            "invalid-body",
+            "\"fork\" must be {\"archive\": <an archive object>, \"round\": <a round number>}.",
+        )
+    };
+    let Value::Object(mut fork) = fork else {
+        return Err(malformed());
+    };
+    let archive = match fork.remove("archive") {
+        Some(archive @ Value::Object(_)) => archive,
+        _ => return Err(malformed()),
+    };
+    let round = fork
+        .remove("round")
+        .and_then(|r| r.as_u64())
+        .and_then(|r| u32::try_from(r).ok())
+        .ok_or_else(malformed)?;
+    if !fork.is_empty() {
+        return Err(malformed());
+    }
+    Ok((archive, round))
 }
 
 #[derive(Deserialize)]

@@ -11,6 +11,7 @@ pub mod effects;
 pub mod endings;
 pub mod engine;
 pub mod events;
+pub mod fork;
 pub mod host_acts;
 pub mod legality;
 pub mod log_lines;
@@ -28,7 +29,7 @@ mod tests;
 
 use serde::{Deserialize, Serialize};
 
-use crate::rules::{Entrant, Game, GameRng, HostAct, PlayerId, Resolution, Seat};
+use crate::rules::{Entrant, ForkRefusal, Game, GameRng, HostAct, PlayerId, Resolution, Seat};
 pub use characters::Character;
 pub use events::BstEvent;
 pub use moves::Move;
@@ -310,6 +311,10 @@ impl Game for Bst {
     /// A kick is a forfeit: the opponent wins (`host_acts.rs`).
     fn kick(state: &State, seat: Seat) -> Result<HostAct<Self>, Refusal> {
         host_acts::kick(state, seat)
+    }
+
+    fn fork_settings(state: &State, settings: &Settings) -> Result<Settings, ForkRefusal> {
+        fork::fork_settings(state, settings)
     }
 
     /// The host declares a draw or names the winner (`host_acts.rs`).

@@ -9,6 +9,7 @@
 pub mod counters;
 pub mod damage;
 pub mod events;
+pub mod fork;
 pub mod halt;
 pub mod host_acts;
 pub mod moves;
@@ -36,7 +37,9 @@ pub use state::{
 };
 pub use turn::{PassReason, default_order};
 
-use crate::rules::{Entrant, Game, GameRng, HostAct, PlayerId, Resolution, Seat, SettingsError};
+use crate::rules::{
+    Entrant, ForkRefusal, Game, GameRng, HostAct, PlayerId, Resolution, Seat, SettingsError,
+};
 
 /// The Crossing Swords rules, as the host drives them through [`Game`].
 #[derive(Copy, Clone, Debug)]
@@ -258,6 +261,10 @@ impl Game for CrossingSwords {
     /// counters leave the game; one left converts and wins alone (G6, Ruling 31).
     fn kick(state: &State, seat: Seat) -> Result<HostAct<Self>, Refusal> {
         host_acts::kick(state, seat)
+    }
+
+    fn fork_settings(state: &State, settings: &Settings) -> Result<Settings, ForkRefusal> {
+        fork::fork_settings(state, settings)
     }
 
     /// Ruling 31: no conversion, the most VP wins, ties share (Ruling 32).

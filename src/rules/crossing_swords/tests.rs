@@ -365,3 +365,25 @@ fn start_refuses_too_few_players() {
         CrossingSwords::start(&Settings::default(), &entrants(&["Ann"]), &mut rng()).unwrap_err();
     assert_eq!(err.code(), "wrong-player-count");
 }
+
+/// Issue 17 item 6: a position read as a setup starts the same position again (R11, R12).
+#[test]
+fn a_forked_position_starts_as_the_same_position() {
+    let settings: Settings = serde_json::from_value(json!({"max_rounds": 9, "setup": {"round": 4,
+        "players": [{"hp": 3, "vp": 7, "focus": 1}, {"hp": 12, "dodge": 0}, {"hp": 0, "alive": false}]}}))
+    .unwrap();
+    let state = started(&["Ann", "Bob", "Cid"], &settings);
+    let forked = CrossingSwords::fork_settings(&state, &Settings::default()).unwrap();
+    let again = started(&["Ann", "Bob", "Cid"], &forked);
+    assert_eq!(again.round, 4);
+    assert_eq!(again.players, state.players);
+    let mut over = state.clone();
+    over.end = Some(state::End {
+        reason: EndReason::EndedByHost,
+        winners: vec![],
+    });
+    assert_eq!(
+        CrossingSwords::fork_settings(&over, &settings),
+        Err(crate::rules::ForkRefusal::Finished { round: 4 })
+    );
+}

@@ -1,0 +1,267 @@
+//! Forking from an archive (issue 17 item 6), on every backend: a Crossing Swords and a BST
+//! game played over HTTP are forked at a middle round; the new game opens with the archive's
+//! pools after that round and plays on to an end that re-adjudicates cleanly. Refusals: a
+//! tampered archive, rounds it did not resolve, the wrong game, a running game's archive, a
+//! seat joined with another character; the create route's larger body limit.
+
+use axum::body::Body;
+use axum::http::{Method, StatusCode};
+use serde_json::{Value, json};
+
+use herald::fairness::archive::Archive;
+
+use crate::api_fairness::{Game, archive, bst, clean, crossing_swords, play_out, seat, view};
+use crate::api_fairness_tamper::reseal;
+use crate::support::{Reply, TestApp, apps};
+
+async fn fork(app: &TestApp, game: &str, archived: &Archive, round: u32) -> Reply {
+    let body =
+        json!({"game": game, "name": "Forked", "fork": {"archive": archived, "round": round}});
+    app.post("/api/v1/lobbies", None, body).await
+}
+
+/// The public pools after `round`: those of the next round's opening where the rules
+/// publish one (BST's draw and poison), else those of the round's last step.
+fn pools_after(archived: &Archive, round: u32) -> Value {
+    let opening = archived
+        .steps
+        .iter()
+        .find(|s| s.round == round + 1 && s.step == "opening");
+    let last = archived.steps.iter().rev().find(|s| s.round == round);
+    opening
+        .or(last)
+        .expect("the round was resolved")
+        .pools
+        .clone()
+}
+
+/// Every public pool of every archived player (all but id and name) and of the table, as
+/// the forked game shows them; a pool naming a player (a Focus or Dodge target) names the
+/// player at the same seat.
+fn assert_opens_with(forked: &Value, pools: &Value) {
+    let archived = pools["players"].as_array().unwrap();
+    let now = forked["players"].as_array().unwrap();
+    assert_eq!(archived.len(), now.len());
+    let seat = |players: &[Value], id: &Value| players.iter().position(|p| p["id"] == *id);
+    for (was, is) in archived.iter().zip(now) {
+        for (key, value) in was.as_object().unwrap() {
+            match key.as_str() {
+                "id" | "name" => {}
+                "focus" | "dodge" => assert_eq!(
+                    seat(now, &is[key]),
+                    seat(archived, value),
+                    "{key}: {was} against {is}"
+                ),
+                _ => assert_eq!(is[key], *value, "{key}: {was} against {is}"),
+            }
+        }
+    }
+    for (key, value) in pools.as_object().unwrap() {
+        if key != "players" {
+            assert_eq!(forked[key], *value, "table {key}");
+        }
+    }
+}
+
+/// Forks `archived` after `round`, seats `joins`, starts it; returns the running fork.
+async fn forked_game(
+    app: &TestApp,
+    game: &str,
+    archived: &Archive,
+    round: u32,
+    joins: &[Value],
+) -> Game {
+    let reply = fork(app, game, archived, round).await;
+    assert_eq!(reply.status, StatusCode::CREATED, "fork: {}", reply.text);
+    let origin = &reply.body["lobby"]["settings"]["forked_from"];
+    assert_eq!(origin["lobby"], archived.lobby.id.to_string());
+    assert_eq!(origin["round"], round);
+    if game == "bst" {
+        // The setup holds the hands: secret until the game is over, like any BST setup.
+        assert!(
+            reply.body["lobby"]["settings"].get("setup").is_none(),
+            "{}",
+            reply.text
+        );
+    }
+    let lobby = reply.body["id"].as_str().unwrap().to_string();
+    let host = reply.body["host_token"].as_str().unwrap().to_string();
+    let mut players = Vec::new();
+    for join in joins {
+        players.push(app.join(&lobby, join.clone()).await);
+    }
+    app.start(&lobby, &host).await;
+    Game {
+        lobby,
+        host,
+        players,
+    }
+}
+
+async fn fork_and_play_on(app: &TestApp, game: &str, archived: &Archive, joins: &[Value]) {
+    let last = archived.steps.iter().map(|s| s.round).max().unwrap();
+    assert!(
+        last >= 3,
+        "{game}: a game of {last} rounds is too short to fork"
+    );
+    let round = last / 2;
+    let mut forked = forked_game(app, game, archived, round, joins).await;
+    let now = view(app, &forked.lobby).await;
+    assert_eq!(now["round"], round + 1, "{now}");
+    assert_opens_with(&now, &pools_after(archived, round));
+    play_out(app, &mut forked, 99, &[]).await;
+    clean(
+        &archive(app, &forked.lobby).await,
+        &format!("{} fork of {game}", app.backend),
+    );
+}
+
+#[tokio::test]
+async fn forks_of_both_games_open_at_the_archived_position_and_play_on() {
+    for app in apps().await {
+        let cs = json!({"max_players": 4, "max_rounds": 12});
+        let mut game = seat(&app, "crossing-swords", cs, &crossing_swords(4)).await;
+        play_out(&app, &mut game, 31, &[]).await;
+        let archived = archive(&app, &game.lobby).await;
+        fork_and_play_on(&app, "crossing-swords", &archived, &crossing_swords(4)).await;
+
+        let characters = ["sellsword", "razorbeast"];
+        let mut game = seat(&app, "bst", json!({"seed": 9001}), &bst(characters)).await;
+        play_out(&app, &mut game, 32, &[]).await;
+        let archived = archive(&app, &game.lobby).await;
+        fork_and_play_on(&app, "bst", &archived, &bst(characters)).await;
+
+        // The player who takes a BST seat takes its character too.
+        let round = archived.steps.iter().map(|s| s.round).max().unwrap() / 2;
+        let reply = fork(&app, "bst", &archived, round).await;
+        let lobby = reply.body["id"].as_str().unwrap();
+        let wrong = json!({"name": "Ann", "character": "warpriest"});
+        let reply = app
+            .post(&format!("/api/v1/lobbies/{lobby}/players"), None, wrong)
+            .await;
+        assert_eq!(
+            reply.status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{}",
+            reply.text
+        );
+        assert_eq!(reply.code(), "fork-seat-mismatch");
+    }
+}
+
+#[tokio::test]
+async fn a_fork_refuses_forged_archives_rounds_not_resolved_and_the_wrong_game() {
+    for app in apps().await {
+        let cs = json!({"max_players": 3, "max_rounds": 8});
+        let mut game = seat(&app, "crossing-swords", cs, &crossing_swords(3)).await;
+        // A running game's archive: the seed and acts the replay needs are not out yet.
+        let running = archive(&app, &game.lobby).await;
+        play_out(&app, &mut game, 41, &[]).await;
+        let archived = archive(&app, &game.lobby).await;
+        let last = archived.steps.iter().map(|s| s.round).max().unwrap();
+        let refusals = [
+            ("crossing-swords", running.clone(), 1, "archive-not-final"),
+            ("bst", archived.clone(), 1, "fork-game-mismatch"),
+            (
+                "crossing-swords",
+                archived.clone(),
+                0,
+                "fork-round-unavailable",
+            ),
+            (
+                "crossing-swords",
+                archived.clone(),
+                last + 1,
+                "fork-round-unavailable",
+            ),
+            ("crossing-swords", archived.clone(), last, "fork-game-over"),
+        ];
+        for (game, archive, round, code) in refusals {
+            let reply = fork(&app, game, &archive, round).await;
+            assert_eq!(
+                reply.status,
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "{code}: {}",
+                reply.text
+            );
+            assert_eq!(reply.code(), code, "{}", reply.text);
+        }
+        // A pool changed in round 1 and the chain sealed again over it: the digests hold, the
+        // re-adjudication does not.
+        let mut forged = archived.clone();
+        forged.steps[0].pools["players"][0]["hp"] = json!(19);
+        reseal(&mut forged);
+        let reply = fork(&app, "crossing-swords", &forged, 1).await;
+        assert_eq!(
+            reply.status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{}",
+            reply.text
+        );
+        assert_eq!(reply.code(), "archive-forged", "{}", reply.text);
+        // ... and without sealing, the chain itself breaks.
+        let mut broken = archived.clone();
+        broken.steps[0].pools["players"][0]["vp"] = json!(7);
+        let reply = fork(&app, "crossing-swords", &broken, 1).await;
+        assert_eq!(reply.code(), "archive-forged", "{}", reply.text);
+        // Not an archive at all.
+        let body = json!({"game": "crossing-swords", "name": "F", "fork": {"archive": {"format": "x"}, "round": 1}});
+        let reply = app.post("/api/v1/lobbies", None, body).await;
+        assert_eq!(reply.code(), "archive-unreadable", "{}", reply.text);
+        // Only the deadline settings may come with a fork.
+        let body = json!({"game": "crossing-swords", "name": "F", "settings": {"max_rounds": 3},
+            "fork": {"archive": archived, "round": 1}});
+        let reply = app.post("/api/v1/lobbies", None, body).await;
+        assert_eq!(reply.code(), "fork-settings-conflict", "{}", reply.text);
+        // Nothing was created by any of these.
+        let listed = app.get("/api/v1/lobbies", None).await.body;
+        assert!(!listed.to_string().contains("\"F\""), "{listed}");
+    }
+}
+
+#[tokio::test]
+async fn the_create_route_takes_a_large_archive_and_only_it() {
+    for app in apps().await {
+        let cs = json!({"max_players": 2, "max_rounds": 6});
+        let mut game = seat(&app, "crossing-swords", cs, &crossing_swords(2)).await;
+        play_out(&app, &mut game, 51, &[]).await;
+        let archived = archive(&app, &game.lobby).await;
+        let body = json!({"game": "crossing-swords", "name": "Big", "fork": {"archive": archived, "round": 1}});
+        // Padded with JSON whitespace past the usual 64 KiB: still one valid body.
+        let padded = |bytes: usize| format!("{}{}", " ".repeat(bytes), body);
+        let send = |text: String| {
+            app.send(
+                Method::POST,
+                "/api/v1/lobbies",
+                None,
+                Some(Body::from(text)),
+            )
+        };
+        let reply = send(padded(1024 * 1024)).await;
+        assert_eq!(reply.status, StatusCode::CREATED, "{}", reply.text);
+        let reply = send(padded(4 * 1024 * 1024)).await;
+        assert_eq!(
+            reply.status,
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "{}",
+            reply.text
+        );
+        assert_eq!(reply.code(), "body-too-large");
+        // Every other route keeps the 64 KiB limit.
+        let join = format!("{}{}", " ".repeat(100 * 1024), json!({"name": "Zed"}));
+        let path = format!("/api/v1/lobbies/{}/players", reply_id(&app).await);
+        let reply = app
+            .send(Method::POST, &path, None, Some(Body::from(join)))
+            .await;
+        assert_eq!(
+            reply.status,
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "{}",
+            reply.text
+        );
+    }
+}
+
+async fn reply_id(app: &TestApp) -> String {
+    app.create_lobby("crossing-swords", json!({})).await.0
+}
