@@ -9,6 +9,7 @@ mod fallback;
 pub mod games;
 mod lobby;
 mod missed_turns;
+pub mod my_games;
 pub mod names;
 pub mod pages;
 mod play;

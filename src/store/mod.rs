@@ -16,6 +16,7 @@
 mod cache;
 mod due;
 pub mod feed;
+mod my_games;
 mod pg_writes;
 pub mod retention;
 mod rows;
@@ -34,6 +35,7 @@ use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::{AnyPool, Executor};
 use uuid::Uuid;
 
+pub use my_games::MyGameRow;
 pub use rows::{
     Change, EventRow, LobbyPatch, LobbyRow, NewEvent, NewLobby, NewOrder, NewPlayer, NewStep,
     OrderRow, ParsedState, PlayerPatch, PlayerRow, PlayerUpdate, RemovedPlayer, RoundSteps,

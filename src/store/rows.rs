@@ -69,6 +69,13 @@ pub(super) const LOBBY_LIST: &str = concat!(
     lobby_columns!(),
     " FROM lobbies WHERE unlisted = 0 ORDER BY created_at DESC, id DESC LIMIT $1"
 );
+/// The lobbies a personal key remembers (`my_games.rs`), each with the role held in it.
+pub(super) const MY_GAMES: &str = concat!(
+    "SELECT ",
+    lobby_columns!(),
+    ", m.role FROM my_games m JOIN lobbies l ON l.id = m.lobby_id \
+     WHERE m.key_hash = $1 ORDER BY l.created_at DESC, l.id, m.role"
+);
 
 /// A lobby as stored. `settings`, `state` and `seed` may hold secrets: never render them as is.
 #[derive(Clone, Debug, PartialEq, Eq)]

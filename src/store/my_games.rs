@@ -1,0 +1,84 @@
+//! My games (issue 14; `docs/web.md`): the lobbies a personal key hosts or plays in. The key
+//! arrives here only as its hash; no lobby token is stored with it.
+
+use sqlx::Row;
+use uuid::Uuid;
+
+use super::Store;
+use super::rows::{self, LobbyRow};
+
+/// A game remembered under a personal key: the lobby as stored and the role held in it.
+#[derive(Clone, Debug)]
+pub struct MyGameRow {
+    pub lobby: LobbyRow,
+    /// `host` or `player`, as written by [`Store::remember_game`].
+    pub role: String,
+}
+
+const REMEMBER: &str = "INSERT INTO my_games (key_hash, lobby_id, role, added_at) \
+    VALUES ($1, $2, $3, $4) ON CONFLICT (key_hash, lobby_id, role) DO NOTHING";
+
+const KEY_KNOWN: &str = "SELECT COUNT(*) FROM my_games WHERE key_hash = $1";
+
+const ROLES_OF: &str = "SELECT lobby_id, role FROM my_games WHERE key_hash = $1";
+
+impl Store {
+    /// Remembers that the key hashed as `key_hash` holds `role` in `lobby` (again: no change).
+    pub async fn remember_game(
+        &self,
+        key_hash: &str,
+        lobby: Uuid,
+        role: &str,
+    ) -> Result<(), sqlx::Error> {
+        sqlx::query(REMEMBER)
+            .bind(key_hash)
+            .bind(lobby.to_string())
+            .bind(role)
+            .bind(self.clock().now_millis())
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// The games remembered under `key_hash`, newest lobby first.
+    pub async fn my_games(&self, key_hash: &str) -> Result<Vec<MyGameRow>, sqlx::Error> {
+        let found = sqlx::query(rows::MY_GAMES)
+            .bind(key_hash)
+            .fetch_all(&self.pool)
+            .await?;
+        found
+            .iter()
+            .map(|row| {
+                Ok(MyGameRow {
+                    lobby: LobbyRow::from_row(row)?,
+                    role: row.try_get(19)?,
+                })
+            })
+            .collect()
+    }
+
+    /// Whether any game is remembered under `key_hash`.
+    pub async fn key_known(&self, key_hash: &str) -> Result<bool, sqlx::Error> {
+        let count: i64 = sqlx::query(KEY_KNOWN)
+            .bind(key_hash)
+            .fetch_one(&self.pool)
+            .await?
+            .try_get(0)?;
+        Ok(count > 0)
+    }
+
+    /// Copies every game of `from` to `to` (a device that already had games takes up a
+    /// carried key and keeps its own games under it).
+    pub async fn merge_games(&self, from: &str, to: &str) -> Result<(), sqlx::Error> {
+        let found = sqlx::query(ROLES_OF)
+            .bind(from)
+            .fetch_all(&self.pool)
+            .await?;
+        for row in &found {
+            let lobby = rows::uuid(row.try_get(0)?)?;
+            let role: String = row.try_get(1)?;
+            self.remember_game(to, lobby, &role).await?;
+        }
+        Ok(())
+    }
+}
