@@ -26,6 +26,7 @@ mod crossing_swords_props;
 mod pages_browser;
 mod pages_browser_clock;
 mod pages_browser_host;
+mod pages_browser_my_games;
 mod pages_browser_pages;
 mod pages_bst;
 mod pages_client;
