@@ -64,6 +64,14 @@ impl Host {
             .await?)
     }
 
+    /// Forgets `role` in `lobby` under the personal `key`.
+    pub async fn forget_game(&self, key: &str, lobby: Uuid, role: MyRole) -> Result<(), AppError> {
+        Ok(self
+            .store
+            .forget_game(&hash_token(key), lobby, role.as_str())
+            .await?)
+    }
+
     /// The games remembered under `key`, newest lobby first (unlisted ones included: they are
     /// this person's own).
     pub async fn my_games(&self, key: &str) -> Result<Vec<MyGame>, AppError> {

@@ -18,6 +18,8 @@ pub struct MyGameRow {
 const REMEMBER: &str = "INSERT INTO my_games (key_hash, lobby_id, role, added_at) \
     VALUES ($1, $2, $3, $4) ON CONFLICT (key_hash, lobby_id, role) DO NOTHING";
 
+const FORGET: &str = "DELETE FROM my_games WHERE key_hash = $1 AND lobby_id = $2 AND role = $3";
+
 const KEY_KNOWN: &str = "SELECT COUNT(*) FROM my_games WHERE key_hash = $1";
 
 const ROLES_OF: &str = "SELECT lobby_id, role FROM my_games WHERE key_hash = $1";
@@ -35,6 +37,22 @@ impl Store {
             .bind(lobby.to_string())
             .bind(role)
             .bind(self.clock().now_millis())
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// Forgets `role` in `lobby` under `key_hash` (a player who left the lobby).
+    pub async fn forget_game(
+        &self,
+        key_hash: &str,
+        lobby: Uuid,
+        role: &str,
+    ) -> Result<(), sqlx::Error> {
+        sqlx::query(FORGET)
+            .bind(key_hash)
+            .bind(lobby.to_string())
+            .bind(role)
             .execute(&self.pool)
             .await?;
         Ok(())

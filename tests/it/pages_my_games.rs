@@ -126,6 +126,14 @@ async fn my_games_are_listed_across_lobbies_and_carried_to_another_device() {
             assert!(!stranger.cookies.contains_key("herald_me"));
         }
 
+        // A player who leaves the lobby no longer lists it.
+        let mut dan = Visitor::new(&app);
+        dan.join(&hosted, "Dan").await;
+        assert!(my_games(&dan.get("/").await).contains("Ann hosts"));
+        let left = dan.post(&format!("/lobbies/{hosted}/leave"), &[]).await;
+        assert_eq!(left.status, StatusCode::SEE_OTHER, "{}", left.html);
+        assert_eq!(my_games(&dan.get("/").await), "");
+
         // Forgetting clears this device only.
         let forgot = phone.post("/my-games/forget", &[]).await;
         assert_eq!(forgot.status, StatusCode::SEE_OTHER);

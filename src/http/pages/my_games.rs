@@ -65,6 +65,17 @@ pub async fn remember(
     }
 }
 
+/// Forgets `role` in `lobby` under this browser's key (a player who left). Like
+/// [`remember`], it follows a change already made: a failure is logged and passed over.
+pub async fn forget_here(app: &AppState, headers: &HeaderMap, lobby: uuid::Uuid, role: MyRole) {
+    let Some(key) = key_of(headers) else {
+        return;
+    };
+    if let Err(error) = app.host.forget_game(key, lobby, role).await {
+        tracing::warn!(%lobby, error = %error.public_message(), "could not forget a game under a personal key");
+    }
+}
+
 /// One of my games as the home page shows it.
 pub struct MyLine {
     pub name: String,
