@@ -11,6 +11,7 @@ mod fallback;
 pub mod games;
 mod lobby;
 mod missed_turns;
+pub mod my_games;
 pub mod names;
 mod notifications;
 pub mod pages;

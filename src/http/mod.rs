@@ -119,5 +119,10 @@ mod tests {
             "/lobbies/6f1c1c9e-0000-4000-8000-000000000000/as/<token>"
         );
         assert_eq!(loggable_path("/api/v1/lobbies"), "/api/v1/lobbies");
+        // A carry link's personal key (`pages/my_games.rs`) is redacted the same way.
+        assert_eq!(
+            loggable_path("/my-games/as/0a1b2c3d4e5f"),
+            "/my-games/as/<token>"
+        );
     }
 }

@@ -24,6 +24,7 @@ mod engine;
 mod error;
 pub mod feed;
 mod load;
+mod my_games;
 pub mod outbox;
 mod pg_engine;
 mod pg_writes;
@@ -46,6 +47,7 @@ use uuid::Uuid;
 
 pub use deliveries::{Attempt, AttemptRow, Claimed, Finished, Settled};
 pub use error::StoreError;
+pub use my_games::MyGameRow;
 pub use outbox::{NewTarget, TargetRow};
 pub use rows::{
     Change, EventRow, LobbyPatch, LobbyRow, NewEvent, NewLobby, NewOrder, NewPlayer, NewStep,

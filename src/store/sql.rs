@@ -80,6 +80,14 @@ pub const LOBBY_LIST: &str = concat!(
     " FROM lobbies WHERE unlisted = 0 ORDER BY created_at DESC, id DESC LIMIT $1"
 );
 
+/// The lobbies a personal key remembers (`my_games.rs`), each with the role held in it.
+pub const MY_GAMES: &str = concat!(
+    "SELECT ",
+    lobby_columns!(),
+    ", m.role FROM my_games m JOIN lobbies l ON l.id = m.lobby_id \
+     WHERE m.key_hash = $1 ORDER BY l.created_at DESC, l.id, m.role"
+);
+
 /// The lobby's version: what decides whether a cached snapshot is current.
 pub const LOBBY_VERSION: &str = "SELECT version FROM lobbies WHERE id = $1";
 

@@ -733,6 +733,18 @@ async fn play_bst(base: &str, clients: &[Client]) -> Result<(), String> {
     ann.goto(&play).await.unwrap();
     wait_for_text(ann, "Round 2: Play").await;
     ann.goto(&format!("{share}/rounds/1")).await.unwrap();
-    wait_for_text(ann, "Ann: tokens R3, Y3").await;
+    wait_for_text(ann, "Ann: tokens").await;
+    // The revealed tokens are chips: the colour in words beside the code, a shape per colour.
+    for (css, code, words, shape) in [
+        (".orders .chip-red", "R3", "(red)", "●"),
+        (".orders .chip-yellow", "Y3", "(yellow)", "▲"),
+        (".orders .chip-blue", "B5", "(blue)", "■"),
+    ] {
+        let chip = wait_for(ann, css).await.text().await.unwrap();
+        for part in [code, words, shape] {
+            assert!(chip.contains(part), "{css}: {chip}");
+        }
+    }
+    screenshots(ann, "bst-round-chips").await;
     Ok(())
 }

@@ -97,7 +97,19 @@ async fn forum_pages(base: &str, clients: &[Client]) -> Result<(), String> {
     wait_for(host, "#share-link").await;
     goto(host, base).await;
     wait_for_text(host, "Host a new game").await;
-    let home = wait_for(host, "main").await.text().await.unwrap();
+    // Only the host's own "My games" lists it; the public lists do not, and another browser
+    // does not see it at all.
+    let script = "return [...document.querySelectorAll('main > section:not(#my-games)')].map(s => s.innerText).join(' ');";
+    let lists = host.execute(script, vec![]).await.unwrap();
+    assert!(
+        !lists.to_string().contains("Back room"),
+        "an unlisted lobby on the home page's lists: {lists}"
+    );
+    let mine = wait_for(host, "#my-games").await.text().await.unwrap();
+    assert!(mine.contains("Back room"), "{mine}");
+    goto(ann, base).await;
+    wait_for_text(ann, "Host a new game").await;
+    let home = wait_for(ann, "main").await.text().await.unwrap();
     assert!(
         !home.contains("Back room"),
         "an unlisted lobby on the home page"

@@ -19,6 +19,13 @@ pub fn opening() -> serde_json::Value {
 }
 
 /// The value of every checkbox of a group, in page order.
+/// A BST token as the pages draw it (`templates/chip.html`).
+fn chip(colour: &str, shape: &str, code: &str, words: &str) -> String {
+    format!(
+        "<span class=\"chip chip-{colour}\" title=\"{code}: {words}\"><span class=\"chip-shape\" aria-hidden=\"true\">{shape}</span>{code}<span class=\"visually-hidden\"> ({words})</span></span>"
+    )
+}
+
 fn checkboxes(page: &Page, name: &str) -> Vec<String> {
     let marker = format!("type=\"checkbox\" name=\"{name}\" value=\"");
     page.html
@@ -201,10 +208,21 @@ async fn a_bst_opening_is_played_through_its_forms_including_a_decision_step() {
             "{}",
             deciding.html
         );
-        assert!(deciding.html.contains("Bob: Standard strike token B4"));
+        // Revealed tokens are chips: colour, a shape, the code, and the colour in words.
+        assert!(
+            deciding.html.contains(&format!(
+                "Bob: Standard strike token {}",
+                chip("blue", "■", "B4", "blue")
+            )),
+            "{}",
+            deciding.html
+        );
         let public = Visitor::new(&app).get(&format!("/lobbies/{lobby}")).await;
         assert!(
-            public.html.contains("Ann: Guard token B5"),
+            public.html.contains(&format!(
+                "Ann: Guard token {}",
+                chip("blue", "■", "B5", "blue")
+            )),
             "{}",
             public.html
         );
@@ -281,9 +299,20 @@ async fn a_bst_opening_is_played_through_its_forms_including_a_decision_step() {
             textarea(&whole_public, "game-md")
         );
         assert!(textarea(&whole, "game-md").contains("*Pools after round 1*"));
-        assert!(round.html.contains("Ann: Guard token B5"), "{}", round.html);
         assert!(
-            round.html.contains("Ann: tokens R3, Y3"),
+            round.html.contains(&format!(
+                "Ann: Guard token {}",
+                chip("blue", "■", "B5", "blue")
+            )),
+            "{}",
+            round.html
+        );
+        assert!(
+            round.html.contains(&format!(
+                "Ann: tokens {}, {}",
+                chip("red", "●", "R3", "red"),
+                chip("yellow", "▲", "Y3", "yellow")
+            )),
             "the pair, face up: {}",
             round.html
         );

@@ -3,15 +3,18 @@
 
 use askama::Template;
 use askama_web::WebTemplate;
-use axum::extract::State;
+use axum::extract::{Query, State};
+use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 use serde_json::{Map, Value, json};
 
 use super::create_form::{self, Input};
+use super::my_games::{MyLine, my_lines, remember};
 use super::session::{CheckedForm, Csrf, Role, Transport, identity_cookie};
 use super::{Live, PageError, again, see_other};
 use crate::error::AppError;
 use crate::host::GameKind;
+use crate::host::my_games::MyRole;
 use crate::host::views::LobbySummary;
 use crate::http::AppState;
 use crate::http::rate::{Admitted, CreatesLobby};
@@ -136,16 +139,25 @@ pub struct HomePage {
     /// Each game's own settings (the chosen game's are sent).
     pub game_sets: Vec<GameSet>,
     pub error: Option<String>,
+    /// This browser's own games across lobbies (`my_games.rs`).
+    pub mine: Vec<MyLine>,
+    /// Just arrived through a carry link.
+    pub carried: bool,
 }
 
-fn line(summary: &LobbySummary) -> LobbyLine {
-    let detail = match (summary.status, summary.round) {
+/// Where a lobby stands, in words.
+pub fn detail(summary: &LobbySummary) -> String {
+    match (summary.status, summary.round) {
         (Status::Signups, _) => "sign-ups open".to_string(),
         (Status::Closed, _) => "sign-ups closed, starting soon".to_string(),
         (Status::Running, Some(round)) => format!("round {round}"),
         (Status::Finished, Some(round)) => format!("finished after round {round}"),
         (Status::Running | Status::Finished, None) => summary.status.as_str().to_string(),
-    };
+    }
+}
+
+fn line(summary: &LobbySummary) -> LobbyLine {
+    let detail = detail(summary);
     LobbyLine {
         id: summary.id.to_string(),
         name: summary.name.clone(),
@@ -156,6 +168,7 @@ fn line(summary: &LobbySummary) -> LobbyLine {
 
 async fn home_page(
     app: &AppState,
+    headers: &HeaderMap,
     csrf: String,
     game: &str,
     form: CreateForm,
@@ -190,6 +203,8 @@ async fn home_page(
             .collect(),
         form,
         error,
+        mine: my_lines(app, headers).await?,
+        carried: false,
     })
 }
 
@@ -255,8 +270,20 @@ fn game_set(game: GameKind, sent: &std::collections::BTreeMap<String, String>) -
 pub async fn show_home(
     State(app): State<AppState>,
     Csrf(csrf): Csrf,
+    headers: HeaderMap,
+    Query(query): Query<HomeQuery>,
 ) -> Result<HomePage, PageError> {
-    home_page(&app, csrf, "", CreateForm::default(), None).await
+    let page = home_page(&app, &headers, csrf, "", CreateForm::default(), None).await?;
+    Ok(HomePage {
+        carried: query.carried.is_some(),
+        ..page
+    })
+}
+
+/// `?carried=1`: this device has just taken up a carry link.
+#[derive(serde::Deserialize)]
+pub struct HomeQuery {
+    carried: Option<String>,
 }
 
 pub async fn create_lobby(
@@ -264,6 +291,7 @@ pub async fn create_lobby(
     admitted: Result<Admitted<CreatesLobby>, AppError>,
     Csrf(csrf): Csrf,
     transport: Transport,
+    headers: HeaderMap,
     form: CheckedForm,
 ) -> Result<Response, PageError> {
     admitted?;
@@ -287,7 +315,7 @@ pub async fn create_lobby(
     let settings = match sent.settings(kind) {
         Ok(settings) => settings,
         Err(message) => {
-            let page = home_page(&app, csrf, &game, sent, Some(message)).await?;
+            let page = home_page(&app, &headers, csrf, &game, sent, Some(message)).await?;
             return Ok((axum::http::StatusCode::UNPROCESSABLE_ENTITY, page).into_response());
         }
     };
@@ -297,14 +325,20 @@ pub async fn create_lobby(
         .await
     {
         Ok(created) => {
-            let cookie = identity_cookie(created.id, Role::Host, &created.host_token, transport);
+            let mut cookies = vec![identity_cookie(
+                created.id,
+                Role::Host,
+                &created.host_token,
+                transport,
+            )];
+            cookies.extend(remember(&app, &headers, transport, created.id, MyRole::Host).await);
             Ok(see_other(
                 &format!("/lobbies/{}/host?created=1", created.id),
-                &[cookie],
+                &cookies,
             ))
         }
         Err(error) => {
-            let page = home_page(&app, csrf, &game, sent, None).await?;
+            let page = home_page(&app, &headers, csrf, &game, sent, None).await?;
             Ok(again(error, |message| HomePage {
                 error: Some(match kind {
                     Some(kind) => create_form::in_form_words(kind, &message),

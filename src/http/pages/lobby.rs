@@ -5,10 +5,11 @@ use askama::Template;
 use askama_web::WebTemplate;
 use axum::extract::State;
 use axum::http::HeaderMap;
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 use serde_json::Map;
 
 use super::deadline::{DeadlineLine, settings_in_words};
+use super::my_games::remember;
 use super::posts::{self, Exports, Links};
 use super::prompt_form::Field;
 use super::round::{RoundBlock, collecting, history, so_far};
@@ -19,6 +20,7 @@ use super::{Live, PageError, PagePath, again, base_url, lobby_id, see_other};
 use crate::error::AppError;
 use crate::games::{GameUi, with_game};
 use crate::host::GameKind;
+use crate::host::my_games::MyRole;
 use crate::host::views::LobbyView;
 use crate::http::AppState;
 use crate::http::rate::{Admitted, Joins};
@@ -235,6 +237,7 @@ pub async fn join_lobby(
     admitted: Result<Admitted<Joins>, AppError>,
     Csrf(csrf): Csrf,
     transport: Transport,
+    headers: HeaderMap,
     form: CheckedForm,
 ) -> Result<Response, PageError> {
     admitted?;
@@ -250,11 +253,14 @@ pub async fn join_lobby(
     }
     match app.host.join(id, &name, fields).await {
         Ok(joined) => {
-            let cookie = identity_cookie(id, Role::Player, &joined.player_token, transport);
-            Ok(see_other(
-                &format!("/lobbies/{id}/play?joined=1"),
-                &[cookie],
-            ))
+            let mut cookies = vec![identity_cookie(
+                id,
+                Role::Player,
+                &joined.player_token,
+                transport,
+            )];
+            cookies.extend(remember(&app, &headers, transport, id, MyRole::Player).await);
+            Ok(see_other(&format!("/lobbies/{id}/play?joined=1"), &cookies))
         }
         Err(error) => Ok(again(error, |message| {
             join_page(&lobby, csrf, name, Some(message))
@@ -268,26 +274,23 @@ pub async fn continue_as(
     State(app): State<AppState>,
     PagePath((id, token)): PagePath<(String, String)>,
     transport: Transport,
+    headers: HeaderMap,
 ) -> Result<Response, PageError> {
     let id = lobby_id(&id)?;
     let viewer = app.host.viewer(id, Some(&token), Some(&token)).await?;
-    let response = if viewer.is_host {
-        see_other(
-            &format!("/lobbies/{id}/host"),
-            &[identity_cookie(id, Role::Host, &token, transport)],
-        )
+    let (role, mine, page) = if viewer.is_host {
+        (Role::Host, MyRole::Host, "host")
     } else if viewer.player.is_some() {
-        see_other(
-            &format!("/lobbies/{id}/play"),
-            &[identity_cookie(id, Role::Player, &token, transport)],
-        )
+        (Role::Player, MyRole::Player, "play")
     } else {
         return Err(PageError(AppError::not_found(
             "unknown-link",
             "This private link does not belong to this lobby. Ask whoever sent it for a new one.",
         )));
     };
-    let mut response = response.into_response();
+    let mut cookies = vec![identity_cookie(id, role, &token, transport)];
+    cookies.extend(remember(&app, &headers, transport, id, mine).await);
+    let mut response = see_other(&format!("/lobbies/{id}/{page}"), &cookies);
     response.headers_mut().insert(
         axum::http::header::REFERRER_POLICY,
         axum::http::HeaderValue::from_static("no-referrer"),

@@ -4,6 +4,7 @@
 //! message. Handlers only translate between HTTP and the [`crate::host::Host`].
 
 mod chart;
+pub mod chips;
 pub mod cite;
 mod create_form;
 mod deadline;
@@ -16,6 +17,7 @@ mod host_panel;
 mod host_webhooks;
 mod lobby;
 mod markdown_escape;
+mod my_games;
 mod play;
 pub mod posts;
 pub mod prompt_form;
@@ -126,6 +128,9 @@ pub fn routes(state: &AppState) -> Router<AppState> {
         .route("/lobbies/{id}/rounds/{round}", get(round::show_round))
         .route("/lobbies/{id}/export", get(whole_game::show_whole_game))
         .route("/rules/{game}", get(rules_page::show_rules))
+        .route("/my-games/carry", post(my_games::show_carry_link))
+        .route("/my-games/as/{key}", get(my_games::carry_here))
+        .route("/my-games/forget", post(my_games::forget))
         .layer(middleware::from_fn_with_state(
             state.clone(),
             session::issue_csrf,

@@ -221,10 +221,14 @@ pub async fn leave_lobby(
     let id = lobby_id(&id)?;
     let token = player_token(&app, id, &headers).await?;
     match app.host.leave(id, Some(&token)).await {
-        Ok(()) => Ok(see_other(
-            &format!("/lobbies/{id}"),
-            &[forget_cookie(id, Role::Player)],
-        )),
+        Ok(()) => {
+            super::my_games::forget_here(&app, &headers, id, crate::host::my_games::MyRole::Player)
+                .await;
+            Ok(see_other(
+                &format!("/lobbies/{id}"),
+                &[forget_cookie(id, Role::Player)],
+            ))
+        }
         Err(error) => {
             let page = play_page(&app, id, &headers, csrf, None).await?;
             Ok(again(error, |message| PlayPage {

@@ -37,6 +37,14 @@ fn log_lines(log: &[serde_json::Value], game: GameKind) -> Vec<Cited> {
 }
 
 impl RoundBlock {
+    /// The revealed orders with their BST tokens as chips (`chips.rs`).
+    pub fn shown_orders(&self) -> Vec<Vec<super::chips::Piece>> {
+        self.orders
+            .iter()
+            .map(|line| super::chips::order_pieces(line))
+            .collect()
+    }
+
     pub fn of(view: &crate::host::RoundView, game: GameKind) -> RoundBlock {
         let players = view.pools["players"]
             .as_array()

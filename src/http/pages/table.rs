@@ -37,6 +37,16 @@ pub struct PoolsRow {
     pub order_state: String,
 }
 
+impl PoolsRow {
+    /// Each cell with its BST tokens as chips (none for a cell that is not a token list).
+    pub fn shown_cells(&self) -> Vec<(&str, Vec<super::chips::Chip>)> {
+        self.cells
+            .iter()
+            .map(|cell| (cell.as_str(), super::chips::cell_chips(cell)))
+            .collect()
+    }
+}
+
 /// Player id → name, for showing ids inside pools, orders and results.
 pub type Names = HashMap<String, String>;
 
