@@ -9,20 +9,27 @@
 # drive being poll (the default) or streams (a bot per player on its own event stream).
 # PostgreSQL: HERALD_LOAD_POSTGRES (default postgres://postgres@127.0.0.1:5432) gets a fresh
 # database named herald_load.
+# HERALD_LOAD_WEBHOOKS=1 gives every lobby a webhook to a receiver inside the load generator on
+# 127.0.0.1 (issue 15's benchmark); the server then allows private targets for it.
 set -euo pipefail
 backend=$1 game=$2 lobbies=$3 players=$4 rounds=$5 connections=${6:-256} drive=${7:-poll}
 cd "$(dirname "$0")/.."
 # A bot per player on its own stream holds a connection each (16,000 at 1,000 x 16).
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
 port=3217
+webhooks=()
+if [ "${HERALD_LOAD_WEBHOOKS:-}" = 1 ]; then
+    webhooks=(--webhooks)
+    export HERALD_ALLOW_PRIVATE_TARGETS=1
+fi
 . scripts/lib/fresh-server.sh
 start_fresh_server "$backend" "$port"
 # On PostgreSQL the database works for the server on the same cores: its CPU is counted too.
 count_db=()
 [ "$backend" = postgres ] && count_db=(--database-processes postgres)
-echo "== $backend · $game · $lobbies lobbies × $players players · max $rounds rounds · $connections in flight"
+echo "== $backend · $game · $lobbies lobbies × $players players · max $rounds rounds · $connections in flight${webhooks:+ · a webhook on every lobby}"
 # The load generator shares the machine: its own CPU time is printed last (with GNU time).
 timed=()
 [ -x /usr/bin/time ] && timed=(/usr/bin/time -f "load generator CPU: %U s user + %S s system in %e s")
 "${timed[@]}" target/release/herald load --url "http://127.0.0.1:$port" --game "$game" --lobbies "$lobbies" \
-    --players "$players" --max-rounds "$rounds" --connections "$connections" --drive "$drive" --server-pid "$server" "${count_db[@]}"
+    --players "$players" --max-rounds "$rounds" --connections "$connections" --drive "$drive" --server-pid "$server" "${count_db[@]}" "${webhooks[@]}"

@@ -518,6 +518,17 @@ async fn play(base: &str, clients: &[Client]) -> Result<(), String> {
         names.push(cells[1].text().await.unwrap());
     }
     assert_eq!(names, vec!["Bob", "Ann", HOSTILE], "standings, best first");
+    // The standings as a forum post: the winner, the places, a link back to the game.
+    let post = host
+        .find(Locator::Css("#standings-md"))
+        .await
+        .unwrap()
+        .prop("value")
+        .await
+        .unwrap()
+        .unwrap_or_default();
+    assert!(post.contains("Bob"), "{post}");
+    assert!(post.contains(&format!("]({share})")), "{post}");
     screenshots(host, "lobby-finished").await;
 
     // A round page with its forum export; the copy button appears with JS on.

@@ -55,6 +55,51 @@ async fn fits_a_phone(client: &Client) {
     client.set_window_size(1280, 900).await.unwrap();
 }
 
+/// At 390 px, then at 1280 px, the page is no wider than the window.
+async fn no_sideways_scroll(client: &Client, what: &str) {
+    for (width, height) in [(390, 844), (1280, 900)] {
+        client.set_window_size(width, height).await.unwrap();
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+        // The widths, and the outermost elements that stick out (to say what to fix).
+        let script = "const w = window.innerWidth; \
+            const out = [...document.querySelectorAll('body *')] \
+              .filter(e => e.getBoundingClientRect().right > w + 1 \
+                && !(e.parentElement && e.parentElement.getBoundingClientRect().right > w + 1)) \
+              .map(e => e.tagName + '.' + e.className + '#' + e.id).slice(0, 5); \
+            return [document.documentElement.scrollWidth, w, out];";
+        let got = client.execute(script, vec![]).await.unwrap();
+        let n = |i: usize| got[i].as_f64().unwrap();
+        assert!(n(0) <= n(1), "{what} scrolls sideways at {width} px: {got}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn every_rules_page_reads_on_a_phone_and_a_desktop() {
+    if !browser_available() {
+        return;
+    }
+    with_browsers(&["reader"], rules_pages).await;
+}
+
+async fn rules_pages(base: &str, clients: &[Client]) -> Result<(), String> {
+    let [reader] = clients else {
+        return Err("one browser".into());
+    };
+    for game in herald::host::GameKind::ALL {
+        goto(reader, &format!("{base}/rules/{}", game.id())).await;
+        wait_for(reader, "main h1").await;
+        no_sideways_scroll(reader, &format!("/rules/{}", game.id())).await;
+    }
+    // BST's interaction matrix is a table a reader can scan.
+    goto(reader, &format!("{base}/rules/bst")).await;
+    let tables = reader.find_all(Locator::Css("main table")).await.unwrap();
+    assert!(
+        !tables.is_empty(),
+        "BST's rules page shows its matrix as a table"
+    );
+    Ok(())
+}
+
 async fn send_strike(client: &Client, lobby: &str, target: &str) {
     goto(client, &format!("{lobby}/play")).await;
     let form = wait_for(client, "#order-form").await;
@@ -153,6 +198,16 @@ async fn forum_pages(base: &str, clients: &[Client]) -> Result<(), String> {
         !shown(host, "#private-link").await,
         "the host link is folded away"
     );
+    // The sign-up announcement, ready for the thread: its join link is the lobby's.
+    goto(host, &share).await;
+    let announcement = wait_for(host, "#announce-md")
+        .await
+        .prop("value")
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(announcement.contains(&share), "{announcement}");
+    no_sideways_scroll(host, "the lobby page in sign-ups").await;
 
     for (client, name) in [(ann, "Ann"), (bob, "Bob")] {
         goto(client, &share).await;
