@@ -92,7 +92,16 @@ pub struct Config {
     )]
     pub retention_sweep_minutes: u32,
     /// Webhooks may reach loopback and private addresses (tests, self-hosting on one network).
-    #[arg(long, env = "HERALD_ALLOW_PRIVATE_TARGETS")]
+    /// The contract (`api.md`) spells it `HERALD_ALLOW_PRIVATE_TARGETS=1`: 1/0, yes/no, on/off
+    /// and true/false are all read.
+    #[arg(
+        long,
+        env = "HERALD_ALLOW_PRIVATE_TARGETS",
+        value_parser = clap::builder::BoolishValueParser::new(),
+        num_args = 0..=1,
+        default_missing_value = "true",
+        default_value = "false"
+    )]
     pub allow_private_targets: bool,
     /// The SMTP relay players' mail goes through (`smtp://host:port`, `smtps://…`); unset: no mail.
     #[arg(long, env = "HERALD_SMTP_URL")]
