@@ -13,13 +13,14 @@ pub mod act;
 pub mod archive;
 pub mod cli;
 pub mod fork;
+pub mod jcs;
 mod readjudicate;
 pub mod replay;
 pub mod verify;
 
+use jcs::Field;
 use rand::RngExt;
-use serde_json::{Value, json};
-use sha2::{Digest, Sha256};
+use serde_json::Value;
 use uuid::Uuid;
 
 /// The archive's format name and version.
@@ -27,7 +28,13 @@ pub const FORMAT: &str = "herald-archive/1";
 
 /// Hex of bytes, lower case.
 pub fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut text = String::with_capacity(bytes.len() * 2);
+    for b in bytes {
+        text.push(char::from(DIGITS[usize::from(b >> 4)]));
+        text.push(char::from(DIGITS[usize::from(b & 15)]));
+    }
+    text
 }
 
 /// 32 fresh bytes from the operating system's generator (through `rand`'s thread generator,
@@ -40,16 +47,17 @@ pub fn fresh_secret() -> String {
 
 /// SHA-256 of the JCS encoding of `value`, in hex.
 pub fn hash_canonical(value: &Value) -> String {
-    // A `Value` built from JSON always encodes: JCS refuses only non-finite numbers, which
-    // serde_json cannot hold.
-    let bytes = serde_json_canonicalizer::to_vec(value).unwrap_or_default();
-    hex(&Sha256::digest(&bytes))
+    hex(&jcs::digest_value(value))
 }
 
 /// The commitment to a game's seed, published from the lobby's creation: the seed (as a decimal
 /// string, since a u64 does not fit a JSON number exactly) with a secret salt.
 pub fn seed_commitment(seed: u64, salt: &str) -> String {
-    hash_canonical(&json!({"kind": "herald-seed", "seed": seed.to_string(), "salt": salt}))
+    hex(&jcs::digest_fields(&[
+        ("kind", Field::Str("herald-seed")),
+        ("seed", Field::Str(&seed.to_string())),
+        ("salt", Field::Str(salt)),
+    ]))
 }
 
 /// The commitment to one order, given in its 202 receipt: the order exactly as stored (the
@@ -62,10 +70,14 @@ pub fn order_commitment(
     player: Uuid,
     nonce: &str,
 ) -> String {
-    hash_canonical(&json!({
-        "kind": "herald-order", "order": order, "round": round, "step": step,
-        "player": player, "nonce": nonce,
-    }))
+    hex(&jcs::digest_fields(&[
+        ("kind", Field::Str("herald-order")),
+        ("order", Field::Json(order)),
+        ("round", Field::Uint(u64::from(round))),
+        ("step", Field::Str(step)),
+        ("player", Field::Str(&player.to_string())),
+        ("nonce", Field::Str(nonce)),
+    ]))
 }
 
 /// What a step's digest covers: its place, its reveal (each order with its nonce), its public
@@ -82,11 +94,15 @@ pub struct StepContent<'a> {
 
 /// The digest of a resolved step, chained to `previous`.
 pub fn step_digest(previous: &str, content: StepContent<'_>) -> String {
-    hash_canonical(&json!({
-        "kind": "herald-step", "previous_digest": previous, "round": content.round,
-        "step": content.step, "revealed": content.revealed, "log": content.log,
-        "pools": content.pools,
-    }))
+    hex(&jcs::digest_fields(&[
+        ("kind", Field::Str("herald-step")),
+        ("previous_digest", Field::Str(previous)),
+        ("round", Field::Uint(u64::from(content.round))),
+        ("step", Field::Str(content.step)),
+        ("revealed", Field::Json(content.revealed)),
+        ("log", Field::Json(content.log)),
+        ("pools", Field::Json(content.pools)),
+    ]))
 }
 
 /// The entries of a stored log that everyone may read (those without `private_to_seat`): the
@@ -107,6 +123,7 @@ pub fn public_log(log: &Value) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     /// The vector printed in `docs/fairness.md`: change one and change the other.
     #[test]
