@@ -40,6 +40,10 @@ pub trait GameUi: Game {
     /// alphabetically.
     const POOLS: &'static [&'static str];
 
+    /// The game's rules page for players (`/rules/{game}`), as HTML for the site's layout
+    /// (`templates/rules_page.html`). Its template is the game's own; every rule id a
+    /// prompt or a log line cites has an anchor there (see `http/pages/cite.rs`).
+    fn rules_page() -> askama::Result<String>;
     /// What the join form asks besides the name (BST: the character).
     fn join_fields() -> Vec<Field>;
     /// The order form for `prompt` at `step` of `round`, with `pending` (the order already
@@ -114,6 +118,15 @@ games! {
     CrossingSwords => crate::rules::crossing_swords::CrossingSwords,
     Bst => crate::rules::bst::Bst,
     ScaleOfStyles => crate::rules::scale_of_styles::ScaleOfStyles,
+}
+
+/// Every game's id and title, in registration order: the links to the rules pages that every
+/// page's footer shows (`templates/base.html`).
+pub fn rules_pages() -> Vec<(&'static str, &'static str)> {
+    GameKind::ALL
+        .into_iter()
+        .map(|kind| with_game!(kind, G => (<G as Game>::ID, <G as GameUi>::TITLE)))
+        .collect()
 }
 
 #[cfg(test)]

@@ -4,6 +4,7 @@
 pub mod bot;
 mod create;
 pub mod present;
+pub mod rules_page;
 
 use serde_json::{Value, json};
 
@@ -25,6 +26,10 @@ impl GameUi for Bst {
         "off_balance",
         "hand_size",
     ];
+
+    fn rules_page() -> askama::Result<String> {
+        askama::Template::render(&rules_page::RulesPage::from_the_rules())
+    }
 
     fn join_fields() -> Vec<Field> {
         present::join_fields()

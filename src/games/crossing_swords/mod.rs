@@ -4,6 +4,7 @@
 pub mod bot;
 mod create;
 pub mod present;
+pub mod rules_page;
 
 use serde_json::{Value, json};
 
@@ -20,6 +21,10 @@ impl GameUi for CrossingSwords {
     const POOLS: &'static [&'static str] = &["hp", "vp", "focus", "dodge"];
 
     /// Nothing but the name.
+    fn rules_page() -> askama::Result<String> {
+        askama::Template::render(&rules_page::RulesPage)
+    }
+
     fn join_fields() -> Vec<Field> {
         Vec::new()
     }

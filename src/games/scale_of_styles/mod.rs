@@ -4,6 +4,7 @@
 pub mod bot;
 mod create;
 pub mod present;
+pub mod rules_page;
 
 use serde_json::{Value, json};
 
@@ -29,6 +30,10 @@ impl GameUi for ScaleOfStyles {
         "stamina",
         "discard",
     ];
+
+    fn rules_page() -> askama::Result<String> {
+        askama::Template::render(&rules_page::RulesPage)
+    }
 
     fn join_fields() -> Vec<Field> {
         present::join_fields()
