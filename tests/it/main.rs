@@ -49,6 +49,7 @@ mod pages_exports;
 mod pages_forms;
 mod pages_game;
 mod pages_host_controls;
+mod pages_mail;
 mod pages_my_games;
 mod pages_rules;
 mod pages_waiting;
