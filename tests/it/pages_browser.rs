@@ -249,11 +249,24 @@ fn screenshot_dir() -> PathBuf {
     dir
 }
 
-/// Saves the page at phone and desktop widths and checks each picture is not blank.
+/// Saves the page at phone and desktop widths and checks each picture is not blank, and that
+/// the page does not scroll sideways at either width (so every page a test pictures is also
+/// checked on a 360 px phone).
 pub(crate) async fn screenshots(client: &Client, name: &str) {
     for (label, (width, height)) in [("phone", PHONE), ("desktop", DESKTOP)] {
         client.set_window_size(width, height).await.expect("resize");
         tokio::time::sleep(Duration::from_millis(200)).await;
+        let widths = client
+            .execute(
+                "return [document.documentElement.scrollWidth, window.innerWidth];",
+                vec![],
+            )
+            .await
+            .expect("widths");
+        assert!(
+            widths[0].as_f64() <= widths[1].as_f64(),
+            "{name}-{label} scrolls sideways: {widths}"
+        );
         let png = client.screenshot().await.expect("screenshot");
         check_picture(&png, width, &format!("{name}-{label}"));
         std::fs::write(screenshot_dir().join(format!("{name}-{label}.png")), &png).expect("save");
