@@ -235,19 +235,7 @@ impl Host {
         no_more_fields(&body)?;
         let mut targets = Vec::new();
         if let Some(email) = email {
-            if !self.notify.mail_on() {
-                return Err(AppError::rejected(
-                    "mail-off",
-                    "This server sends no mail (its operator set no SMTP relay).",
-                ));
-            }
-            if email.chars().count() > MAX_EMAIL_CHARS || email.parse::<lettre::Address>().is_err()
-            {
-                return Err(AppError::rejected(
-                    "invalid-email",
-                    "That is not an email address.",
-                ));
-            }
+            self.check_email(&email)?;
             targets.push(player_target(
                 id,
                 player,
@@ -292,6 +280,89 @@ impl Host {
         self.store
             .replace_player_targets(id, player, &[], self.store.clock().now_millis())
             .await?;
+        Ok(())
+    }
+
+    /// The events the player's mail is for, or None when they gave no address (player only).
+    /// The address itself stays with the delivery worker.
+    pub async fn my_mail(
+        &self,
+        id: Uuid,
+        token: Option<&str>,
+    ) -> Result<Option<Vec<String>>, AppError> {
+        let snapshot = self.snapshot(id).await?;
+        let player = require_player(&snapshot, &Presented::new(token))?.id;
+        Ok(self
+            .store
+            .targets(id, Some(player))
+            .await?
+            .into_iter()
+            .find(|t| t.channel == Channel::Mail.as_str())
+            .map(|t| t.kinds))
+    }
+
+    /// Gives or replaces the player's mail address for `events`, leaving their webhook as it
+    /// is (player only). Without `email` the address already given is kept, so a player can
+    /// change what they hear about without typing (or being shown) it again.
+    pub async fn set_my_mail(
+        &self,
+        id: Uuid,
+        token: Option<&str>,
+        email: Option<String>,
+        events: Vec<String>,
+    ) -> Result<(), AppError> {
+        let snapshot = self.snapshot(id).await?;
+        let player = require_player(&snapshot, &Presented::new(token))?.id;
+        let mut body = Map::new();
+        body.insert("events".into(), Value::from(events));
+        let events = take_events(&mut body)?.unwrap_or_default();
+        let email = match email {
+            Some(email) => {
+                self.check_email(&email)?;
+                email
+            }
+            None => self
+                .store
+                .targets(id, Some(player))
+                .await?
+                .into_iter()
+                .find(|t| t.channel == Channel::Mail.as_str())
+                .map(|t| t.address)
+                .ok_or_else(|| {
+                    AppError::rejected("no-email", "Give the email address to send mail to.")
+                })?,
+        };
+        let target = player_target(id, player, Channel::Mail, email, None, &events);
+        self.store
+            .replace_player_mail(id, player, Some(&target), self.store.clock().now_millis())
+            .await?;
+        Ok(())
+    }
+
+    /// Deletes the player's mail address, leaving their webhook as it is (player only).
+    pub async fn clear_my_mail(&self, id: Uuid, token: Option<&str>) -> Result<(), AppError> {
+        let snapshot = self.snapshot(id).await?;
+        let player = require_player(&snapshot, &Presented::new(token))?.id;
+        self.store
+            .replace_player_mail(id, player, None, self.store.clock().now_millis())
+            .await?;
+        Ok(())
+    }
+
+    /// Mail must be on and `email` an address (RFC 5321's length, lettre's syntax).
+    fn check_email(&self, email: &str) -> Result<(), AppError> {
+        if !self.notify.mail_on() {
+            return Err(AppError::rejected(
+                "mail-off",
+                "This server sends no mail (its operator set no SMTP relay).",
+            ));
+        }
+        if email.chars().count() > MAX_EMAIL_CHARS || email.parse::<lettre::Address>().is_err() {
+            return Err(AppError::rejected(
+                "invalid-email",
+                "That is not an email address.",
+            ));
+        }
         Ok(())
     }
 

@@ -170,6 +170,29 @@ impl Store {
         Ok(tx.commit().await?)
     }
 
+    /// Replaces a player's mail destination with `mail` (none: no mail), leaving a webhook they
+    /// set through the API as it is: the pages' mail form knows nothing of webhooks.
+    pub async fn replace_player_mail(
+        &self,
+        lobby: Uuid,
+        player: Uuid,
+        mail: Option<&NewTarget>,
+        now: i64,
+    ) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query(
+            "DELETE FROM notify_targets WHERE lobby_id = $1 AND player_id = $2 AND channel = 'mail'",
+        )
+        .bind(lobby.to_string())
+        .bind(player.to_string())
+        .execute(&mut *tx)
+        .await?;
+        if let Some(target) = mail {
+            insert_target(&mut tx, target, now).await?;
+        }
+        Ok(tx.commit().await?)
+    }
+
     /// The lobby's destinations: the host's webhooks (`player` None) or one player's own.
     pub async fn targets(
         &self,

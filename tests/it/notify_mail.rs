@@ -13,9 +13,9 @@ use crate::support::{TestApp, notify_apps};
 
 /// One mail as the SMTP server got it: recipients and the raw message.
 #[derive(Clone, Debug)]
-struct Mail {
-    to: Vec<String>,
-    raw: String,
+pub struct Mail {
+    pub to: Vec<String>,
+    pub raw: String,
 }
 
 #[derive(Clone)]
@@ -52,8 +52,9 @@ impl mailin_embedded::Handler for Inbox {
     }
 }
 
-/// Starts an SMTP server on 127.0.0.1 in a thread of its own; its URL and inbox.
-fn smtp_server() -> (String, Arc<Mutex<Vec<Mail>>>) {
+/// Starts an SMTP server on 127.0.0.1 in a thread of its own; its URL and inbox. (The pages'
+/// mail test uses it too.)
+pub fn smtp_server() -> (String, Arc<Mutex<Vec<Mail>>>) {
     let mails = Arc::new(Mutex::new(Vec::new()));
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let url = format!("smtp://{}", listener.local_addr().unwrap());

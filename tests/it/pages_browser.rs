@@ -249,11 +249,24 @@ fn screenshot_dir() -> PathBuf {
     dir
 }
 
-/// Saves the page at phone and desktop widths and checks each picture is not blank.
+/// Saves the page at phone and desktop widths and checks each picture is not blank, and that
+/// the page does not scroll sideways at either width (so every page a test pictures is also
+/// checked on a 360 px phone).
 pub(crate) async fn screenshots(client: &Client, name: &str) {
     for (label, (width, height)) in [("phone", PHONE), ("desktop", DESKTOP)] {
         client.set_window_size(width, height).await.expect("resize");
         tokio::time::sleep(Duration::from_millis(200)).await;
+        let widths = client
+            .execute(
+                "return [document.documentElement.scrollWidth, window.innerWidth];",
+                vec![],
+            )
+            .await
+            .expect("widths");
+        assert!(
+            widths[0].as_f64() <= widths[1].as_f64(),
+            "{name}-{label} scrolls sideways: {widths}"
+        );
         let png = client.screenshot().await.expect("screenshot");
         check_picture(&png, width, &format!("{name}-{label}"));
         std::fs::write(screenshot_dir().join(format!("{name}-{label}.png")), &png).expect("save");
@@ -299,7 +312,7 @@ fn check_picture(png_bytes: &[u8], width: u32, name: &str) {
 }
 
 /// Sends an order from a player's page by choosing visible labels.
-async fn order(client: &Client, mv: &str, target: &str) {
+pub(crate) async fn order(client: &Client, mv: &str, target: &str) {
     let form = wait_for(client, "#order-form").await;
     form.find(Locator::Css("#f-move"))
         .await
@@ -340,15 +353,16 @@ async fn order(client: &Client, mv: &str, target: &str) {
     );
 }
 
-async fn serve(dir: &Path) -> (String, oneshot::Sender<()>) {
+async fn serve(dir: &Path, options: herald::Options) -> (String, oneshot::Sender<()>) {
     let url = format!("sqlite://{}?mode=rwc", dir.join("herald.db").display());
     let store = herald::store::Store::connect(&url).await.expect("store");
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
     let (stop, stopped) = oneshot::channel::<()>();
-    tokio::spawn(herald::serve(
+    tokio::spawn(herald::serve_with(
         listener,
         herald::host::Host::new(store),
+        options,
         async move {
             let _ = stopped.await;
         },
@@ -361,8 +375,16 @@ pub(crate) async fn with_browsers<F>(who: &[&str], game: F)
 where
     F: AsyncFnOnce(&str, &[Client]) -> Result<(), String>,
 {
+    with_browsers_serving(who, herald::Options::default(), game).await;
+}
+
+/// [`with_browsers`] against a server with these options (mail on, for example).
+pub(crate) async fn with_browsers_serving<F>(who: &[&str], options: herald::Options, game: F)
+where
+    F: AsyncFnOnce(&str, &[Client]) -> Result<(), String>,
+{
     let dir = tempfile::tempdir().unwrap();
-    let (base, stop) = serve(dir.path()).await;
+    let (base, stop) = serve(dir.path(), options).await;
     let driver = start_driver().await;
     let mut clients = Vec::new();
     for name in who {

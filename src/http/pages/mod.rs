@@ -16,6 +16,7 @@ mod host_controls;
 mod host_panel;
 mod host_webhooks;
 mod lobby;
+mod mail_form;
 mod markdown_escape;
 mod my_games;
 mod play;
@@ -121,6 +122,8 @@ pub fn routes(state: &AppState) -> Router<AppState> {
             post(host_controls::kick_player),
         )
         .route("/lobbies/{id}/leave", post(play::leave_lobby))
+        .route("/lobbies/{id}/play/mail", post(mail_form::set_mail))
+        .route("/lobbies/{id}/play/mail/stop", post(mail_form::stop_mail))
         .route(
             "/lobbies/{id}/play",
             get(play::show_play).post(play::submit_order),

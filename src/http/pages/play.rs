@@ -11,6 +11,7 @@ use serde_json::{Map, Value};
 use uuid::Uuid;
 
 use super::deadline::DeadlineLine;
+use super::mail_form::MailSection;
 use super::prompt_form::{PromptForm, form_for, order_body};
 use super::round::{RoundBlock, collecting, history, so_far};
 use super::session::{CheckedForm, Csrf, Role, Tokens, forget_cookie};
@@ -50,6 +51,8 @@ pub struct PlayPage {
     pub fallback_form: Option<PromptForm>,
     /// Just joined: tell the player to keep their private link.
     pub just_joined: bool,
+    /// The mail form (or, without a mail relay, the sentence saying there is no mail).
+    pub mail: MailSection,
 }
 
 /// The player's token from the cookie, if this lobby knows it; 401 otherwise.
@@ -109,6 +112,7 @@ pub(super) async fn play_page(
         Some(_) | None => None,
     };
     let waiting = form.is_some() && me.pending.is_none();
+    let mail = MailSection::of(app, id, &token).await?;
     Ok(PlayPage {
         title: format!(
             "{}: {}",
@@ -143,13 +147,16 @@ pub(super) async fn play_page(
         fallback: fallback.as_ref().map(|f| describe_order(f, &names)),
         fallback_form,
         just_joined: false,
+        mail,
     })
 }
 
-/// `?joined=1`: the player has just joined (the page then says to keep the private link).
+/// `?joined=1`: the player has just joined (the page then says to keep the private link);
+/// `?mail=saved` or `?mail=stopped`: the mail form was just sent.
 #[derive(serde::Deserialize)]
 pub struct JoinedFlag {
     joined: Option<String>,
+    mail: Option<String>,
 }
 
 pub async fn show_play(
@@ -164,6 +171,10 @@ pub async fn show_play(
     let page = play_page(&app, id, &headers, csrf, None).await?;
     Ok(PlayPage {
         just_joined: flag.joined.is_some(),
+        mail: MailSection {
+            done: MailSection::done_from(flag.mail.as_deref()),
+            ..page.mail
+        },
         ..page
     })
 }
