@@ -52,8 +52,15 @@ impl Stream {
         }
     }
 
-    /// The next event; panics if none comes within [`PATIENCE`] or the stream ends.
+    /// The next event; panics if none comes within [`PATIENCE`] (keep-alive comments do not
+    /// count) or the stream ends.
     async fn next(&mut self) -> Heard {
+        tokio::time::timeout(PATIENCE, self.next_event())
+            .await
+            .expect("an event within the patience")
+    }
+
+    async fn next_event(&mut self) -> Heard {
         loop {
             if let Some(end) = self.buffer.find("\n\n") {
                 let block: String = self.buffer.drain(..end + 2).collect();
@@ -68,9 +75,10 @@ impl Stream {
                 }
                 continue;
             }
-            let frame = tokio::time::timeout(PATIENCE, self.body.frame())
+            let frame = self
+                .body
+                .frame()
                 .await
-                .expect("an event within the patience")
                 .expect("the stream goes on")
                 .expect("a frame");
             if let Ok(data) = frame.into_data() {
