@@ -5,8 +5,10 @@
 //!   rows);
 //! - a change made in this process that sets a clock wakes it at once (`Host::wake`), so a
 //!   sooner deadline is never missed here;
-//! - a clock set by another process on the same database is seen at the latest after
-//!   [`RECHECK_MS`], when the task reads the next `wake_at` again.
+//! - a clock set by another process on the same database wakes it too, when that process's
+//!   announcement arrives (PostgreSQL, `store/pg_listen.rs`); should announcements be lost
+//!   (the listener's connection dropped), it is seen at the latest after [`RECHECK_MS`], when
+//!   the task reads the next `wake_at` again.
 //!
 //! Acting is a transaction per lobby (`Host::fire`): two processes that wake for the same
 //! deadline both try, and the second finds the step already moved on and writes nothing.
@@ -59,6 +61,7 @@ impl Host {
 
 async fn run(host: Host, report: Option<Report>) {
     let clock = host.store.clock().clone();
+    let wakes = host.store.wakes().clone();
     // Lobbies being acted on: a fire runs as a task of its own, so that a deadline falling
     // due is never held up by the commits of those before it; until its commit the lobby's
     // `wake_at` still reads as due, so it is skipped meanwhile.
@@ -110,6 +113,7 @@ async fn run(host: Host, report: Option<Report>) {
         tokio::select! {
             () = clock.sleep_until(until) => {}
             () = host.wake.notified() => {}
+            () = wakes.deadlines.notified() => {}
             Some(one) = finished.recv() => settle(one, &mut in_flight, &mut retry, report.as_ref()),
         }
     }

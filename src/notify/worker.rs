@@ -3,8 +3,9 @@
 //!
 //! - It wakes when this process commits an event someone may be owed (`Host::commit` notifies
 //!   it), when the earliest pending delivery falls due by the store's clock (so tests move the
-//!   clock instead of sleeping through a backoff), and every [`RECHECK`] of real time to see
-//!   deliveries another process queued.
+//!   clock instead of sleeping through a backoff), when another process announces that it
+//!   queued deliveries (PostgreSQL, `store/pg_listen.rs`), and every [`RECHECK`] of real time
+//!   in case such an announcement was lost.
 //! - A slow or dead receiver holds at most [`PER_TARGET`] tasks, and all receivers together at
 //!   most [`IN_FLIGHT`]; orders never wait for any of it, since the outbox rows were written by
 //!   then and nothing here holds a lobby's lock.
@@ -25,7 +26,8 @@ use super::send::{Outcome, Sender};
 use crate::host::Host;
 use crate::store::{Attempt, Claimed, Finished, Settled, Store};
 
-/// How often, in real time, the worker looks for deliveries another process queued.
+/// How often, in real time, the worker looks for deliveries another process queued whose
+/// announcement it missed.
 pub const RECHECK: Duration = Duration::from_secs(2);
 /// Deliveries claimed per round trip.
 const BATCH: i64 = 64;
@@ -147,6 +149,7 @@ struct Shared {
 
 async fn run(shared: Arc<Shared>) {
     let wake = shared.wake.clone();
+    let elsewhere = shared.store.wakes().clone();
     let clock = shared.store.clock().clone();
     loop {
         let now = clock.now_millis();
@@ -175,6 +178,7 @@ async fn run(shared: Arc<Shared>) {
         };
         tokio::select! {
             () = wake.notified() => {}
+            () = elsewhere.outbox.notified() => {}
             () = tokio::time::sleep(RECHECK) => {}
             () = async {
                 match next {

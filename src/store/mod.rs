@@ -13,7 +13,9 @@
 //! statement costs the database more than its rows, a batch locks its lobbies in one statement
 //! and writes its rows once at its end (`pg_writes.rs`), and concurrent reads' version checks
 //! share statements (`versions.rs`). Each commit's events go to this process's event streams
-//! through the feed (`feed.rs`). Every failure is a [`StoreError`] that keeps its cause
+//! through the feed (`feed.rs`); on PostgreSQL each batch also announces itself to the other
+//! processes on the database, whose listener wakes their streams, scheduler and notification
+//! worker (`pg_listen.rs`). Every failure is a [`StoreError`] that keeps its cause
 //! (`error.rs`).
 
 mod cache;
@@ -27,6 +29,7 @@ mod load;
 mod my_games;
 pub mod outbox;
 mod pg_engine;
+mod pg_listen;
 mod pg_writes;
 pub mod retention;
 mod rows;
@@ -49,6 +52,7 @@ pub use deliveries::{Attempt, AttemptRow, Claimed, Finished, Settled};
 pub use error::StoreError;
 pub use my_games::MyGameRow;
 pub use outbox::{NewTarget, TargetRow};
+pub use pg_listen::Wakes;
 pub use rows::{
     Change, EventRow, LobbyPatch, LobbyRow, NewEvent, NewLobby, NewOrder, NewPlayer, NewStep,
     OrderRow, ParsedState, PlayerPatch, PlayerRow, PlayerUpdate, RemovedPlayer, RoundSteps,
@@ -73,6 +77,10 @@ pub struct Store {
     cache: Arc<cache::Cache>,
     /// Committed events, for this process's event streams.
     feed: Arc<feed::Feed>,
+    /// What other processes' commits wake here (PostgreSQL; nothing on SQLite).
+    wakes: Arc<Wakes>,
+    /// This process's id in its announcements (PostgreSQL, `pg_listen.rs`).
+    process: Arc<str>,
     /// How a read checks a lobby's version: inline on SQLite (see `sqlite_engine.rs`),
     /// coalesced on PostgreSQL (see `versions.rs`).
     readers: Readers,
@@ -149,7 +157,12 @@ impl Store {
             Backend::Postgres => POSTGRES_MIGRATOR.run(&pool).await?,
         }
         let cache = Arc::new(cache::Cache::default());
-        let feed = Arc::new(feed::Feed::default());
+        let feed = Arc::new(match backend {
+            Backend::Sqlite => feed::Feed::default(),
+            Backend::Postgres => feed::Feed::shared(),
+        });
+        let wakes = Arc::new(Wakes::default());
+        let process = pg_listen::new_process_id();
         let shared = writer::Shared::new(cache.clone(), feed.clone(), clock.clone());
         let (writers, readers) = match backend {
             Backend::Sqlite => {
@@ -164,7 +177,14 @@ impl Store {
             // transactions side by side.
             // Two version readers: one can gather the next checks while the other's runs.
             Backend::Postgres => {
-                let engines = (0..4).map(|_| pg_engine::PgEngine::new(pool.clone()));
+                let listening = pg_listen::Listening {
+                    process: process.clone(),
+                    feed: feed.clone(),
+                    wakes: wakes.clone(),
+                };
+                pg_listen::spawn(url, listening, pool.clone())?;
+                let engines =
+                    (0..4).map(|_| pg_engine::PgEngine::new(pool.clone(), process.clone()));
                 (
                     writer::spawn_tasks(engines.collect(), shared),
                     Readers::Postgres(Arc::new(versions::Versions::spawn(pool.clone(), 2))),
@@ -177,6 +197,8 @@ impl Store {
             writers,
             cache,
             feed,
+            wakes,
+            process,
             readers,
             clock,
         })
@@ -190,6 +212,17 @@ impl Store {
     /// Committed events as this process's writers commit them (see `feed.rs`).
     pub fn feed(&self) -> &Arc<feed::Feed> {
         &self.feed
+    }
+
+    /// What other processes' commits wake in this one (see `pg_listen.rs`).
+    pub fn wakes(&self) -> &Arc<Wakes> {
+        &self.wakes
+    }
+
+    /// The `application_name` of this process's cross-process listener connection
+    /// (PostgreSQL; None on SQLite).
+    pub fn listener_name(&self) -> Option<String> {
+        (self.backend == Backend::Postgres).then(|| pg_listen::listener_name(&self.process))
     }
 
     /// The group commits so far, as (commits, changes).

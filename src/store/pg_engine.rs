@@ -2,6 +2,8 @@
 //! lobbies' rows in its first statement (in id order, see `writer.rs`), writes the rows that
 //! cannot wait as each change is applied and defers the rest to its end, where they go several
 //! per statement (`pg_writes.rs`); the compare-and-swap is that final UPDATE of the lobbies.
+//! Its last statement announces the batch to the other processes on the database
+//! (`pg_listen.rs`).
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -13,6 +15,7 @@ use super::columns::Columns;
 use super::engine::{Applied, Batch, Engine};
 use super::feed::Published;
 use super::load::load_snapshot;
+use super::pg_listen::announce;
 use super::pg_writes::{Deferred, apply};
 use super::rows::{Change, NewLobby, Snapshot, Status};
 use super::writer::Progress;
@@ -21,11 +24,13 @@ use super::{StoreError, sql, versions};
 /// A writer's access to the database.
 pub(super) struct PgEngine {
     pool: AnyPool,
+    /// This process's id in its announcements.
+    process: Arc<str>,
 }
 
 impl PgEngine {
-    pub fn new(pool: AnyPool) -> PgEngine {
-        PgEngine { pool }
+    pub fn new(pool: AnyPool, process: Arc<str>) -> PgEngine {
+        PgEngine { pool, process }
     }
 }
 
@@ -35,6 +40,7 @@ pub(super) struct PgBatch {
     /// The versions of the lobbies locked when the batch began.
     locked: HashMap<Uuid, i64>,
     deferred: Deferred,
+    process: Arc<str>,
 }
 
 impl Engine for PgEngine {
@@ -50,6 +56,7 @@ impl Engine for PgEngine {
             tx,
             locked,
             deferred: Deferred::at(at),
+            process: self.process.clone(),
         })
     }
 
@@ -119,9 +126,12 @@ impl Batch for PgBatch {
         changed: &HashMap<Uuid, Arc<Snapshot>>,
         published: &[(Uuid, Published)],
     ) -> Result<(), StoreError> {
+        let clocks = std::mem::take(&mut self.deferred.clocks);
         self.deferred
             .write(&mut self.tx, changed, published)
             .await?;
+        // In the transaction: delivered only if it commits, once its rows are visible.
+        announce(&mut self.tx, &self.process, changed, published, &clocks).await?;
         self.tx.commit().await?;
         Ok(())
     }

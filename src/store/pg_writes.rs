@@ -11,7 +11,7 @@
 //! nothing can change a lobby between the decision and these writes; the final UPDATE still
 //! checks each lobby's version as the batch found it, and fails the batch if one moved.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use sqlx::AnyConnection;
@@ -30,6 +30,9 @@ pub(super) struct Deferred {
     /// Pending orders' bodies, keyed as the table is (lobby, step, player): a later order of
     /// the same player for the same step replaces the earlier, as the upsert would have.
     orders: HashMap<(String, i64, String), String>,
+    /// The lobbies whose clock a change set with a wake-up (for the batch's announcement,
+    /// `pg_listen.rs`: other processes' schedulers may have to wake sooner).
+    pub clocks: HashSet<Uuid>,
 }
 
 impl Deferred {
@@ -39,6 +42,7 @@ impl Deferred {
             now,
             versions_before: HashMap::new(),
             orders: HashMap::new(),
+            clocks: HashSet::new(),
         }
     }
 }
@@ -158,6 +162,9 @@ pub(super) async fn apply(
         .versions_before
         .entry(lobby.id)
         .or_insert(lobby.version);
+    if change.lobby.clock.is_some_and(|c| c.wake_at.is_some()) {
+        deferred.clocks.insert(lobby.id);
+    }
     Ok(lobby.event_seq + change.events.len() as i64)
 }
 

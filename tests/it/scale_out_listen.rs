@@ -1,0 +1,242 @@
+//! Cross-process wake-up (PostgreSQL only): two servers on one database, each with its own
+//! pool and listener as two processes would have. Every order goes to server B; the streams
+//! are held by server A, which hears of B's commits only through LISTEN/NOTIFY. A bot's
+//! stream on A gets each round's prompt in order, and A's public stream every event once and
+//! in order, for hundreds of rounds, also while A's listener connection is killed again and
+//! again.
+
+use std::time::Duration;
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use http_body_util::BodyExt;
+use serde_json::{Value, json};
+use tower::ServiceExt;
+
+use crate::support::{POSTGRES_ENV, TestApp, announce_postgres_skip, postgres_app};
+
+/// How long an event that must come may take: far beyond any delivery, so that a loaded
+/// machine cannot fail the test, while a lost event still fails it rather than hanging.
+const PATIENCE: Duration = Duration::from_secs(60);
+
+/// An event as read off the wire.
+#[derive(Debug)]
+struct Heard {
+    id: String,
+    kind: String,
+    data: Value,
+}
+
+/// An event stream held open on a server.
+struct Stream {
+    body: Body,
+    buffer: String,
+}
+
+impl Stream {
+    async fn open(app: &TestApp, path: &str, token: Option<&str>) -> Stream {
+        let mut request = Request::get(path);
+        if let Some(token) = token {
+            request = request.header("authorization", format!("Bearer {token}"));
+        }
+        let response = app
+            .router
+            .clone()
+            .oneshot(request.body(Body::empty()).unwrap())
+            .await
+            .unwrap();
+        assert_eq!(response.status(), StatusCode::OK);
+        Stream {
+            body: response.into_body(),
+            buffer: String::new(),
+        }
+    }
+
+    /// The next event; panics if none comes within [`PATIENCE`] (keep-alive comments do not
+    /// count) or the stream ends.
+    async fn next(&mut self) -> Heard {
+        tokio::time::timeout(PATIENCE, self.next_event())
+            .await
+            .expect("an event within the patience")
+    }
+
+    async fn next_event(&mut self) -> Heard {
+        loop {
+            if let Some(end) = self.buffer.find("\n\n") {
+                let block: String = self.buffer.drain(..end + 2).collect();
+                // Keep-alive comments parse to nothing and are skipped.
+                if let Some(event) = herald::bots::client::parse_block(&block) {
+                    let data = event.data();
+                    return Heard {
+                        id: event.id,
+                        kind: event.kind,
+                        data,
+                    };
+                }
+                continue;
+            }
+            let frame = self
+                .body
+                .frame()
+                .await
+                .expect("the stream goes on")
+                .expect("a frame");
+            if let Ok(data) = frame.into_data() {
+                self.buffer.push_str(&String::from_utf8_lossy(&data));
+            }
+        }
+    }
+}
+
+/// Server A (holding the streams) and server B (taking the orders) on one fresh PostgreSQL
+/// database; None when PostgreSQL is not configured.
+async fn two_servers() -> Option<(TestApp, TestApp)> {
+    let url = match std::env::var(POSTGRES_ENV) {
+        Ok(url) if !url.is_empty() => url,
+        _ => {
+            announce_postgres_skip();
+            return None;
+        }
+    };
+    let a = postgres_app(&url).await;
+    let b = a.second_server().await;
+    Some((a, b))
+}
+
+/// Waits until A's listener has started to LISTEN `sessions` times.
+async fn listening(app: &TestApp, sessions: u64) {
+    let wakes = app.store.wakes().clone();
+    tokio::time::timeout(PATIENCE, async {
+        while wakes.sessions() < sessions {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    })
+    .await
+    .expect("the listener (re)connects");
+}
+
+/// Ends A's listener connection from the database's side, as a failover or an administrator
+/// would; only A's own listener (found by its application name) is touched.
+async fn terminate_listener(app: &TestApp) {
+    use sqlx::Row;
+    let name = app.store.listener_name().expect("a PostgreSQL store");
+    let admin = sqlx::AnyPool::connect(&app.url).await.unwrap();
+    let ended: Vec<bool> = sqlx::query(
+        "SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity \
+         WHERE application_name = $1 AND datname = current_database()",
+    )
+    .bind(name)
+    .fetch_all(&admin)
+    .await
+    .unwrap()
+    .iter()
+    .map(|row| row.get("ended"))
+    .collect();
+    admin.close().await;
+    assert_eq!(ended, [true], "exactly A's listener was ended");
+}
+
+/// Plays a 2-player Crossing Swords game of `rounds` rounds, every request on B, with a bot's
+/// stream and a public stream on A; before the rounds in `drops`, A's listener connection is
+/// ended. Checks that the bot got each round's prompt in order and the game's end, and the
+/// public stream every stored event once, in order.
+async fn play_across(a: &TestApp, b: &TestApp, rounds: u64, drops: &[u64]) {
+    let (lobby, host) = b
+        .create_lobby("crossing-swords", json!({"max_rounds": rounds}))
+        .await;
+    let players = [
+        b.join(&lobby, json!({"name": "Ann"})).await,
+        b.join(&lobby, json!({"name": "Bob"})).await,
+    ];
+    let mut public = Stream::open(a, &format!("/api/v1/lobbies/{lobby}/events"), None).await;
+    let public = tokio::spawn(async move {
+        let mut heard = Vec::new();
+        loop {
+            let event = public.next().await;
+            let last = event.kind == "finished";
+            heard.push((event.id, event.kind));
+            if last {
+                return heard;
+            }
+        }
+    });
+    let path = format!("/api/v1/lobbies/{lobby}/me/events?events=prompt,finished");
+    let mut bot = Stream::open(a, &path, Some(&players[0].1)).await;
+    b.start(&lobby, &host).await;
+    let mut sessions = 1;
+    for round in 1..=rounds {
+        if drops.contains(&round) {
+            listening(a, sessions).await;
+            terminate_listener(a).await;
+            sessions += 1;
+        }
+        let prompt = bot.next().await;
+        assert_eq!(
+            (prompt.kind.as_str(), &prompt.data["prompt"]["round"]),
+            ("prompt", &json!(round)),
+            "round {round}: the prompt, once and in order"
+        );
+        for (seat, (_, token)) in players.iter().enumerate() {
+            let target = &players[1 - seat].0;
+            let order =
+                json!({"round": round, "step": "orders", "move": "block", "target": target});
+            let sent = b
+                .post(
+                    &format!("/api/v1/lobbies/{lobby}/orders"),
+                    Some(token),
+                    order,
+                )
+                .await;
+            assert_eq!(sent.status, StatusCode::ACCEPTED, "{}", sent.text);
+        }
+    }
+    assert_eq!(
+        bot.next().await.kind,
+        "finished",
+        "the end follows the last round"
+    );
+
+    let all = stored_events(a, &lobby).await;
+    let heard = public.await.unwrap();
+    assert_eq!(all.last().unwrap().1, "finished");
+    assert_eq!(heard, all, "A's public stream: every event once, in order");
+    listening(a, sessions).await;
+    assert_eq!(
+        a.store.wakes().sessions(),
+        sessions,
+        "the listener reconnected once per drop"
+    );
+}
+
+/// Every event the lobby stored, as (id, kind), in order.
+async fn stored_events(app: &TestApp, lobby: &str) -> Vec<(String, String)> {
+    let id = lobby.parse().unwrap();
+    let mut all = Vec::new();
+    loop {
+        let after = all.last().map_or(0, |(seq, _): &(i64, String)| *seq);
+        let more = app.store.events_after(id, after).await.unwrap();
+        if more.is_empty() {
+            return all
+                .into_iter()
+                .map(|(seq, kind)| (seq.to_string(), kind))
+                .collect();
+        }
+        all.extend(more.into_iter().map(|e| (e.seq, e.kind)));
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bot_on_one_process_hears_every_prompt_of_orders_sent_to_another() {
+    let Some((a, b)) = two_servers().await else {
+        return;
+    };
+    play_across(&a, &b, 300, &[]).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn streams_lose_nothing_when_the_listener_connection_is_killed_again_and_again() {
+    let Some((a, b)) = two_servers().await else {
+        return;
+    };
+    play_across(&a, &b, 120, &[10, 40, 41, 80, 120]).await;
+}
