@@ -2,15 +2,23 @@
 """What one open connection costs a running Herald, in server memory (RSS).
 
 Usage: connection-memory.py PID PORT COUNT KIND
-  KIND: idle (connected, no request), get (one GET of a lobby, then kept alive),
-        sse (the lobby's public event stream, kept open).
-Opens COUNT connections of that kind, waits for the server to settle, and prints the growth of
-the server's RSS divided by COUNT. Python standard library only.
+  KIND: idle   (connected, no request),
+        get    (one GET of a lobby, then kept alive),
+        sse    (the lobby's public event stream, kept open),
+        player (a bot waiting for its next prompt: a player's own stream, `me/events`, in
+                started lobbies of 16 players; the stream's first prompt is read, then it
+                is held open and idle).
+Sets up what the kind needs first (lobbies, players), then opens COUNT connections of that
+kind, waits for the server to settle, and prints the growth of the server's RSS divided by
+COUNT. Python standard library only; loopback only.
 """
 import asyncio
 import json
 import sys
 import urllib.request
+
+# Seats per lobby for the player kind (Crossing Swords seats up to 16).
+SEATS = 16
 
 
 def rss_kb(pid):
@@ -21,29 +29,72 @@ def rss_kb(pid):
     raise SystemExit("no VmRSS")
 
 
-async def hold(port, request, opened):
+def call(base, method, path, body=None, token=None):
+    headers = {"content-type": "application/json"}
+    if token:
+        headers["authorization"] = f"Bearer {token}"
+    data = json.dumps(body).encode() if body is not None else None
+    request = urllib.request.Request(base + path, data=data, method=method, headers=headers)
+    return json.loads(urllib.request.urlopen(request).read())
+
+
+def create_lobby(base, settings):
+    body = {"game": "crossing-swords", "name": "memory", "settings": settings}
+    created = call(base, "POST", "/lobbies", body)
+    return created["id"], created["host_token"]
+
+
+def seated_players(base, count):
+    """(lobby, player token) for COUNT players in started lobbies of SEATS players."""
+    seated = []
+    while len(seated) < count:
+        lobby, host = create_lobby(base, {"max_players": SEATS})
+        for seat in range(SEATS):
+            joined = call(base, "POST", f"/lobbies/{lobby}/players", {"name": f"Bot {seat}"})
+            seated.append((lobby, joined["player_token"]))
+        call(base, "POST", f"/lobbies/{lobby}/start", token=host)
+    return seated[:count]
+
+
+async def hold(port, request, until, opened):
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
     if request:
         writer.write(request.encode())
         await writer.drain()
-        await reader.read(65536)
+        received = b""
+        while until not in received:
+            chunk = await reader.read(65536)
+            if not chunk:
+                raise SystemExit(f"the server closed a connection: {received[:200]!r}")
+            received += chunk
     opened.append(writer)
     await asyncio.sleep(3600)
 
 
+def requests(base, count, kind):
+    """The request each connection sends (None: none) and what to read before holding it."""
+    if kind == "idle":
+        return [(None, b"")] * count
+    if kind == "player":
+        return [(f"GET /api/v1/lobbies/{lobby}/me/events HTTP/1.1\r\nHost: herald\r\n"
+                 f"Authorization: Bearer {token}\r\n\r\n", b"event: prompt")
+                for lobby, token in seated_players(base, count)]
+    lobby, _ = create_lobby(base, {})
+    path = {"get": f"/api/v1/lobbies/{lobby}", "sse": f"/api/v1/lobbies/{lobby}/events"}[kind]
+    return [(f"GET {path} HTTP/1.1\r\nHost: herald\r\n\r\n", b"\r\n\r\n")] * count
+
+
 async def main(pid, port, count, kind):
     base = f"http://127.0.0.1:{port}/api/v1"
-    body = json.dumps({"game": "crossing-swords", "name": "memory", "settings": {}}).encode()
-    created = urllib.request.Request(base + "/lobbies", data=body, method="POST",
-                                     headers={"content-type": "application/json"})
-    lobby = json.loads(urllib.request.urlopen(created).read())["id"]
-    path = {"idle": None, "get": f"/api/v1/lobbies/{lobby}",
-            "sse": f"/api/v1/lobbies/{lobby}/events"}[kind]
-    request = f"GET {path} HTTP/1.1\r\nHost: herald\r\n\r\n" if path else None
+    planned = requests(base, count, kind)
+    await asyncio.sleep(1)
     before = rss_kb(pid)
     opened = []
-    tasks = [asyncio.create_task(hold(port, request, opened)) for _ in range(count)]
+    tasks = [asyncio.create_task(hold(port, request, until, opened)) for request, until in planned]
     while len(opened) < count:
+        failed = [task for task in tasks if task.done()]
+        if failed:
+            failed[0].result()
         await asyncio.sleep(0.1)
     await asyncio.sleep(2)
     after = rss_kb(pid)

@@ -17,6 +17,7 @@ use std::time::Duration;
 use axum::Router;
 use axum::body::Body;
 use axum::extract::ConnectInfo;
+use futures_util::future::BoxFuture;
 use hyper::body::Body as _;
 use hyper::body::Incoming;
 use hyper::server::conn::http1;
@@ -60,13 +61,19 @@ pub async fn serve(
             });
             request.extensions_mut().insert(ConnectInfo(peer));
             let mut router = router.clone();
-            async move {
-                let response = router.call(request).await?;
-                Ok::<_, std::convert::Infallible>(response.map(|body| Tracked {
-                    body,
-                    activity: tracked,
-                }))
-            }
+            // Boxed: hyper keeps room for one service future per connection for as long as
+            // the connection lives, so a connection that streams or waits would otherwise hold
+            // a whole request's future. Boxed, it holds a pointer, and the request's future
+            // is freed as soon as the response is ready.
+            let future: BoxFuture<'static, Result<_, std::convert::Infallible>> =
+                Box::pin(async move {
+                    let response = router.call(request).await?;
+                    Ok(response.map(|body| Tracked {
+                        body,
+                        activity: tracked,
+                    }))
+                });
+            future
         })
     };
     let mut builder = http1::Builder::new();

@@ -30,6 +30,9 @@ use crate::store::feed::{Subscription, is_turn};
 /// The player stream's own kind.
 const PROMPT: &str = "prompt";
 
+/// Events an idle stream keeps room for: one commit's worth, usually.
+const IDLE_BUFFER: usize = 4;
+
 struct Listener {
     app: AppState,
     lobby: Uuid,
@@ -205,13 +208,10 @@ fn events(feed: Listener) -> impl Stream<Item = Result<Event, Infallible>> {
                 return Some((Ok(event), feed));
             }
             if feed.catch_up {
-                match feed
-                    .app
-                    .host
-                    .store()
-                    .events_after(feed.lobby, feed.last)
-                    .await
-                {
+                // Boxed, as is the prompt below: the stream's state is held for as long as it
+                // is open, so what it needs only now and then is allocated only then.
+                let store = feed.app.host.store();
+                match Box::pin(store.events_after(feed.lobby, feed.last)).await {
                     Ok(rows) if !rows.is_empty() => {
                         feed.buffer.extend(rows);
                         continue;
@@ -228,12 +228,15 @@ fn events(feed: Listener) -> impl Stream<Item = Result<Event, Infallible>> {
             // sign-up) ends: its holder is no longer the player.
             if feed.prompt_due && feed.player.is_some() {
                 feed.prompt_due = false;
-                match prompt_event(&feed).await {
+                match Box::pin(prompt_event(&feed)).await {
                     Err(Revoked) => return None,
                     Ok(Some(event)) if feed.wants(PROMPT) => return Some((Ok(event), feed)),
                     Ok(_) => {}
                 }
             }
+            // Idle until the next commit, which is most of a bot's life: a stream that caught
+            // up on a long history (up to a page of 500 rows) must not keep the room it took.
+            feed.buffer.shrink_to(IDLE_BUFFER);
             tokio::select! {
                 received = feed.commits.recv() => match received {
                     Ok(events) => feed.take(&events),
