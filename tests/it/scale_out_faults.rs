@@ -872,6 +872,15 @@ const UP: u8 = 0;
 const DOWN: u8 = 1;
 const RESTARTED: u8 = 2;
 
+/// One request of [`keep_asking`]: what it is, its method, URL, token and body.
+type Request<'a> = (
+    &'static str,
+    reqwest::Method,
+    String,
+    Option<&'a str>,
+    Option<Value>,
+);
+
 /// Sends what a table's players would (the lobby's view, each player's `me` and orders for the
 /// round the view names) until `stop`, recording every answer with its phase.
 async fn keep_asking(
@@ -887,13 +896,7 @@ async fn keep_asking(
     let token = &table.tokens[seat];
     let mut round = 1;
     while stop.load(Ordering::SeqCst) == 0 {
-        let requests: [(
-            &'static str,
-            reqwest::Method,
-            String,
-            Option<&str>,
-            Option<Value>,
-        ); 3] = [
+        let requests: [Request<'_>; 3] = [
             (
                 "view",
                 reqwest::Method::GET,
