@@ -870,6 +870,7 @@ async fn wait_until(what: &str, done: impl Fn() -> bool) {
 /// The outage's phases, in order.
 const UP: u8 = 0;
 const DOWN: u8 = 1;
+/// From the moment the database is started again.
 const RESTARTED: u8 = 2;
 
 /// One request of [`keep_asking`]: what it is, its method, URL, token and body.
@@ -991,14 +992,17 @@ async fn a_postgres_restart_under_load_answers_503_and_herald_recovers_by_itself
     })
     .await;
 
-    // PostgreSQL comes back; Herald, not restarted, must accept orders again by itself.
+    // PostgreSQL comes back; Herald, not restarted, must accept orders again by itself. The
+    // phase moves before the start: a request waiting for a connection is answered as soon as
+    // the database accepts one, which may be before `pg_ctl start` returns, and that answer
+    // belongs to the restart, not to the outage.
+    phase.store(RESTARTED, Ordering::SeqCst);
     let postgres = tokio::task::spawn_blocking(move || {
         postgres.start();
         postgres
     })
     .await
     .unwrap();
-    phase.store(RESTARTED, Ordering::SeqCst);
     wait_until("orders accepted again without restarting Herald", || {
         count(&|s| s.sent == RESTARTED && s.answer.status == 202) >= 2 * PLAYERS
     })
