@@ -39,6 +39,10 @@ pub enum AppError {
     /// 503: the server is serving as many connections as it may.
     #[error("the server is busy; try again in a moment")]
     Busy,
+    /// 503: the database cannot be reached right now (restarting, failing over); nothing was
+    /// changed. The detail goes to the log only.
+    #[error("the database is unavailable for a moment; try again")]
+    Unavailable(String),
     /// 500: a fault of ours. The detail goes to the log only.
     #[error("internal error: {0}")]
     Internal(String),
@@ -93,7 +97,7 @@ impl AppError {
             AppError::BodyTimeout => StatusCode::REQUEST_TIMEOUT,
             AppError::Rejected { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             AppError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
-            AppError::Busy => StatusCode::SERVICE_UNAVAILABLE,
+            AppError::Busy | AppError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
             AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -110,6 +114,7 @@ impl AppError {
             AppError::BodyTimeout => "body-timeout",
             AppError::TooManyRequests { .. } => "rate-limited",
             AppError::Busy => "server-busy",
+            AppError::Unavailable(_) => "database-unavailable",
             AppError::Internal(_) => "internal",
         }
     }
@@ -118,7 +123,7 @@ impl AppError {
     pub fn retry_after(&self) -> Option<u64> {
         match self {
             AppError::TooManyRequests { retry_after } => Some(*retry_after),
-            AppError::Busy => Some(1),
+            AppError::Busy | AppError::Unavailable(_) => Some(1),
             _ => None,
         }
     }
@@ -129,29 +134,42 @@ impl AppError {
             AppError::Internal(_) => {
                 "Something went wrong on our side; nothing was changed. Please try again.".into()
             }
+            AppError::Unavailable(_) => {
+                "The database is unavailable for a moment; please try again.".into()
+            }
             other => other.to_string(),
         }
     }
 }
 
+/// A database that cannot be reached is a 503 (try again); any other database error is a
+/// fault of ours, a 500. The cause goes to the log either way.
 impl From<sqlx::Error> for AppError {
     fn from(error: sqlx::Error) -> AppError {
-        AppError::Internal(format!("database: {error}"))
+        match crate::store::sqlx_unavailable(&error) {
+            true => AppError::Unavailable(format!("database: {error}")),
+            false => AppError::Internal(format!("database: {error}")),
+        }
     }
 }
 
 /// A store error is a fault of ours whatever its cause (a corrupt stored row included): a 500,
-/// its cause in the log.
+/// its cause in the log; except a database that cannot be reached for now, a 503.
 impl From<crate::store::StoreError> for AppError {
     fn from(error: crate::store::StoreError) -> AppError {
-        AppError::Internal(format!("store: {error}"))
+        match error.is_unavailable() {
+            true => AppError::Unavailable(format!("store: {error}")),
+            false => AppError::Internal(format!("store: {error}")),
+        }
     }
 }
 
 impl IntoResponse for AppError {
     fn into_response(self) -> Response {
-        if let AppError::Internal(detail) = &self {
-            tracing::error!(%detail, "internal error");
+        match &self {
+            AppError::Internal(detail) => tracing::error!(%detail, "internal error"),
+            AppError::Unavailable(detail) => tracing::warn!(%detail, "database unavailable"),
+            _ => {}
         }
         let body = json!({"error": {"code": self.code(), "message": self.public_message()}});
         let mut response = (self.status(), Json(body)).into_response();

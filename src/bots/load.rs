@@ -44,13 +44,15 @@ pub struct LoadArgs {
     /// it costs the server less per order than a stream per bot (see the README).
     #[arg(long, value_enum, default_value = "poll")]
     pub drive: Drive,
-    /// The server's process id, to report its memory (Linux /proc).
-    #[arg(long)]
-    pub server_pid: Option<u32>,
-    /// Also count the CPU time of every process of this name (Linux /proc), such as
-    /// `postgres`: the database works for the server on the same machine.
-    #[arg(long)]
-    pub database_processes: Option<String>,
+    /// The server's process ids (comma-separated when several Herald processes serve behind a
+    /// proxy), to report their CPU time and memory (Linux /proc).
+    #[arg(long, value_delimiter = ',')]
+    pub server_pid: Vec<u32>,
+    /// Also count the CPU time of every process of these names (Linux /proc, comma-separated),
+    /// such as `postgres` or `postgres,haproxy`: the database and a reverse proxy work for the
+    /// server on the same machine.
+    #[arg(long, value_delimiter = ',')]
+    pub database_processes: Vec<String>,
     /// Seed for the bots' choices.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -97,7 +99,7 @@ pub async fn run(args: LoadArgs) -> Result<Report, ClientError> {
     let wire = Wire::new(&args.url)?;
     let gate = Arc::new(Semaphore::new(args.connections.max(1)));
     let tally = Arc::new(Mutex::new(Tally::default()));
-    let idle = args.server_pid.and_then(|pid| memory_kb(pid, "VmRSS"));
+    let idle = memory_of(&args.server_pid, "VmRSS");
 
     let receiver = match args.webhooks {
         true => Some(
@@ -112,16 +114,16 @@ pub async fn run(args: LoadArgs) -> Result<Report, ClientError> {
     let tables = join_all((0..args.lobbies).map(|i| seat(&api, &args, &gate, i, hook))).await;
     let tables: Vec<Table> = tables.into_iter().collect::<Result<_, _>>()?;
     let seated: usize = tables.iter().map(|t| t.players.len()).sum();
-    let after_setup = args.server_pid.and_then(|pid| memory_kb(pid, "VmRSS"));
+    let after_setup = memory_of(&args.server_pid, "VmRSS");
     println!(
         "seated {seated} players in {} lobbies in {:.1?}",
         tables.len(),
         setup_started.elapsed()
     );
 
-    let cpu_before = args.server_pid.and_then(cpu_seconds);
-    let database = args.database_processes.as_deref();
-    let database_before = database.map(cpu_seconds_of_named);
+    let cpu_before = cpu_of(&args.server_pid);
+    let helpers = &args.database_processes;
+    let helpers_before: Vec<f64> = helpers.iter().map(|n| cpu_seconds_of_named(n)).collect();
     let started = Instant::now();
     let bots = Bots {
         api: &api,
@@ -185,24 +187,35 @@ pub async fn run(args: LoadArgs) -> Result<Report, ClientError> {
     }
     let errors: u64 = tally.errors.values().sum();
     println!("errors: {errors} {:?}", tally.errors);
-    if let (Some(pid), Some(before)) = (args.server_pid, cpu_before)
-        && let Some(after) = cpu_seconds(pid)
+    if let Some(before) = cpu_before
+        && let Some(after) = cpu_of(&args.server_pid)
     {
         let cpu = after - before;
+        let processes = match args.server_pid.len() {
+            1 => String::new(),
+            n => format!(" ({n} processes)"),
+        };
         println!(
-            "server CPU while playing: {cpu:.1} s ({:.0} orders per CPU-second)",
+            "server CPU while playing{processes}: {cpu:.1} s ({:.0} orders per CPU-second)",
             tally.orders as f64 / cpu.max(1e-9)
         );
-        if let (Some(name), Some(before)) = (database, database_before) {
-            let db = cpu_seconds_of_named(name) - before;
+        let mut total = cpu;
+        for (name, before) in helpers.iter().zip(&helpers_before) {
+            let used = cpu_seconds_of_named(name) - before;
+            total += used;
+            println!("{name} CPU while playing: {used:.1} s");
+        }
+        if !helpers.is_empty() {
             println!(
-                "{name} CPU while playing: {db:.1} s ({:.0} orders per CPU-second of server and {name} together)",
-                tally.orders as f64 / (cpu + db).max(1e-9)
+                "server and {} together: {total:.1} s ({:.0} orders per CPU-second, {:.1} µs of CPU per order)",
+                helpers.join(" and "),
+                tally.orders as f64 / total.max(1e-9),
+                total * 1e6 / (tally.orders as f64).max(1.0)
             );
         }
     }
-    if let Some(pid) = args.server_pid {
-        let peak = memory_kb(pid, "VmHWM");
+    if !args.server_pid.is_empty() {
+        let peak = memory_of(&args.server_pid, "VmHWM");
         println!(
             "server memory: idle {} MB · seated {} MB ({} bytes per seated player) · peak {} MB",
             mb(idle),
@@ -306,9 +319,27 @@ fn cpu_seconds(pid: u32) -> Option<f64> {
     Some(nanos / 1e9)
 }
 
-/// The CPU time used so far by the live processes called `name`, in seconds (each one's
-/// /proc/PID/schedstat; a process that ends while we read is skipped, and one that ended
-/// before is not counted: PostgreSQL's backends live as long as the server's connections).
+/// The CPU time of the server's processes together (`None` when there are none, or one has
+/// gone).
+fn cpu_of(pids: &[u32]) -> Option<f64> {
+    if pids.is_empty() {
+        return None;
+    }
+    pids.iter().map(|&pid| cpu_seconds(pid)).sum()
+}
+
+/// A memory figure (kB) of the server's processes added up (`None` as for [`cpu_of`]).
+fn memory_of(pids: &[u32], field: &str) -> Option<u64> {
+    if pids.is_empty() {
+        return None;
+    }
+    pids.iter().map(|&pid| memory_kb(pid, field)).sum()
+}
+
+/// The CPU time used so far by the live processes called `name`, in seconds (every thread of
+/// each, as in [`cpu_seconds`]: a proxy such as HAProxy runs several; a process that ends
+/// while we read is skipped, and one that ended before is not counted: PostgreSQL's backends
+/// live as long as the server's connections).
 fn cpu_seconds_of_named(name: &str) -> f64 {
     let Ok(processes) = std::fs::read_dir("/proc") else {
         return 0.0;
@@ -321,10 +352,9 @@ fn cpu_seconds_of_named(name: &str) -> f64 {
                 .is_some_and(|n| n.bytes().all(|b| b.is_ascii_digit()))
         })
         .filter(|p| std::fs::read_to_string(p.path().join("comm")).is_ok_and(|c| c.trim() == name))
-        .filter_map(|p| std::fs::read_to_string(p.path().join("schedstat")).ok())
-        .filter_map(|stat| stat.split_whitespace().next()?.parse::<f64>().ok())
+        .filter_map(|p| p.file_name().to_str()?.parse::<u32>().ok())
+        .filter_map(cpu_seconds)
         .sum::<f64>()
-        / 1e9
 }
 
 /// A memory figure (kB) from /proc/PID/status: VmRSS now, VmHWM the peak.

@@ -48,3 +48,33 @@ pub enum StoreError {
     #[error("the store's {0} has stopped")]
     Stopped(&'static str),
 }
+
+impl StoreError {
+    /// Whether the database could not be reached or was going away (a restart, a failover, a
+    /// network cut, every pooled connection busy past the pool's wait), rather than refusing
+    /// the statement: the same request may well succeed in a moment, so the client is told to
+    /// come back (503) instead of hearing of a fault (500).
+    pub fn is_unavailable(&self) -> bool {
+        match self {
+            StoreError::Database(error) => sqlx_unavailable(error),
+            StoreError::BatchFailed(cause) | StoreError::VersionCheck(cause) => {
+                cause.is_unavailable()
+            }
+            _ => false,
+        }
+    }
+}
+
+/// [`StoreError::is_unavailable`] for one sqlx error.
+pub fn sqlx_unavailable(error: &sqlx::Error) -> bool {
+    match error {
+        sqlx::Error::Io(_) | sqlx::Error::Tls(_) | sqlx::Error::PoolTimedOut => true,
+        sqlx::Error::Database(database) => database.code().is_some_and(|code| {
+            // PostgreSQL's SQLSTATEs for a lost or refused connection: class 08 (connection
+            // exception), 57P01-57P03 (the server shutting down, crashed or starting up) and
+            // 53300 (no connection slot left).
+            code.starts_with("08") || matches!(&*code, "57P01" | "57P02" | "57P03" | "53300")
+        }),
+        _ => false,
+    }
+}

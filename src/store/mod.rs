@@ -49,7 +49,7 @@ use sqlx::{AnyPool, Executor};
 use uuid::Uuid;
 
 pub use deliveries::{Attempt, AttemptRow, Claimed, Finished, Settled};
-pub use error::StoreError;
+pub use error::{StoreError, sqlx_unavailable};
 pub use my_games::MyGameRow;
 pub use outbox::{NewTarget, TargetRow};
 pub use pg_listen::Wakes;

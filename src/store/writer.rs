@@ -77,6 +77,21 @@ pub(super) enum Job {
 }
 
 impl Job {
+    /// Answers the job's caller that the shared transaction failed before reaching it.
+    fn fail(self, error: &Arc<StoreError>) {
+        match self {
+            Job::Transact { decide, .. } => {
+                let Decision { deliver, .. } = decide(Read::Failed);
+                deliver(Err(WriteError::Database(StoreError::BatchFailed(
+                    error.clone(),
+                ))));
+            }
+            Job::CreateLobby { reply, .. } => {
+                let _ = reply.send(Err(StoreError::BatchFailed(error.clone())));
+            }
+        }
+    }
+
     pub fn lobby(&self) -> Uuid {
         match self {
             Job::Transact { lobby, .. } => *lobby,
@@ -318,11 +333,21 @@ async fn run_batch<E: Engine>(engine: &mut E, shared: &Shared, batch: &mut Vec<J
     let changes = batch.len() as u64;
     let mut progress = Progress::at(shared.clock.now_millis());
     let outcome = in_one_transaction(engine, &shared.cache, batch, &mut progress).await;
-    // Jobs the batch never reached were dropped with it: their callers see the channel close
-    // and answer with an error; nothing of theirs was written.
-    batch.clear();
     engine.ended(&progress, outcome.is_ok());
-    finish(progress, outcome.err(), shared, changes);
+    let failed = outcome.err().map(|error| {
+        tracing::error!(%error, "a group commit failed; its changes were rolled back");
+        Arc::new(error)
+    });
+    // Jobs the batch never reached (it failed before them) hear why, as the others do: nothing
+    // of theirs was written, and a database that went away is then a 503 to each caller
+    // rather than a writer that seems to have stopped.
+    if let Some(error) = &failed {
+        for job in batch.drain(..) {
+            job.fail(error);
+        }
+    }
+    batch.clear();
+    finish(progress, failed, shared, changes);
 }
 
 async fn in_one_transaction<E: Engine>(
@@ -337,7 +362,10 @@ async fn in_one_transaction<E: Engine>(
         .map(Job::lobby)
         .collect();
     let mut tx = engine.begin(&lobbies, progress.at).await?;
-    for job in batch.drain(..) {
+    // Taken from the back of the reversed batch, so that the jobs a failure leaves unreached
+    // stay in it for `run_batch` to answer.
+    batch.reverse();
+    while let Some(job) = batch.pop() {
         run_job(&mut tx, cache, job, progress).await?;
     }
     tx.commit(&progress.changed, &progress.published).await
@@ -345,25 +373,18 @@ async fn in_one_transaction<E: Engine>(
 
 /// Once the batch's fate is known: publishes what it changed (if it committed) and answers
 /// every caller.
-fn finish(progress: Progress, failed: Option<StoreError>, shared: &Shared, changes: u64) {
+fn finish(progress: Progress, failed: Option<Arc<StoreError>>, shared: &Shared, changes: u64) {
     let at = progress.at;
-    let failed = match failed {
-        None => {
-            // Counted before anyone is answered, so that an answered caller sees its commit.
-            shared.stats.count(changes);
-            for snapshot in progress.changed.into_values() {
-                shared.cache.offer(snapshot);
-            }
-            for (lobby, events) in progress.published {
-                shared.feed.publish(lobby, events);
-            }
-            None
+    if failed.is_none() {
+        // Counted before anyone is answered, so that an answered caller sees its commit.
+        shared.stats.count(changes);
+        for snapshot in progress.changed.into_values() {
+            shared.cache.offer(snapshot);
         }
-        Some(error) => {
-            tracing::error!(%error, "a group commit failed; its changes were rolled back");
-            Some(Arc::new(error))
+        for (lobby, events) in progress.published {
+            shared.feed.publish(lobby, events);
         }
-    };
+    }
     for ending in progress.endings {
         match (ending, &failed) {
             (Ending::Decided { deliver, result }, None) => {

@@ -84,8 +84,8 @@ async fn the_load_generator_plays_every_lobby_to_the_end_and_counts_what_it_saw(
             connections: 8,
             strategy: Strategy::Random,
             drive,
-            server_pid: None,
-            database_processes: None,
+            server_pid: Vec::new(),
+            database_processes: Vec::new(),
             seed: 1,
             webhooks: false,
         };

@@ -56,6 +56,7 @@ mod pages_waiting;
 mod rules_purity;
 mod scale_of_styles_props;
 mod scale_out_listen;
+mod scale_out_faults;
 mod server_binary;
 mod server_limits;
 mod server_rate_limits;
