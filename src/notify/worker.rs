@@ -31,6 +31,11 @@ use crate::store::{Attempt, Claimed, Finished, Settled, Store};
 pub const RECHECK: Duration = Duration::from_secs(2);
 /// Deliveries claimed per round trip.
 const BATCH: i64 = 64;
+/// How long the worker lets commits gather after one wakes it, and the recorder lets attempts
+/// finish, before each writes: claims and records are transactions of their own (an fsync each
+/// on SQLite, beside the lobbies' writer), so a busy server must not pay one per commit. A
+/// notification leaves at most this much later.
+const LINGER: Duration = Duration::from_millis(50);
 /// How long a claim holds a delivery (store-clock ms): longer than any attempt takes.
 pub const LEASE_MS: i64 = 120_000;
 /// Deliveries in flight to one destination at once.
@@ -116,6 +121,15 @@ async fn work(host: Host, sender: Sender) {
 async fn record(shared: Arc<Shared>, mut results: mpsc::UnboundedReceiver<Finished>) {
     let mut batch = Vec::with_capacity(RECORD_BATCH);
     while results.recv_many(&mut batch, RECORD_BATCH).await > 0 {
+        if batch.len() < RECORD_BATCH {
+            tokio::time::sleep(LINGER).await;
+            while batch.len() < RECORD_BATCH {
+                match results.try_recv() {
+                    Ok(finished) => batch.push(finished),
+                    Err(_) => break,
+                }
+            }
+        }
         match shared.store.finish_deliveries(&shared.owner, &batch).await {
             Ok(0) => {}
             Ok(lost) => tracing::info!(
@@ -177,8 +191,8 @@ async fn run(shared: Arc<Shared>) {
             _ => None,
         };
         tokio::select! {
-            () = wake.notified() => {}
-            () = elsewhere.outbox.notified() => {}
+            () = wake.notified() => tokio::time::sleep(LINGER).await,
+            () = elsewhere.outbox.notified() => tokio::time::sleep(LINGER).await,
             () = tokio::time::sleep(RECHECK) => {}
             () = async {
                 match next {
