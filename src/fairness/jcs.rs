@@ -28,25 +28,11 @@ pub enum Field<'a> {
     Json(&'a Value),
 }
 
-/// SHA-256 of the canonical encoding of `value`.
-pub fn digest_value(value: &Value) -> [u8; 32] {
-    let mut sink = HashSink(Sha256::new());
-    write_value(&mut sink, value).expect("hashing never fails");
-    sink.0.finalize().into()
-}
-
 /// SHA-256 of the canonical encoding of the object whose members are `fields` (names unique).
 pub fn digest_fields(fields: &[(&str, Field<'_>)]) -> [u8; 32] {
     let mut sink = HashSink(Sha256::new());
     write_fields(&mut sink, fields).expect("hashing never fails");
     sink.0.finalize().into()
-}
-
-/// The canonical encoding of `value`, as bytes (the tests compare it with the reference).
-pub fn to_vec(value: &Value) -> Vec<u8> {
-    let mut out = Vec::new();
-    write_value(&mut out, value).expect("writing to a Vec never fails");
-    out
 }
 
 /// Feeds what is written to the hasher.
@@ -172,6 +158,20 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
     use serde_json::json;
+
+    /// SHA-256 of the canonical encoding of `value`.
+    fn digest_value(value: &Value) -> [u8; 32] {
+        let mut sink = HashSink(Sha256::new());
+        write_value(&mut sink, value).expect("hashing never fails");
+        sink.0.finalize().into()
+    }
+
+    /// The canonical encoding of `value`, as bytes (the tests compare it with the reference).
+    fn to_vec(value: &Value) -> Vec<u8> {
+        let mut out = Vec::new();
+        write_value(&mut out, value).expect("writing to a Vec never fails");
+        out
+    }
 
     fn reference(value: &Value) -> Vec<u8> {
         serde_json_canonicalizer::to_vec(value).unwrap()

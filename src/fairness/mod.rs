@@ -45,11 +45,6 @@ pub fn fresh_secret() -> String {
     hex(&bytes)
 }
 
-/// SHA-256 of the JCS encoding of `value`, in hex.
-pub fn hash_canonical(value: &Value) -> String {
-    hex(&jcs::digest_value(value))
-}
-
 /// The commitment to a game's seed, published from the lobby's creation: the seed (as a decimal
 /// string, since a u64 does not fit a JSON number exactly) with a secret salt.
 pub fn seed_commitment(seed: u64, salt: &str) -> String {

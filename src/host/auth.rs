@@ -4,6 +4,7 @@ use rand::RngExt;
 use sha2::{Digest, Sha256};
 
 use crate::error::AppError;
+use crate::fairness::hex;
 use crate::store::{PlayerRow, Snapshot};
 
 /// A fresh token: 32 random bytes from the operating system's generator, hex-encoded. Tokens
@@ -17,16 +18,6 @@ pub fn new_token() -> String {
 /// The stored form of a token.
 pub fn hash_token(token: &str) -> String {
     hex(&Sha256::digest(token.as_bytes()))
-}
-
-fn hex(bytes: &[u8]) -> String {
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    let mut out = String::with_capacity(bytes.len() * 2);
-    for &b in bytes {
-        out.push(char::from(DIGITS[usize::from(b >> 4)]));
-        out.push(char::from(DIGITS[usize::from(b & 15)]));
-    }
-    out
 }
 
 /// The token a request presented (if any), already hashed. Hashing it before a change is
