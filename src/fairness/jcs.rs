@@ -13,10 +13,19 @@
 //! decimal. Any other number is left to `serde_json_canonicalizer`, whose ECMAScript number
 //! formatting is the reference. The tests
 //! compare both encoders on arbitrary values.
+//!
+//! A step's reveal, log and pools reach the digest as the text the host has just written for
+//! the store. Parsing that text back into `Value`s (a map per object, a string per name) and
+//! cloning the log's public entries cost the server more than the hashing itself, so stored
+//! text is read into [`Node`]s instead: a tree that borrows its strings from the text and keeps
+//! an object's members as a list, sorted only when written.
 
+use std::borrow::Cow;
 use std::cmp::Ordering;
+use std::fmt;
 use std::io::{self, Write};
 
+use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Number, Value};
 use sha2::{Digest, Sha256};
 
@@ -26,6 +35,114 @@ pub enum Field<'a> {
     Str(&'a str),
     Uint(u64),
     Json(&'a Value),
+    Node(&'a Node<'a>),
+}
+
+/// JSON read from text for hashing only: strings borrowed from the text where it holds them
+/// unescaped, objects as member lists in the text's order. It encodes exactly as the `Value`
+/// parsed from the same text does (the tests hold the two together), for text whose objects
+/// have no repeated names, which is all text serde_json writes.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Node<'a> {
+    Null,
+    Bool(bool),
+    Number(Number),
+    Str(Cow<'a, str>),
+    Array(Vec<Node<'a>>),
+    Object(Vec<(Cow<'a, str>, Node<'a>)>),
+}
+
+impl<'a> Node<'a> {
+    /// Reads `text` as one JSON value.
+    pub fn parse(text: &'a str) -> Result<Node<'a>, serde_json::Error> {
+        serde_json::from_str(text)
+    }
+
+    /// The member named `name`, if this is an object that has one.
+    pub fn get(&self, name: &str) -> Option<&Node<'a>> {
+        match self {
+            Node::Object(members) => members.iter().find(|(n, _)| n == name).map(|(_, v)| v),
+            _ => None,
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Node<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(NodeVisitor)
+    }
+}
+
+struct NodeVisitor;
+
+impl<'de> Visitor<'de> for NodeVisitor {
+    type Value = Node<'de>;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_unit<E>(self) -> Result<Node<'de>, E> {
+        Ok(Node::Null)
+    }
+
+    fn visit_bool<E>(self, v: bool) -> Result<Node<'de>, E> {
+        Ok(Node::Bool(v))
+    }
+
+    fn visit_i64<E>(self, v: i64) -> Result<Node<'de>, E> {
+        Ok(Node::Number(v.into()))
+    }
+
+    fn visit_u64<E>(self, v: u64) -> Result<Node<'de>, E> {
+        Ok(Node::Number(v.into()))
+    }
+
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Node<'de>, E> {
+        Number::from_f64(v)
+            .map(Node::Number)
+            .ok_or_else(|| E::custom("a number JSON cannot hold"))
+    }
+
+    fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Node<'de>, E> {
+        Ok(Node::Str(Cow::Borrowed(v)))
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<Node<'de>, E> {
+        Ok(Node::Str(Cow::Owned(v.to_owned())))
+    }
+
+    fn visit_string<E>(self, v: String) -> Result<Node<'de>, E> {
+        Ok(Node::Str(Cow::Owned(v)))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Node<'de>, A::Error> {
+        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0));
+        while let Some(item) = seq.next_element()? {
+            items.push(item);
+        }
+        Ok(Node::Array(items))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Node<'de>, A::Error> {
+        let mut members = Vec::with_capacity(map.size_hint().unwrap_or(0));
+        while let Some(Name(name)) = map.next_key()? {
+            members.push((name, map.next_value()?));
+        }
+        Ok(Node::Object(members))
+    }
+}
+
+/// An object member's name, borrowed from the text when it holds it unescaped.
+struct Name<'a>(Cow<'a, str>);
+
+impl<'de> Deserialize<'de> for Name<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        match Node::deserialize(deserializer)? {
+            Node::Str(name) => Ok(Name(name)),
+            _ => Err(de::Error::custom("an object member's name is a string")),
+        }
+    }
 }
 
 /// SHA-256 of the canonical encoding of the object whose members are `fields` (names unique).
@@ -63,9 +180,45 @@ fn write_fields(out: &mut impl Write, fields: &[(&str, Field<'_>)]) -> io::Resul
             Field::Str(text) => write_str(out, text)?,
             Field::Uint(n) => write!(out, "{n}")?,
             Field::Json(value) => write_value(out, value)?,
+            Field::Node(node) => write_node(out, node)?,
         }
     }
     out.write_all(b"}")
+}
+
+fn write_node(out: &mut impl Write, node: &Node<'_>) -> io::Result<()> {
+    match node {
+        Node::Null => out.write_all(b"null"),
+        Node::Bool(true) => out.write_all(b"true"),
+        Node::Bool(false) => out.write_all(b"false"),
+        Node::Number(n) => write_number(out, n),
+        Node::Str(text) => write_str(out, text),
+        Node::Array(items) => {
+            out.write_all(b"[")?;
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.write_all(b",")?;
+                }
+                write_node(out, item)?;
+            }
+            out.write_all(b"]")
+        }
+        Node::Object(members) => {
+            let mut sorted: Vec<&(Cow<'_, str>, Node<'_>)> = members.iter().collect();
+            // Herald writes its structs' fields in declaration order, not sorted: sort always.
+            sorted.sort_unstable_by(|a, b| utf16_order(&a.0, &b.0));
+            out.write_all(b"{")?;
+            for (i, (name, value)) in sorted.into_iter().enumerate() {
+                if i > 0 {
+                    out.write_all(b",")?;
+                }
+                write_str(out, name)?;
+                out.write_all(b":")?;
+                write_node(out, value)?;
+            }
+            out.write_all(b"}")
+        }
+    }
 }
 
 fn write_value(out: &mut impl Write, value: &Value) -> io::Result<()> {
@@ -226,10 +379,42 @@ mod tests {
         })
     }
 
+    /// The canonical encoding of `text` read as nodes.
+    fn node_to_vec(text: &str) -> Vec<u8> {
+        let mut out = Vec::new();
+        write_node(&mut out, &Node::parse(text).unwrap()).expect("writing to a Vec never fails");
+        out
+    }
+
+    #[test]
+    fn nodes_borrow_unescaped_strings_and_keep_escaped_ones() {
+        let text = r#"{"b":"plain","a":"line\nbreak","c":[1,-2,2.5,null,true]}"#;
+        let node = Node::parse(text).unwrap();
+        assert!(matches!(
+            node.get("b"),
+            Some(Node::Str(Cow::Borrowed("plain")))
+        ));
+        assert!(matches!(node.get("a"), Some(Node::Str(Cow::Owned(s))) if s == "line\nbreak"));
+        assert_eq!(
+            node_to_vec(text),
+            reference(&serde_json::from_str(text).unwrap())
+        );
+        assert!(Node::parse("{\"a\":").is_err());
+    }
+
     proptest! {
         #[test]
         fn it_writes_what_the_reference_writes(value in any_json()) {
             prop_assert_eq!(to_vec(&value), reference(&value));
+        }
+
+        /// Stored text read as nodes encodes as the value it was written from, whether
+        /// serde_json wrote it compact or pretty.
+        #[test]
+        fn nodes_of_written_text_encode_as_their_value(value in any_json()) {
+            prop_assert_eq!(node_to_vec(&value.to_string()), to_vec(&value));
+            let pretty = serde_json::to_string_pretty(&value).unwrap();
+            prop_assert_eq!(node_to_vec(&pretty), to_vec(&value));
         }
     }
 }

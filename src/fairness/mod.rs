@@ -18,7 +18,7 @@ mod readjudicate;
 pub mod replay;
 pub mod verify;
 
-use jcs::Field;
+use jcs::{Field, Node};
 use rand::RngExt;
 use serde_json::Value;
 use uuid::Uuid;
@@ -100,6 +100,45 @@ pub fn step_digest(previous: &str, content: StepContent<'_>) -> String {
     ]))
 }
 
+/// A resolved step as the host writes it for the store: its reveal, log (private entries
+/// included) and pools as JSON text.
+#[derive(Clone, Copy, Debug)]
+pub struct StoredStep<'a> {
+    pub round: u32,
+    pub step: &'a str,
+    pub revealed: &'a str,
+    pub log: &'a str,
+    pub pools: &'a str,
+}
+
+/// [`step_digest`] of a step from its stored text, read without building `Value`s: the host
+/// digests every step it resolves on the order's path (see `jcs`'s documentation).
+pub fn stored_step_digest(
+    previous: &str,
+    step: StoredStep<'_>,
+) -> Result<String, serde_json::Error> {
+    let revealed = Node::parse(step.revealed)?;
+    let log = match Node::parse(step.log)? {
+        Node::Array(entries) => Node::Array(
+            entries
+                .into_iter()
+                .filter(|e| e.get("private_to_seat").is_none())
+                .collect(),
+        ),
+        other => other,
+    };
+    let pools = Node::parse(step.pools)?;
+    Ok(hex(&jcs::digest_fields(&[
+        ("kind", Field::Str("herald-step")),
+        ("previous_digest", Field::Str(previous)),
+        ("round", Field::Uint(u64::from(step.round))),
+        ("step", Field::Str(step.step)),
+        ("revealed", Field::Node(&revealed)),
+        ("log", Field::Node(&log)),
+        ("pools", Field::Node(&pools)),
+    ])))
+}
+
 /// The entries of a stored log that everyone may read (those without `private_to_seat`): the
 /// log as the archive and the digest hold it.
 pub fn public_log(log: &Value) -> Value {
@@ -148,6 +187,52 @@ mod tests {
             step_digest(&seed_commitment(42, &salt), content),
             "ebe4eed71866c62d98ff6851b0b769253e3a8a94967fd67267237b7e88191d6c"
         );
+    }
+
+    /// The host digests the text it stores; an archive's checker digests the values it reads.
+    /// Both must agree, private log entries left out of each.
+    #[test]
+    fn a_stored_step_digests_as_its_values_with_private_entries_left_out() {
+        let revealed = json!([{"player": {"id": "p", "name": "Ann \"A\""}, "order": {"move": "block"}, "nonce": "ab"}]);
+        let log = json!([
+            {"text": "Ann blocks.", "kind": "blocked", "round": 2},
+            {"text": "You drew R7.", "private_to_seat": 0},
+            {"text": "Bob \u{e000} \u{1f600}", "kind": "x"}
+        ]);
+        let pools = json!({"players": [{"hp": 7, "vp": 0}]});
+        let values = step_digest(
+            "prev",
+            StepContent {
+                round: 2,
+                step: "orders",
+                revealed: &revealed,
+                log: &public_log(&log),
+                pools: &pools,
+            },
+        );
+        let stored = stored_step_digest(
+            "prev",
+            StoredStep {
+                round: 2,
+                step: "orders",
+                revealed: &revealed.to_string(),
+                log: &log.to_string(),
+                pools: &pools.to_string(),
+            },
+        )
+        .unwrap();
+        assert_eq!(stored, values);
+        let with_private = step_digest(
+            "prev",
+            StepContent {
+                round: 2,
+                step: "orders",
+                revealed: &revealed,
+                log: &log,
+                pools: &pools,
+            },
+        );
+        assert_ne!(stored, with_private);
     }
 
     #[test]

@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 use super::engine::{from_stored, to_text};
 use crate::error::AppError;
 use crate::fairness::act::Ledger;
-use crate::fairness::{StepContent, public_log, seed_commitment, step_digest};
+use crate::fairness::{StoredStep, seed_commitment, stored_step_digest};
 use crate::store::{Change, LobbyRow, Snapshot};
 
 /// The lobby's seed commitment; None for a lobby created before commitments existed.
@@ -37,18 +37,16 @@ pub(super) fn seal(snapshot: &Snapshot, change: &mut Change) -> Result<(), AppEr
             _ => Vec::new(),
         };
         step.acts = to_text(&acts)?;
-        let revealed: Value = from_stored(&step.revealed)?;
-        let log = public_log(&from_stored(&step.log)?);
-        let pools: Value = from_stored(&step.pools)?;
-        let content = StepContent {
+        let content = StoredStep {
             round: step.round,
             step: &step.step,
-            revealed: &revealed,
-            log: &log,
-            pools: &pools,
+            revealed: &step.revealed,
+            log: &step.log,
+            pools: &step.pools,
         };
+        step.digest = stored_step_digest(&head, content)
+            .map_err(|e| AppError::Internal(format!("a step's text to digest: {e}")))?;
         step.previous_digest = head;
-        step.digest = step_digest(&step.previous_digest, content);
         head = step.digest.clone();
     }
     if let Some(first) = change.resolved.first() {
