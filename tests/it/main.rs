@@ -38,6 +38,7 @@ mod pages_browser;
 mod pages_browser_clock;
 mod pages_browser_host;
 mod pages_browser_my_games;
+mod pages_browser_nojs;
 mod pages_browser_pages;
 mod pages_browser_phone;
 mod pages_browser_sos;

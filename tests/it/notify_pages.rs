@@ -34,6 +34,12 @@ async fn the_host_adds_tests_re_enables_and_deletes_a_webhook_on_the_panel() {
             .await;
         assert_eq!(added.status, StatusCode::OK, "{}", added.html);
         assert!(added.html.contains("whsec_"), "the secret is shown once");
+        // With JavaScript off the page must stay: a reload would GET the form's address and
+        // the secret would be gone.
+        assert!(
+            !added.html.contains("http-equiv=\"refresh\""),
+            "the page with the secret reloads itself"
+        );
         let again = host.get(&panel_path).await;
         assert!(!again.html.contains("whsec_"), "and only once");
         assert!(

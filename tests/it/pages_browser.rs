@@ -3,7 +3,8 @@
 //! browser session (their own cookie jar), and a host play a Crossing Swords game to the final
 //! standings with nothing but clicks and typing; live updates are checked on a page nobody
 //! reloads; screenshots at phone and desktop widths are saved under `target/screenshots/` and
-//! checked to be real pictures.
+//! checked to be real pictures. The same helpers run browsers with the pages' script off
+//! (`Script::Off`, for `pages_browser_nojs.rs`).
 //!
 //! Needs `/usr/bin/chromium` and `/usr/bin/chromedriver` (`.ci/install-browser`; other paths
 //! in `HERALD_CHROMIUM` / `HERALD_CHROMEDRIVER`). Without them
@@ -35,6 +36,15 @@ fn chromedriver() -> String {
 }
 const PHONE: (u32, u32) = (360, 780);
 const DESKTOP: (u32, u32) = (1280, 900);
+/// The widths every pictured page is checked at, with the label of its screenshot.
+const SIZES: [(&str, (u32, u32)); 2] = [("phone", PHONE), ("desktop", DESKTOP)];
+
+/// Whether the browser runs the pages' script: every page must also work without it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Script {
+    On,
+    Off,
+}
 
 /// chromedriver, ended when the test ends (also on panic).
 struct Driver {
@@ -128,21 +138,25 @@ async fn start_driver() -> Driver {
 }
 
 /// A fresh browser session: its own profile directory, so its own cookies.
-async fn browser(driver: &Driver, profile: &Path) -> Client {
+async fn browser(driver: &Driver, profile: &Path, script: Script) -> Client {
+    let mut options = json!({
+        "binary": chromium(),
+        "args": [
+            "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+            "--disable-component-update", "--disable-sync", "--no-first-run",
+            "--disable-dev-shm-usage", "--hide-scrollbars",
+            format!("--user-data-dir={}", profile.display()),
+            format!("--window-size={},{}", DESKTOP.0, DESKTOP.1),
+        ]
+    });
+    if script == Script::Off {
+        // The content setting behind Chromium's "Don't allow sites to use JavaScript": no
+        // script of the page runs and `<noscript>` renders, as for a person who turned it off,
+        // while chromedriver's own commands (run through DevTools) still work.
+        options["prefs"] = json!({"profile.managed_default_content_settings.javascript": 2});
+    }
     let mut caps = serde_json::Map::new();
-    caps.insert(
-        "goog:chromeOptions".into(),
-        json!({
-            "binary": chromium(),
-            "args": [
-                "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                "--disable-component-update", "--disable-sync", "--no-first-run",
-                "--disable-dev-shm-usage", "--hide-scrollbars",
-                format!("--user-data-dir={}", profile.display()),
-                format!("--window-size={},{}", DESKTOP.0, DESKTOP.1),
-            ]
-        }),
-    );
+    caps.insert("goog:chromeOptions".into(), options);
     ClientBuilder::new(HttpConnector::new())
         .capabilities(caps)
         .connect(&format!("http://127.0.0.1:{}", driver.port))
@@ -249,26 +263,43 @@ fn screenshot_dir() -> PathBuf {
     dir
 }
 
+/// Sets the window to `size` and checks that the page does not scroll sideways there.
+async fn fits_at(client: &Client, name: &str, label: &str, (width, height): (u32, u32)) {
+    client.set_window_size(width, height).await.expect("resize");
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let widths = client
+        .execute(
+            "return [document.documentElement.scrollWidth, window.innerWidth];",
+            vec![],
+        )
+        .await
+        .expect("widths");
+    assert!(
+        widths[0].as_f64() <= widths[1].as_f64(),
+        "{name}-{label} scrolls sideways: {widths}"
+    );
+}
+
+/// Checks that the page does not scroll sideways at phone and desktop widths, without a
+/// picture; the window is left at desktop width.
+pub(crate) async fn fits_phone_and_desktop(client: &Client, name: &str) {
+    for (label, size) in SIZES {
+        fits_at(client, name, label, size).await;
+    }
+    client
+        .set_window_size(DESKTOP.0, DESKTOP.1)
+        .await
+        .expect("resize");
+}
+
 /// Saves the page at phone and desktop widths and checks each picture is not blank, and that
 /// the page does not scroll sideways at either width (so every page a test pictures is also
 /// checked on a 360 px phone).
 pub(crate) async fn screenshots(client: &Client, name: &str) {
-    for (label, (width, height)) in [("phone", PHONE), ("desktop", DESKTOP)] {
-        client.set_window_size(width, height).await.expect("resize");
-        tokio::time::sleep(Duration::from_millis(200)).await;
-        let widths = client
-            .execute(
-                "return [document.documentElement.scrollWidth, window.innerWidth];",
-                vec![],
-            )
-            .await
-            .expect("widths");
-        assert!(
-            widths[0].as_f64() <= widths[1].as_f64(),
-            "{name}-{label} scrolls sideways: {widths}"
-        );
+    for (label, size) in SIZES {
+        fits_at(client, name, label, size).await;
         let png = client.screenshot().await.expect("screenshot");
-        check_picture(&png, width, &format!("{name}-{label}"));
+        check_picture(&png, size.0, &format!("{name}-{label}"));
         std::fs::write(screenshot_dir().join(format!("{name}-{label}.png")), &png).expect("save");
     }
     client
@@ -383,13 +414,28 @@ pub(crate) async fn with_browsers_serving<F>(who: &[&str], options: herald::Opti
 where
     F: AsyncFnOnce(&str, &[Client]) -> Result<(), String>,
 {
+    with_browsers_in(who, options, Script::On, game).await;
+}
+
+/// [`with_browsers_serving`] in browsers that run no script of the pages.
+pub(crate) async fn with_browsers_without_script<F>(who: &[&str], options: herald::Options, game: F)
+where
+    F: AsyncFnOnce(&str, &[Client]) -> Result<(), String>,
+{
+    with_browsers_in(who, options, Script::Off, game).await;
+}
+
+async fn with_browsers_in<F>(who: &[&str], options: herald::Options, script: Script, game: F)
+where
+    F: AsyncFnOnce(&str, &[Client]) -> Result<(), String>,
+{
     let dir = tempfile::tempdir().unwrap();
     let (base, stop) = serve(dir.path(), options).await;
     let driver = start_driver().await;
     let mut clients = Vec::new();
     for name in who {
         let profile = dir.path().join(format!("profile-{name}"));
-        clients.push(browser(&driver, &profile).await);
+        clients.push(browser(&driver, &profile, script).await);
     }
     // A hung browser must fail the test, not the CI run.
     let result = tokio::time::timeout(Duration::from_secs(300), game(&base, &clients))
@@ -584,8 +630,9 @@ async fn play(base: &str, clients: &[Client]) -> Result<(), String> {
 }
 
 /// Answers the decision form on the player's page, if there is one, by clicking: the pair for
-/// Gather Power, otherwise No/Decline where offered, else the first choice(s).
-async fn answer_decision(client: &Client, play: &str) -> Option<String> {
+/// Gather Power, otherwise No/Decline where offered, else the first choice(s). The Gather Power
+/// form is pictured under `picture`.
+pub(crate) async fn answer_decision(client: &Client, play: &str, picture: &str) -> Option<String> {
     client.goto(play).await.unwrap();
     wait_for(client, "h1").await;
     if client.find(Locator::Css("#order-form")).await.is_err()
@@ -611,7 +658,7 @@ async fn answer_decision(client: &Client, play: &str) -> Option<String> {
             .unwrap();
     };
     if step == "gather-power" {
-        screenshots(client, "bst-decision").await;
+        screenshots(client, picture).await;
         let pair = client.find(Locator::Css("#f-tokens")).await.unwrap();
         pair.select_by_index(1).await.unwrap();
         click("#order-form button[type=submit]:not([name])").await;
@@ -755,8 +802,8 @@ async fn play_bst(base: &str, clients: &[Client]) -> Result<(), String> {
 
     let mut answered = Vec::new();
     for _ in 0..12 {
-        let a = answer_decision(ann, &play).await;
-        let b = answer_decision(bob, &play).await;
+        let a = answer_decision(ann, &play, "bst-decision").await;
+        let b = answer_decision(bob, &play, "bst-decision").await;
         if a.is_none() && b.is_none() {
             break;
         }

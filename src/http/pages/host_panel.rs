@@ -105,10 +105,11 @@ pub(super) async fn host_page(
     let base = base_url(headers);
     Ok(HostPage {
         title: format!("Host: {}", lobby.name),
+        // Never reloaded by itself: it always has a form to fill in, and it answers forms.
         live: Some(Live {
             lobby: id,
             after,
-            refresh: true,
+            refresh: false,
         }),
         csrf,
         lobby_id: id.to_string(),

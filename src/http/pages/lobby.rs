@@ -164,13 +164,16 @@ pub async fn show_lobby(
         .as_ref()
         .map(|r| Exports::of(&posts::standings(&links, r)));
     let pools_title = posts::pools_title(&lobby);
+    let full = lobby.players.len() >= lobby.capacity;
+    // The page offers the join form to a visitor who is not in yet (the template's test).
+    let join_form = lobby.status == Status::Signups && viewer.player.is_none() && !full;
     Ok(LobbyPage {
         deadline: DeadlineLine::of(&lobby),
         title: lobby.name.clone(),
         live: Some(Live {
             lobby: id,
             after,
-            refresh: true,
+            refresh: !join_form,
         }),
         csrf,
         lobby_id: id.to_string(),
@@ -178,7 +181,7 @@ pub async fn show_lobby(
         status: lobby.status.as_str(),
         status_label: status_label(&lobby),
         signups_open: lobby.status == Status::Signups,
-        full: lobby.players.len() >= lobby.capacity,
+        full,
         waiting: waiting_line(&lobby, viewer.player.as_ref().map(|p| p.name.as_str())),
         show_orders: collecting(&lobby),
         table,

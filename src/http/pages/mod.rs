@@ -48,7 +48,9 @@ pub struct Live {
     pub lobby: Uuid,
     /// The last event the page already reflects; the script ignores events up to it.
     pub after: i64,
-    /// With JavaScript off, reload every 30 s (not on pages with a form being filled in).
+    /// With JavaScript off, reload every 30 s: only a page with nothing on it to fill in. A
+    /// reload throws away what was typed or ticked, and on a page that answers a form (a
+    /// refusal, a webhook's secret shown once) it would GET the form's address instead.
     pub refresh: bool,
 }
 

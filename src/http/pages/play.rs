@@ -111,8 +111,10 @@ pub(super) async fn play_page(
         }
         Some(_) | None => None,
     };
-    let waiting = form.is_some() && me.pending.is_none();
     let mail = MailSection::of(app, id, &token).await?;
+    // An order form (also one already answered: the order may be replaced) or the mail form
+    // is being filled in; a reload would empty it.
+    let refresh = form.is_none() && !mail.on;
     Ok(PlayPage {
         title: format!(
             "{}: {}",
@@ -122,7 +124,7 @@ pub(super) async fn play_page(
         live: Some(Live {
             lobby: id,
             after,
-            refresh: !waiting,
+            refresh,
         }),
         csrf,
         lobby_id: id.to_string(),
