@@ -227,6 +227,16 @@ async fn the_lobby_shows_its_deadline_settings_in_the_view_and_in_words() {
             "{page}"
         );
         assert!(!page.contains("in a row"), "{page}");
+        // The default reminders (a day and an hour before) never fire within a minute: the
+        // page does not promise them.
+        assert!(!page.contains("reminders"), "{page}");
+
+        let (two_hours, _) = app
+            .create_lobby("crossing-swords", json!({"deadline_seconds": 7200}))
+            .await;
+        let page = app.get(&format!("/lobbies/{two_hours}"), None).await.text;
+        assert!(page.contains("reminders 1 hour before"), "{page}");
+        assert!(!page.contains("1 day"), "{page}");
 
         let (none, _) = app.create_lobby("crossing-swords", json!({})).await;
         let page = app.get(&format!("/lobbies/{none}"), None).await.text;

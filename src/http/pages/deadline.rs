@@ -102,12 +102,16 @@ pub fn settings_in_words(lobby: &LobbyView, main: &str) -> Vec<String> {
                 parts.push(format!("{} for decisions", span_in_words(s)));
             }
             lines.push(format!("Deadline: {}", parts.join(", ")));
+            // A reminder as long as a step's deadline or longer never fires (host/timing.rs):
+            // name only those that fit the longer of the two.
+            let longest = main_s.max(decision).unwrap_or(0);
             let reminders: Vec<String> = settings
                 .get("reminder_seconds")
                 .and_then(Value::as_array)
                 .into_iter()
                 .flatten()
                 .filter_map(Value::as_u64)
+                .filter(|r| *r < longest)
                 .map(span_in_words)
                 .collect();
             if !reminders.is_empty() {
