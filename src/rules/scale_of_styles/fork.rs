@@ -12,13 +12,14 @@ use crate::rules::ForkRefusal;
 /// discard in its order, and so his deck's size and composition.
 ///
 /// The order of each deck is not kept: each fighter's remaining cards are shuffled again by
-/// the new duel with its own secret seed (a setup entry without a `deck`, S-3's shuffle of the
-/// cards not in his discard). The order is the one secret of the position (§3.4: "his plan"),
-/// and the finished duel's archive published the seed and every plan order, so whoever holds
-/// it could read both plans to the last card. Re-planning instead would let each fighter
-/// repair a plan damage disrupted (Ruling 13 lays it once, before round 1; T7), while the
-/// shuffle leaves neither a choice, as a fighter who lays no plan gets (Ruling 24). The `seed`
-/// and the `dice` list go for the same reason as the old order: both are published.
+/// the new duel with its own secret seed (a setup entry without a `deck` gets the cards not in
+/// its discard, shuffled: §3.5 and `docs/rules/scale-of-styles.md` gap 4). The order is the
+/// one secret of the position (§3.4: "his plan"), and the finished duel's archive published
+/// the seed and every plan order, so whoever holds it could read both plans to the last card.
+/// Re-planning instead would let each fighter repair a plan damage disrupted (Ruling 13 lays
+/// it once, before round 1; T7), while the shuffle leaves neither a choice, as a fighter who
+/// lays no plan gets (Ruling 24). The `seed` and the `dice` list go for the same reason as the
+/// old order: both are published.
 ///
 /// A position whose discard holds a card stripped unseen (`stripped_cards=hidden`, Ruling 17)
 /// is refused: a setup's discard is face up, so the fork would show the opponent cards the
