@@ -1,14 +1,18 @@
-//! Forking from an archive (issue 17 item 6), on every backend: a Crossing Swords and a BST
-//! game played over HTTP are forked at a middle round; the new game opens with the archive's
-//! pools after that round and plays on to an end that re-adjudicates cleanly. Refusals: a
-//! tampered archive, rounds it did not resolve, the wrong game, a running game's archive, a
-//! seat joined with another character; the create route's larger body limit.
+//! Forking from an archive (issue 17 item 6), on every backend: a game of each game played
+//! over HTTP is forked at a middle round; the new game opens with the archive's pools after
+//! that round and plays on to an end that re-adjudicates cleanly. A Scale of Styles fork keeps
+//! each deck's cards but not their order, which the archive published, and shows that order
+//! to no one but its owner. Refusals: a tampered archive, rounds it did not resolve, the wrong
+//! game, a running game's archive, a seat joined with another character; the create route's
+//! larger body limit.
 
 use axum::body::Body;
 use axum::http::{Method, StatusCode};
 use serde_json::{Value, json};
 
 use herald::fairness::archive::Archive;
+use herald::fairness::replay::Replay;
+use herald::rules::scale_of_styles::{Card, ScaleOfStyles};
 
 use crate::api_fairness::{Game, archive, bst, clean, crossing_swords, play_out, seat, view};
 use crate::api_fairness_tamper::reseal;
@@ -76,8 +80,9 @@ async fn forked_game(
     let origin = &reply.body["lobby"]["settings"]["forked_from"];
     assert_eq!(origin["lobby"], archived.lobby.id.to_string());
     assert_eq!(origin["round"], round);
-    if game == "bst" {
-        // The setup holds the hands: secret until the game is over, like any BST setup.
+    if game != "crossing-swords" {
+        // A BST setup holds the hands, a Scale of Styles one the fighters: secret until the
+        // game is over, like any setup of theirs.
         assert!(
             reply.body["lobby"]["settings"].get("setup").is_none(),
             "{}",
@@ -98,17 +103,25 @@ async fn forked_game(
     }
 }
 
-async fn fork_and_play_on(app: &TestApp, game: &str, archived: &Archive, joins: &[Value]) {
+/// The middle round of a finished game, where a fork starts.
+fn middle(game: &str, archived: &Archive) -> u32 {
     let last = archived.steps.iter().map(|s| s.round).max().unwrap();
     assert!(
         last >= 3,
         "{game}: a game of {last} rounds is too short to fork"
     );
-    let round = last / 2;
+    last / 2
+}
+
+async fn fork_and_play_on(app: &TestApp, game: &str, archived: &Archive, joins: &[Value]) {
+    let round = middle(game, archived);
     let mut forked = forked_game(app, game, archived, round, joins).await;
     let now = view(app, &forked.lobby).await;
     assert_eq!(now["round"], round + 1, "{now}");
     assert_opens_with(&now, &pools_after(archived, round));
+    if game == "scale-of-styles" {
+        decks_are_shuffled_again_and_secret(app, &forked, archived, round).await;
+    }
     play_out(app, &mut forked, 99, &[]).await;
     clean(
         &archive(app, &forked.lobby).await,
@@ -147,6 +160,96 @@ async fn forks_of_both_games_open_at_the_archived_position_and_play_on() {
         );
         assert_eq!(reply.code(), "fork-seat-mismatch");
     }
+}
+
+#[tokio::test]
+async fn a_scale_of_styles_fork_keeps_the_position_and_shuffles_each_deck_again_in_secret() {
+    for app in apps().await {
+        // Ann's fighter is not the rulings' default: the fork keeps his values, and whoever
+        // takes his seat joins with them.
+        let sos = [
+            json!({"name": "Ann", "level": 4, "xp": 5, "combat_dice": [6, 6]}),
+            json!({"name": "Bob"}),
+        ];
+        let mut game = seat(&app, "scale-of-styles", json!({"seed": 31337}), &sos).await;
+        play_out(&app, &mut game, 33, &[]).await;
+        let archived = archive(&app, &game.lobby).await;
+        let planned = archived.steps.iter().any(|s| s.step == "plan");
+        assert!(planned, "the archived duel laid its plans");
+        fork_and_play_on(&app, "scale-of-styles", &archived, &sos).await;
+
+        let reply = fork(&app, "scale-of-styles", &archived, middle("sos", &archived)).await;
+        let lobby = reply.body["id"].as_str().unwrap();
+        let path = format!("/api/v1/lobbies/{lobby}/players");
+        let reply = app.post(&path, None, json!({"name": "Bob"})).await;
+        assert_eq!(reply.code(), "fork-seat-mismatch", "{}", reply.text);
+    }
+}
+
+/// Each forked fighter's deck holds the cards his deck held after `round` in the archived
+/// game, in another order (the archive published the old one: its seed and every plan), and
+/// that order is seen by its owner alone: not in the public view, the settings, the running
+/// game's archive or the opponent's `me`.
+async fn decks_are_shuffled_again_and_secret(
+    app: &TestApp,
+    forked: &Game,
+    archived: &Archive,
+    round: u32,
+) {
+    let seed = archived.seed.as_deref().unwrap().parse().unwrap();
+    let mut replay = Replay::<ScaleOfStyles>::start(archived, seed).unwrap();
+    for step in archived.steps.iter().filter(|s| s.round <= round) {
+        for act in step.acts.iter().flatten() {
+            replay.apply(act).unwrap();
+        }
+    }
+    let lobby = &forked.lobby;
+    let public = app
+        .get(&format!("/api/v1/lobbies/{lobby}"), None)
+        .await
+        .text;
+    let running = app
+        .get(&format!("/api/v1/lobbies/{lobby}/archive"), None)
+        .await
+        .text;
+    for secret in ["\"deck\":", "\"setup\"", "\"seed\":", "\"dice\""] {
+        assert!(!public.contains(secret), "{secret} shown: {public}");
+    }
+    let mut long_decks = 0;
+    for (seat, (_, token)) in forked.players.iter().enumerate() {
+        let me = app
+            .get(&format!("/api/v1/lobbies/{lobby}/me"), Some(token))
+            .await
+            .body;
+        let deck: Vec<Card> = serde_json::from_value(me["deck"].clone()).unwrap();
+        let old = &replay.state().fighters[seat].deck;
+        let sorted = |cards: &[Card]| {
+            let mut cards = cards.to_vec();
+            cards.sort();
+            cards
+        };
+        assert_eq!(sorted(&deck), sorted(old), "seat {seat}: the same cards");
+        // A deck of 10 cards or more comes out in its old order once in 3.6 million shuffles.
+        if deck.len() >= 10 {
+            long_decks += 1;
+            assert_ne!(deck, *old, "seat {seat}: the published order is kept");
+        }
+        let (_, opponent) = &forked.players[1 - seat];
+        let theirs = app
+            .get(&format!("/api/v1/lobbies/{lobby}/me"), Some(opponent))
+            .await
+            .text;
+        // Five cards in their order: a pack's cards appear elsewhere, never in this run.
+        let top = serde_json::to_string(&deck[..5.min(deck.len())]).unwrap();
+        let run = top.trim_start_matches('[').trim_end_matches(']');
+        for text in [&public, &running, &theirs] {
+            assert!(
+                !text.contains(run),
+                "seat {seat}'s order {run} leaks: {text}"
+            );
+        }
+    }
+    assert!(long_decks > 0, "no deck was long enough to tell its order");
 }
 
 #[tokio::test]

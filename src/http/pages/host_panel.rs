@@ -85,7 +85,7 @@ pub(super) async fn host_token(
     match (viewer.is_host, tokens.host) {
         (true, Some(token)) => Ok(token),
         _ => Err(PageError(AppError::unauthenticated(
-            "not-the-host",
+            "host-only",
             "This page is for the lobby's host. Open the private link you were given when you created the lobby.",
         ))),
     }

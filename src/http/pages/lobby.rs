@@ -287,7 +287,7 @@ pub async fn continue_as(
         (Role::Player, MyRole::Player, "play")
     } else {
         return Err(PageError(AppError::not_found(
-            "unknown-link",
+            "unknown-token",
             "This private link does not belong to this lobby. Ask whoever sent it for a new one.",
         )));
     };

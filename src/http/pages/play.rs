@@ -66,7 +66,7 @@ pub(super) async fn player_token(
     match (viewer.player, tokens.player) {
         (Some(_), Some(token)) => Ok(token),
         _ => Err(PageError(AppError::unauthenticated(
-            "not-a-player",
+            "players-only",
             "This page is for a player of this lobby. Join from the lobby page, or open the private link you were given when you joined.",
         ))),
     }

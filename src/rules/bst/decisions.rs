@@ -12,10 +12,11 @@ use super::moves::Move;
 use super::orders::Order;
 use super::state::{Op, Pending, Play, State};
 use super::tokens::Token;
+use crate::rules::Seat;
 
 impl Run<'_> {
     /// Applies the answers to `pending` (one per owed seat, seat order).
-    pub fn apply(&mut self, pending: &Pending, orders: &[(usize, Order)]) {
+    pub fn apply(&mut self, pending: &Pending, orders: &[(Seat, Order)]) {
         for (seat, order) in orders {
             if *order == Order::Decline {
                 self.log(BstEvent::Declined {
@@ -36,8 +37,8 @@ impl Run<'_> {
             Pending::SetAside { .. } => {
                 for (seat, order) in orders {
                     let opp = State::other(*seat);
-                    if *order == Order::Accept && !self.s.players[opp].piercing_set_aside {
-                        self.s.players[opp].piercing_set_aside = true;
+                    if *order == Order::Accept && !self.s.players[opp.0].piercing_set_aside {
+                        self.s.players[opp.0].piercing_set_aside = true;
                         self.log(BstEvent::PiercingSetAside {
                             by: self.who(*seat),
                             player: self.who(opp),
@@ -114,7 +115,7 @@ impl Run<'_> {
                     && let Some(i) = self.s.discard.iter().position(|t| t == token)
                 {
                     self.s.discard.remove(i);
-                    self.s.players[*seat].hand.push(*token);
+                    self.s.players[seat.0].hand.push(*token);
                     self.log(BstEvent::TookFromDiscard {
                         player: self.who(*seat),
                         token: *token,
@@ -140,24 +141,24 @@ impl Run<'_> {
     }
 
     /// T5-T8: reveal, replace illegal moves, pay costs, judge; then queue T8-T14.
-    fn reveal(&mut self, orders: &[(usize, Order)]) {
+    fn reveal(&mut self, orders: &[(Seat, Order)]) {
         let mut submitted = [(Move::Guard, None::<Token>); 2];
         for (seat, order) in orders {
             if let Order::Play { tile, token } = order {
-                submitted[*seat] = (*tile, Some(*token));
+                submitted[seat.0] = (*tile, Some(*token));
             }
         }
         let mut plays = [None::<Play>; 2];
-        for (seat, (tile, token)) in submitted.into_iter().enumerate() {
+        for (seat, (tile, token)) in State::SEATS.into_iter().zip(submitted) {
             let Some(token) = token else { continue };
-            super::tokens::take_all(&mut self.s.players[seat].hand, &[token]);
-            self.s.turn.table[seat] = Some(token);
+            super::tokens::take_all(&mut self.s.players[seat.0].hand, &[token]);
+            self.s.turn.table[seat.0] = Some(token);
             self.log(BstEvent::Revealed {
                 player: self.who(seat),
                 chosen: tile,
                 token,
             });
-            plays[seat] = Some(Play {
+            plays[seat.0] = Some(Play {
                 chosen: tile,
                 actual: tile,
                 token,
@@ -167,7 +168,7 @@ impl Run<'_> {
         let [Some(mut a), Some(mut b)] = plays else {
             return;
         };
-        for (seat, play) in [(0, &mut a), (1, &mut b)] {
+        for (seat, play) in [(Seat(0), &mut a), (Seat(1), &mut b)] {
             if let Some(reason) = illegal_reason(self.s, seat, play.chosen) {
                 play.actual = play.chosen.replacement();
                 self.log(BstEvent::Replaced {
@@ -178,11 +179,11 @@ impl Run<'_> {
                 });
             }
         }
-        for (seat, play) in [(0, &mut a), (1, &mut b)] {
-            let cost = self.s.players[seat].character.cost(play.actual);
+        for (seat, play) in [(Seat(0), &mut a), (Seat(1), &mut b)] {
+            let cost = self.s.players[seat.0].character.cost(play.actual);
             if cost > 0 {
-                play.paid = self.s.players[seat].spend(cost);
-                let charges = self.s.players[seat].charges;
+                play.paid = self.s.players[seat.0].spend(cost);
+                let charges = self.s.players[seat.0].charges;
                 self.log(BstEvent::Paid {
                     player: self.who(seat),
                     paid_for: play.actual,
@@ -195,7 +196,7 @@ impl Run<'_> {
         let judgement = judge([a.actual, b.actual], [a.token, b.token], off_balance);
         let winners = match judgement.verdict {
             Verdict::Won { winner } => vec![self.who(winner)],
-            Verdict::BothWon => vec![self.who(0), self.who(1)],
+            Verdict::BothWon => vec![self.who(Seat(0)), self.who(Seat(1))],
             Verdict::BothLost => vec![],
         };
         self.log(BstEvent::Exchange {
@@ -218,26 +219,26 @@ impl Run<'_> {
 
     /// A Follow-up: half the token, rounded down, with no colour bonus (L209, A4); an
     /// Assassin's Red/Wild Follow-up sets Off-Balance (L299, A39).
-    fn follow_up_hit(&mut self, seat: usize, token: Token) {
+    fn follow_up_hit(&mut self, seat: Seat, token: Token) {
         let opp = State::other(seat);
         let parts = vec![Part {
             label: Term::HalfOf { token },
             amount: token.value() / 2,
         }];
         self.damage(seat, opp, DamageSource::FollowUp, parts);
-        if self.s.players[seat].character == Character::Assassin && token.is_red() {
+        if self.s.players[seat.0].character == Character::Assassin && token.is_red() {
             self.set_off_balance(opp, OffBalanceSource::AssassinRedFollowUp);
         }
     }
 
     /// A Power Surge: 1 Charge (free on a free turn) for +4 Piercing, +6 Dashing, or +3 and
     /// Off-Balance for Lightning (L215, L222, L230, A10, A21).
-    fn surge(&mut self, seat: usize) {
+    fn surge(&mut self, seat: Seat) {
         let Some(plays) = self.s.turn.plays else {
             return;
         };
-        let paid = self.s.players[seat].spend(1);
-        let charges = self.s.players[seat].charges;
+        let paid = self.s.players[seat.0].spend(1);
+        let charges = self.s.players[seat.0].charges;
         let why = if paid == 0 {
             ChargeCause::FreePowerSurge
         } else {
@@ -250,7 +251,7 @@ impl Run<'_> {
             why,
         });
         let opp = State::other(seat);
-        let bonus = match plays[seat].actual {
+        let bonus = match plays[seat.0].actual {
             Move::PiercingStrike => 4,
             Move::DashingStrike => 6,
             Move::LightningStrike => 3,
@@ -271,7 +272,7 @@ impl Run<'_> {
                 amount: bonus,
             }],
         );
-        if plays[seat].actual == Move::LightningStrike {
+        if plays[seat.0].actual == Move::LightningStrike {
             self.set_off_balance(opp, OffBalanceSource::SurgedLightning);
         }
     }
@@ -279,10 +280,10 @@ impl Run<'_> {
     /// Gather Power: discard a pair, gain 1 Charge, remove 1 poison; a Warpriest also heals
     /// 2, +1 if either token is Blue/Wild, and that heal is the same poison removal (L187,
     /// L194, L291, A23, A38).
-    fn gather(&mut self, seat: usize, tokens: &[Token]) {
+    fn gather(&mut self, seat: Seat, tokens: &[Token]) {
         self.discard_from_hand(seat, tokens, DiscardWhy::GatherPower);
         self.charges(seat, 1, ChargeCause::GatherPower);
-        if self.s.players[seat].character == Character::Warpriest {
+        if self.s.players[seat.0].character == Character::Warpriest {
             let amount = if tokens.iter().any(|t| t.is_blue()) {
                 3
             } else {

@@ -9,6 +9,7 @@ use super::matrix::Verdict;
 use super::moves::Move;
 use super::state::{Op, State};
 use super::tokens::Token;
+use crate::rules::Seat;
 
 fn part(label: Term, amount: i32) -> Part {
     Part { label, amount }
@@ -31,8 +32,8 @@ impl Run<'_> {
     /// The primary damage of a winning Strike, with its arithmetic: the base, the Red bonus
     /// (A3, A4) and the character changes (Sentinel Piercing +3, Channeler Dashing bonus A11,
     /// Channeler Standard -2 A29).
-    pub fn strike_parts(&self, seat: usize, strike: Move, token: Token) -> Vec<Part> {
-        let ch = self.s.players[seat].character;
+    pub fn strike_parts(&self, seat: Seat, strike: Move, token: Token) -> Vec<Part> {
+        let ch = self.s.players[seat.0].character;
         let mut parts = match strike {
             Move::PiercingStrike => vec![part(Term::PiercingBase, 5)],
             Move::LightningStrike => vec![part(Term::LightningBase, 7)],
@@ -52,7 +53,7 @@ impl Run<'_> {
             parts.push(part(Term::SentinelPiercing, 3));
         }
         if ch == Character::Channeler && strike == Move::DashingStrike {
-            let held = i32::from(self.s.players[seat].charges);
+            let held = i32::from(self.s.players[seat.0].charges);
             parts.push(part(Term::ChannelerCharges, held));
         }
         if ch == Character::Channeler && strike == Move::StandardStrike {
@@ -63,7 +64,7 @@ impl Run<'_> {
 
     /// The Strike's damage and statuses, without its optional parts (shared by single wins
     /// and ties, A6).
-    fn strike_hits(&mut self, seat: usize, strike: Move, token: Token) {
+    fn strike_hits(&mut self, seat: Seat, strike: Move, token: Token) {
         let opp = State::other(seat);
         let parts = self.strike_parts(seat, strike, token);
         self.damage(seat, opp, DamageSource::Win { tile: strike }, parts);
@@ -71,7 +72,7 @@ impl Run<'_> {
             Move::PiercingStrike => self.set_off_balance(opp, OffBalanceSource::PiercingStrike),
             Move::DashingStrike => self.set_off_balance(opp, OffBalanceSource::DashingStrike),
             Move::LightningStrike => {
-                if self.s.players[seat].character == Character::Razorbeast {
+                if self.s.players[seat.0].character == Character::Razorbeast {
                     self.poison(opp, PoisonSource::RazorbeastLightning);
                 }
             }
@@ -86,19 +87,19 @@ impl Run<'_> {
     }
 
     /// A winning Defense's Blue heal (L183; the Razorbeast's Counter-Attack too, L315).
-    fn blue_heal(&mut self, seat: usize, token: Token, defense: Move) {
+    fn blue_heal(&mut self, seat: Seat, token: Token, defense: Move) {
         if token.is_blue() {
             self.heal(seat, 1, HealSource::BlueDefense { tile: defense });
         }
     }
 
-    fn single_win(&mut self, w: usize) {
+    fn single_win(&mut self, w: Seat) {
         let Some(plays) = self.s.turn.plays else {
             return;
         };
         let l = State::other(w);
-        let (mv, token) = (plays[w].actual, plays[w].token);
-        let ch = self.s.players[w].character;
+        let (mv, token) = (plays[w.0].actual, plays[w.0].token);
+        let ch = self.s.players[w.0].character;
         match mv {
             Move::StandardStrike => {
                 self.strike_hits(w, mv, token);
@@ -114,13 +115,13 @@ impl Run<'_> {
             }
             Move::Guard => {
                 self.blue_heal(w, token, mv);
-                self.s.turn.table[w] = None;
-                self.s.players[w].hand.push(token);
+                self.s.turn.table[w.0] = None;
+                self.s.players[w.0].hand.push(token);
                 self.log(BstEvent::TokenReturned {
                     player: self.who(w),
                     token,
                 });
-                if plays[l].actual == Move::CounterAttack {
+                if plays[l.0].actual == Move::CounterAttack {
                     // The special Follow-up comes after the draw and its overflow (A32).
                     self.push_front([Op::Draw(w), Op::CheckOverflow, Op::AskFollowUp(w)]);
                 } else {
@@ -166,7 +167,7 @@ impl Run<'_> {
             }
             Move::Evasion => {
                 self.blue_heal(w, token, mv);
-                let paid = i32::from(plays[w].paid);
+                let paid = i32::from(plays[w.0].paid);
                 if paid > 0 {
                     self.charges(w, paid, ChargeCause::EvasionRefund);
                 }
@@ -183,8 +184,8 @@ impl Run<'_> {
         }
     }
 
-    fn power_up_gain(&mut self, seat: usize) {
-        let gain = if self.s.players[seat].character == Character::Assassin {
+    fn power_up_gain(&mut self, seat: Seat) {
+        let gain = if self.s.players[seat.0].character == Character::Assassin {
             1
         } else {
             2
@@ -205,8 +206,8 @@ impl Run<'_> {
             | Move::LightningStrike
             | Move::FinishingStrike => {
                 let mv = plays[0].actual;
-                let parts = [0, 1].map(|s| self.strike_parts(s, mv, plays[s].token));
-                for (seat, parts) in parts.into_iter().enumerate() {
+                let parts = State::SEATS.map(|s| self.strike_parts(s, mv, plays[s.0].token));
+                for (seat, parts) in State::SEATS.into_iter().zip(parts) {
                     self.damage(
                         seat,
                         State::other(seat),
@@ -214,18 +215,19 @@ impl Run<'_> {
                         parts,
                     );
                 }
-                for seat in 0..2 {
+                for seat in State::SEATS {
+                    let opp = State::other(seat);
                     match mv {
                         Move::PiercingStrike => {
-                            self.set_off_balance(1 - seat, OffBalanceSource::PiercingStrike)
+                            self.set_off_balance(opp, OffBalanceSource::PiercingStrike)
                         }
                         Move::DashingStrike => {
-                            self.set_off_balance(1 - seat, OffBalanceSource::DashingStrike)
+                            self.set_off_balance(opp, OffBalanceSource::DashingStrike)
                         }
                         Move::LightningStrike
-                            if self.s.players[seat].character == Character::Razorbeast =>
+                            if self.s.players[seat.0].character == Character::Razorbeast =>
                         {
-                            self.poison(1 - seat, PoisonSource::RazorbeastLightning)
+                            self.poison(opp, PoisonSource::RazorbeastLightning)
                         }
                         Move::LightningStrike
                         | Move::StandardStrike
@@ -238,30 +240,30 @@ impl Run<'_> {
                     }
                 }
                 if mv == Move::StandardStrike {
-                    self.push_front([Op::Draw(0), Op::Draw(1), Op::CheckOverflow]);
+                    self.push_front([Op::Draw(Seat(0)), Op::Draw(Seat(1)), Op::CheckOverflow]);
                 }
             }
             Move::Guard => {
-                for (seat, play) in plays.iter().enumerate() {
+                for (seat, play) in State::SEATS.into_iter().zip(&plays) {
                     self.blue_heal(seat, play.token, Move::Guard);
                 }
-                for (seat, play) in plays.iter().enumerate() {
+                for (seat, play) in State::SEATS.into_iter().zip(&plays) {
                     let token = play.token;
-                    self.s.turn.table[seat] = None;
-                    self.s.players[seat].hand.push(token);
+                    self.s.turn.table[seat.0] = None;
+                    self.s.players[seat.0].hand.push(token);
                     self.log(BstEvent::TokenReturned {
                         player: self.who(seat),
                         token,
                     });
                 }
-                self.push_front([Op::Draw(0), Op::Draw(1), Op::CheckOverflow]);
+                self.push_front([Op::Draw(Seat(0)), Op::Draw(Seat(1)), Op::CheckOverflow]);
             }
             Move::PowerUp => {
-                for seat in 0..2 {
+                for seat in State::SEATS {
                     self.power_up_gain(seat);
                 }
                 let mut ops = vec![Op::AskSteal];
-                for (seat, play) in plays.iter().enumerate() {
+                for (seat, play) in State::SEATS.into_iter().zip(&plays) {
                     if play.token.is_yellow() {
                         ops.push(Op::Draw(seat));
                     }

@@ -8,8 +8,8 @@ use crate::rules::Seat;
 
 impl Run<'_> {
     pub(super) fn revive(&mut self) {
-        for seat in 0..2 {
-            let p = &mut self.s.players[seat];
+        for seat in State::SEATS {
+            let p = &mut self.s.players[seat.0];
             if p.revive_pending {
                 p.revive_pending = false;
                 p.hp = 5;
@@ -23,11 +23,12 @@ impl Run<'_> {
     }
 
     pub(super) fn ko_check(&mut self) {
-        let down: Vec<usize> = (0..2)
-            .filter(|&p| self.s.players[p].hp <= 0 && !self.s.players[p].revive_pending)
+        let down: Vec<Seat> = State::SEATS
+            .into_iter()
+            .filter(|p| self.s.players[p.0].hp <= 0 && !self.s.players[p.0].revive_pending)
             .collect();
         for &p in &down {
-            let hp = self.s.players[p].hp;
+            let hp = self.s.players[p.0].hp;
             self.log(BstEvent::KnockedOut {
                 player: self.who(p),
                 hp,
@@ -35,7 +36,7 @@ impl Run<'_> {
         }
         match down.as_slice() {
             [] => {}
-            [loser] => self.finish(vec![Seat(State::other(*loser))], EndReason::KnockOut),
+            [loser] => self.finish(vec![State::other(*loser)], EndReason::KnockOut),
             [_, _, ..] => self.finish(vec![], EndReason::DoubleKnockOut),
         }
     }
@@ -68,7 +69,7 @@ impl Run<'_> {
 
     fn finish(&mut self, winners: Vec<Seat>, reason: EndReason) {
         self.log(BstEvent::GameOver {
-            winners: winners.iter().map(|w| self.who(w.0)).collect(),
+            winners: winners.iter().map(|&w| self.who(w)).collect(),
             reason,
             hp: [self.s.players[0].hp, self.s.players[1].hp],
         });

@@ -33,8 +33,8 @@ impl<'a> Run<'a> {
     }
 
     /// The log reference of a seat.
-    pub fn who(&self, seat: usize) -> PlayerRef {
-        self.s.players[seat].who.clone()
+    pub fn who(&self, seat: Seat) -> PlayerRef {
+        self.s.players[seat.0].who.clone()
     }
 
     /// Records an event.
@@ -64,8 +64,8 @@ impl<'a> Run<'a> {
                     round: self.s.round,
                 });
                 self.push_front([
-                    Op::Draw(0),
-                    Op::Draw(1),
+                    Op::Draw(Seat(0)),
+                    Op::Draw(Seat(1)),
                     Op::CheckOverflow,
                     Op::Poison,
                     Op::KoCheck,
@@ -79,8 +79,9 @@ impl<'a> Run<'a> {
                 self.finish_by_hp(EndReason::PoolExhausted);
             }
             Op::CheckOverflow => {
-                let seats: Vec<usize> = (0..2)
-                    .filter(|&p| self.s.players[p].hand.len() > HAND_LIMIT)
+                let seats: Vec<Seat> = State::SEATS
+                    .into_iter()
+                    .filter(|p| self.s.players[p.0].hand.len() > HAND_LIMIT)
                     .collect();
                 if !seats.is_empty() {
                     self.s.pending = Some(Pending::Overflow { seats });
@@ -97,8 +98,9 @@ impl<'a> Run<'a> {
             Op::AskPlay => self.s.pending = Some(Pending::Play),
             Op::OfferBuyBack => self.offer_buy_back(),
             Op::RemoveOffBalance => {
-                let players: Vec<PlayerRef> = (0..2)
-                    .filter(|&p| self.s.players[p].off_balance)
+                let players: Vec<PlayerRef> = State::SEATS
+                    .into_iter()
+                    .filter(|p| self.s.players[p.0].off_balance)
                     .map(|p| self.who(p))
                     .collect();
                 for p in &mut self.s.players {
@@ -111,12 +113,12 @@ impl<'a> Run<'a> {
             Op::Effects => self.effects(),
             Op::AskFollowUp(seat) => self.ask_follow_up(seat),
             Op::AskSurge(seat) => {
-                if self.s.players[seat].can_afford(1) {
+                if self.s.players[seat.0].can_afford(1) {
                     self.s.pending = Some(Pending::PowerSurge { seat });
                 }
             }
             Op::AskFinishing(seat) => {
-                if !self.s.players[seat].hand.is_empty() {
+                if !self.s.players[seat.0].hand.is_empty() {
                     self.s.pending = Some(Pending::FinishingExtras { seat });
                 }
             }
@@ -141,8 +143,9 @@ impl<'a> Run<'a> {
                 }
             }
             Op::AskGather => {
-                let seats: Vec<usize> = (0..2)
-                    .filter(|&p| has_pair(&self.s.players[p].hand))
+                let seats: Vec<Seat> = State::SEATS
+                    .into_iter()
+                    .filter(|p| has_pair(&self.s.players[p.0].hand))
                     .collect();
                 if !seats.is_empty() {
                     self.s.pending = Some(Pending::GatherPower { seats });
@@ -154,20 +157,20 @@ impl<'a> Run<'a> {
 
     /// Draws the pool's next token for `seat`; if that empties the pool, the game ends once
     /// any overflow the draw caused is settled (T1, A15).
-    pub fn draw(&mut self, seat: usize) {
+    pub fn draw(&mut self, seat: Seat) {
         let Some(token) = self.s.pool.pop_front() else {
             return;
         };
-        self.s.players[seat].hand.push(token);
+        self.s.players[seat.0].hand.push(token);
         let player = self.who(seat);
         self.log(BstEvent::Drew {
             player: player.clone(),
-            seat: Seat(seat),
+            seat,
             token,
         });
         self.log(BstEvent::DrewCount {
             player,
-            hand_size: self.s.players[seat].hand.len(),
+            hand_size: self.s.players[seat.0].hand.len(),
             pool_size: self.s.pool.len(),
         });
         self.check_pool();
@@ -182,7 +185,7 @@ impl<'a> Run<'a> {
 
     /// Deals damage as a sum of parts (never below 0), marking a Warpriest's pending revive
     /// when it takes him to 0 HP or less while he holds 5 Charges (A20).
-    pub fn damage(&mut self, by: usize, to: usize, source: DamageSource, parts: Vec<Part>) {
+    pub fn damage(&mut self, by: Seat, to: Seat, source: DamageSource, parts: Vec<Part>) {
         let total = parts.iter().map(|p| p.amount).sum::<i32>().max(0);
         self.hurt(to, total);
         self.log(BstEvent::Damage {
@@ -191,12 +194,12 @@ impl<'a> Run<'a> {
             source,
             parts,
             total,
-            hp: self.s.players[to].hp,
+            hp: self.s.players[to.0].hp,
         });
     }
 
-    fn hurt(&mut self, to: usize, amount: i32) {
-        let p = &mut self.s.players[to];
+    fn hurt(&mut self, to: Seat, amount: i32) {
+        let p = &mut self.s.players[to.0];
         p.hp -= amount;
         if p.character == Character::Warpriest && p.hp <= 0 && p.charges == CHARGE_CAP {
             p.revive_pending = true;
@@ -205,8 +208,8 @@ impl<'a> Run<'a> {
 
     /// Heals up to the starting HP; every heal event removes one poison counter even when the
     /// cap absorbs it (A22, A23).
-    pub fn heal(&mut self, seat: usize, amount: i32, source: HealSource) {
-        let p = &mut self.s.players[seat];
+    pub fn heal(&mut self, seat: Seat, amount: i32, source: HealSource) {
+        let p = &mut self.s.players[seat.0];
         let before = p.hp;
         p.hp = (p.hp + amount).min(p.character.start_hp()).max(before);
         let (gained, hp) = (p.hp - before, p.hp);
@@ -220,10 +223,10 @@ impl<'a> Run<'a> {
     }
 
     /// Removes one poison counter, if any (A23).
-    pub fn remove_poison(&mut self, seat: usize) {
-        if self.s.players[seat].poison > 0 {
-            self.s.players[seat].poison -= 1;
-            let counters = self.s.players[seat].poison;
+    pub fn remove_poison(&mut self, seat: Seat) {
+        if self.s.players[seat.0].poison > 0 {
+            self.s.players[seat.0].poison -= 1;
+            let counters = self.s.players[seat.0].poison;
             self.log(BstEvent::PoisonRemoved {
                 player: self.who(seat),
                 counters,
@@ -232,9 +235,9 @@ impl<'a> Run<'a> {
     }
 
     /// Adds a poison counter (L300, L314).
-    pub fn poison(&mut self, seat: usize, source: PoisonSource) {
-        self.s.players[seat].poison += 1;
-        let counters = self.s.players[seat].poison;
+    pub fn poison(&mut self, seat: Seat, source: PoisonSource) {
+        self.s.players[seat.0].poison += 1;
+        let counters = self.s.players[seat.0].poison;
         self.log(BstEvent::Poisoned {
             player: self.who(seat),
             counters,
@@ -243,8 +246,8 @@ impl<'a> Run<'a> {
     }
 
     /// Sets Off-Balance; if both players are then Off-Balance, both are cleared (L188, A18).
-    pub fn set_off_balance(&mut self, seat: usize, source: OffBalanceSource) {
-        self.s.players[seat].off_balance = true;
+    pub fn set_off_balance(&mut self, seat: Seat, source: OffBalanceSource) {
+        self.s.players[seat.0].off_balance = true;
         self.log(BstEvent::OffBalanceSet {
             player: self.who(seat),
             source,
@@ -259,8 +262,8 @@ impl<'a> Run<'a> {
 
     /// Changes Charges by `change` within 0-5 (L139); a gain returns a set-aside Piercing
     /// Strike at once (A28).
-    pub fn charges(&mut self, seat: usize, change: i32, why: ChargeCause) {
-        let p = &mut self.s.players[seat];
+    pub fn charges(&mut self, seat: Seat, change: i32, why: ChargeCause) {
+        let p = &mut self.s.players[seat.0];
         let before = i32::from(p.charges);
         p.charges = u8::try_from((before + change).clamp(0, i32::from(CHARGE_CAP))).unwrap_or(0);
         let (delta, now) = (i32::from(p.charges) - before, p.charges);
@@ -270,8 +273,8 @@ impl<'a> Run<'a> {
             charges: now,
             why,
         });
-        if now >= 1 && self.s.players[seat].piercing_set_aside {
-            self.s.players[seat].piercing_set_aside = false;
+        if now >= 1 && self.s.players[seat.0].piercing_set_aside {
+            self.s.players[seat.0].piercing_set_aside = false;
             self.log(BstEvent::PiercingReturned {
                 player: self.who(seat),
             });
@@ -280,8 +283,8 @@ impl<'a> Run<'a> {
 
     /// Moves `tokens` from a hand to the discard pile, face up. The caller has checked that
     /// the hand holds them.
-    pub fn discard_from_hand(&mut self, seat: usize, tokens: &[Token], why: DiscardWhy) {
-        super::tokens::take_all(&mut self.s.players[seat].hand, tokens);
+    pub fn discard_from_hand(&mut self, seat: Seat, tokens: &[Token], why: DiscardWhy) {
+        super::tokens::take_all(&mut self.s.players[seat.0].hand, tokens);
         self.s.discard.extend(tokens.iter().copied());
         self.log(BstEvent::Discarded {
             player: self.who(seat),
@@ -291,12 +294,12 @@ impl<'a> Run<'a> {
     }
 
     fn poison_damage(&mut self) {
-        for seat in 0..2 {
-            let counters = self.s.players[seat].poison;
+        for seat in State::SEATS {
+            let counters = self.s.players[seat.0].poison;
             if counters > 0 {
                 let damage = 2 * i32::try_from(counters).unwrap_or(i32::MAX / 2);
                 self.hurt(seat, damage);
-                let hp = self.s.players[seat].hp;
+                let hp = self.s.players[seat.0].hp;
                 self.log(BstEvent::PoisonDamage {
                     player: self.who(seat),
                     counters,
@@ -308,18 +311,20 @@ impl<'a> Run<'a> {
     }
 
     fn pre_play(&mut self) {
-        for seat in 0..2 {
-            if self.s.players[seat].piercing_set_aside && self.s.players[seat].charges >= 1 {
-                self.s.players[seat].piercing_set_aside = false;
+        for seat in State::SEATS {
+            let p = &mut self.s.players[seat.0];
+            if p.piercing_set_aside && p.charges >= 1 {
+                p.piercing_set_aside = false;
                 self.log(BstEvent::PiercingReturned {
                     player: self.who(seat),
                 });
             }
         }
-        let seats: Vec<usize> = (0..2)
+        let seats: Vec<Seat> = State::SEATS
+            .into_iter()
             .filter(|&c| {
-                let opp = &self.s.players[State::other(c)];
-                self.s.players[c].character == Character::Channeler
+                let opp = &self.s.players[State::other(c).0];
+                self.s.players[c.0].character == Character::Channeler
                     && opp.charges == 0
                     && !opp.piercing_set_aside
             })
@@ -340,26 +345,26 @@ impl<'a> Run<'a> {
             (&j.verdict, &j.reason)
         {
             let loser = State::other(*winner);
-            let sentinel = &self.s.players[loser];
+            let sentinel = &self.s.players[loser.0];
             if sentinel.character == Character::Sentinel
-                && buy_back_tokens(&sentinel.hand, plays[loser].token).len() >= 2
+                && buy_back_tokens(&sentinel.hand, plays[loser.0].token).len() >= 2
             {
                 self.s.pending = Some(Pending::BuyTiebreak { seat: loser });
             }
         }
     }
 
-    fn ask_follow_up(&mut self, seat: usize) {
-        let p = &self.s.players[seat];
+    fn ask_follow_up(&mut self, seat: Seat) {
+        let p = &self.s.players[seat.0];
         let pool_ok = p.character == Character::Assassin && !self.s.pool.is_empty();
         if p.character != Character::Sentinel && (!p.hand.is_empty() || pool_ok) {
             self.s.pending = Some(Pending::FollowUp { seat });
         }
     }
 
-    fn ask_parry(&mut self, seat: usize) {
+    fn ask_parry(&mut self, seat: Seat) {
         let loser = State::other(seat);
-        let hand = self.s.players[loser].hand.clone();
+        let hand = self.s.players[loser.0].hand.clone();
         if !hand.is_empty() {
             self.log(BstEvent::HandRevealed {
                 player: self.who(loser),
@@ -370,7 +375,10 @@ impl<'a> Run<'a> {
     }
 
     fn ask_steal(&mut self) {
-        let seats: Vec<usize> = (0..2).filter(|&c| self.can_steal(c)).collect();
+        let seats: Vec<Seat> = State::SEATS
+            .into_iter()
+            .filter(|&c| self.can_steal(c))
+            .collect();
         if !seats.is_empty() {
             self.s.pending = Some(Pending::ChannelerSteal { seats });
         }
@@ -378,7 +386,7 @@ impl<'a> Run<'a> {
 
     /// Whether `seat` is a Channeler who won with Power-up this turn and whose opponent holds
     /// a Charge to take (A27).
-    pub fn can_steal(&self, seat: usize) -> bool {
+    pub fn can_steal(&self, seat: Seat) -> bool {
         let won = match self.s.turn.judgement.as_ref().map(|j| j.verdict) {
             Some(Verdict::Won { winner }) => winner == seat,
             Some(Verdict::BothWon) => true,
@@ -388,11 +396,11 @@ impl<'a> Run<'a> {
             .s
             .turn
             .plays
-            .is_some_and(|p| p[seat].actual == Move::PowerUp);
-        self.s.players[seat].character == Character::Channeler
+            .is_some_and(|p| p[seat.0].actual == Move::PowerUp);
+        self.s.players[seat.0].character == Character::Channeler
             && won
             && played_power_up
-            && self.s.players[State::other(seat)].charges >= 1
+            && self.s.players[State::other(seat).0].charges >= 1
     }
 }
 

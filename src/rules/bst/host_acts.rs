@@ -41,14 +41,14 @@ pub fn kick(state: &State, seat: Seat) -> Result<HostAct<Bst>, Refusal> {
         return Err(Refusal::GameOver);
     }
     if seat.0 > 1 {
-        return Err(Refusal::NotInPlay { seat: seat.0 });
+        return Err(Refusal::NotInPlay { seat });
     }
     let forfeited = BstEvent::Forfeited {
         player: state.players[seat.0].who.clone(),
     };
     Ok(finish(
         state,
-        vec![Seat(State::other(seat.0))],
+        vec![State::other(seat)],
         EndReason::Forfeit,
         vec![forfeited],
     ))

@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use super::characters::Character;
 use super::moves::Move;
 use super::state::State;
+use crate::rules::Seat;
 
 /// Why a tile is illegal for its player now, in T6's order (i)-(iv) (A9). Serialized with a
 /// `rule` tag in the `replaced` log event; `Display` is the clause of its log line.
@@ -43,8 +44,8 @@ pub enum Illegal {
 
 /// Why `tile` would be replaced at T6 for `seat` now, if it would: (i) character ban, (ii)
 /// Off-Balance Dashing/Evasion, (iii) Piercing set aside, (iv) unaffordable (T6, A9).
-pub fn illegal_reason(s: &State, seat: usize, tile: Move) -> Option<Illegal> {
-    let p = &s.players[seat];
+pub fn illegal_reason(s: &State, seat: Seat, tile: Move) -> Option<Illegal> {
+    let p = &s.players[seat.0];
     if !p.character.can_use(tile) {
         Some(Illegal::CharacterBan {
             character: p.character,

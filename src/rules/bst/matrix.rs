@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::moves::{Category, Move};
 use super::tokens::{Colour, Token};
+use crate::rules::Seat;
 
 /// One cell of the matrix, read from the row move's side (§1.1 legend).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -79,8 +80,8 @@ pub fn cell(me: Move, opp: Move) -> Cell {
 pub enum Verdict {
     /// One player won; the other lost.
     Won {
-        /// The winner's seat index.
-        winner: usize,
+        /// The winner's seat.
+        winner: Seat,
     },
     /// Both won (W=, or a tie on equal numbers).
     BothWon,
@@ -130,7 +131,7 @@ pub enum Reason {
     /// TB-S: the Off-Balance Standard loses regardless of numbers (L190, L198, A19).
     OffBalanceStandard {
         /// The seat that was Off-Balance.
-        off_balance: usize,
+        off_balance: Seat,
     },
     /// C≠ / C=: Standard against Guard decided by colour (L185-L186, A39).
     Colour {
@@ -144,7 +145,7 @@ pub enum Reason {
     /// The Sentinel bought a lost tie-break (A2).
     BuyBack {
         /// The Sentinel's seat.
-        sentinel: usize,
+        sentinel: Seat,
     },
 }
 
@@ -183,7 +184,7 @@ impl fmt::Display for Reason {
             Reason::OffBalanceStandard { off_balance } => write!(
                 f,
                 "Standard mirror: player {} is Off-Balance and loses regardless of numbers (L190, L198)",
-                off_balance + 1
+                off_balance.0 + 1
             ),
             Reason::Colour {
                 standard,
@@ -212,7 +213,7 @@ impl fmt::Display for Reason {
             Reason::BuyBack { sentinel } => write!(
                 f,
                 "player {} (Sentinel) bought the lost tie-break with two matching tokens (A2)",
-                sentinel + 1
+                sentinel.0 + 1
             ),
         }
     }
@@ -256,8 +257,8 @@ fn statement(winner: Move, loser: Move) -> String {
 fn tie_break(strike: Move, a: Token, b: Token) -> Judgement {
     let numbers = [a.number(), b.number()];
     let verdict = match a.number().cmp(&b.number()) {
-        std::cmp::Ordering::Less => Verdict::Won { winner: 0 },
-        std::cmp::Ordering::Greater => Verdict::Won { winner: 1 },
+        std::cmp::Ordering::Less => Verdict::Won { winner: Seat(0) },
+        std::cmp::Ordering::Greater => Verdict::Won { winner: Seat(1) },
         std::cmp::Ordering::Equal => {
             return Judgement {
                 verdict: Verdict::BothWon,
@@ -289,10 +290,10 @@ pub fn standard_passes_guard(standard: Token, guard: Token) -> bool {
 /// Judges the two final (post-replacement) plays, in seat order, with each player's
 /// Off-Balance status as it stands at the reveal (T8, L188).
 pub fn judge(moves: [Move; 2], tokens: [Token; 2], off_balance: [bool; 2]) -> Judgement {
-    let won = |winner: usize| Verdict::Won { winner };
+    let won = |winner: Seat| Verdict::Won { winner };
     match cell(moves[0], moves[1]) {
         Cell::Win => Judgement {
-            verdict: won(0),
+            verdict: won(Seat(0)),
             reason: Reason::Beats {
                 winner: moves[0],
                 loser: moves[1],
@@ -300,7 +301,7 @@ pub fn judge(moves: [Move; 2], tokens: [Token; 2], off_balance: [bool; 2]) -> Ju
             },
         },
         Cell::Lose => Judgement {
-            verdict: won(1),
+            verdict: won(Seat(1)),
             reason: Reason::Beats {
                 winner: moves[1],
                 loser: moves[0],
@@ -316,22 +317,26 @@ pub fn judge(moves: [Move; 2], tokens: [Token; 2], off_balance: [bool; 2]) -> Ju
             reason: Reason::BothLose { moves },
         },
         Cell::GuardSpecial => Judgement {
-            verdict: won(0),
+            verdict: won(Seat(0)),
             reason: Reason::GuardBeatsCounter,
         },
         Cell::LoseToGuardSpecial => Judgement {
-            verdict: won(1),
+            verdict: won(Seat(1)),
             reason: Reason::GuardBeatsCounter,
         },
         Cell::TieBreak => tie_break(moves[0], tokens[0], tokens[1]),
         Cell::TieBreakStandard => match off_balance {
             [true, false] => Judgement {
-                verdict: won(1),
-                reason: Reason::OffBalanceStandard { off_balance: 0 },
+                verdict: won(Seat(1)),
+                reason: Reason::OffBalanceStandard {
+                    off_balance: Seat(0),
+                },
             },
             [false, true] => Judgement {
-                verdict: won(0),
-                reason: Reason::OffBalanceStandard { off_balance: 1 },
+                verdict: won(Seat(0)),
+                reason: Reason::OffBalanceStandard {
+                    off_balance: Seat(1),
+                },
             },
             // Both Off-Balance cannot stand at a reveal (A18); compare numbers then.
             [false, false] | [true, true] => tie_break(moves[0], tokens[0], tokens[1]),
@@ -339,7 +344,7 @@ pub fn judge(moves: [Move; 2], tokens: [Token; 2], off_balance: [bool; 2]) -> Ju
         Cell::StandardVsGuard => {
             let standard_wins = standard_passes_guard(tokens[0], tokens[1]);
             Judgement {
-                verdict: won(if standard_wins { 0 } else { 1 }),
+                verdict: won(if standard_wins { Seat(0) } else { Seat(1) }),
                 reason: Reason::Colour {
                     standard: tokens[0],
                     guard: tokens[1],
@@ -350,7 +355,7 @@ pub fn judge(moves: [Move; 2], tokens: [Token; 2], off_balance: [bool; 2]) -> Ju
         Cell::GuardVsStandard => {
             let standard_wins = standard_passes_guard(tokens[1], tokens[0]);
             Judgement {
-                verdict: won(if standard_wins { 1 } else { 0 }),
+                verdict: won(if standard_wins { Seat(1) } else { Seat(0) }),
                 reason: Reason::Colour {
                     standard: tokens[1],
                     guard: tokens[0],

@@ -71,13 +71,13 @@ fn seed_examples_one_to_four_are_judged_as_l201_l204() {
         [t("Y3"), t("B10")],
         [false, false],
     );
-    assert_eq!(j.verdict, Verdict::Won { winner: 1 });
+    assert_eq!(j.verdict, Verdict::Won { winner: Seat(1) });
     let j = judge(
         [Move::DashingStrike, Move::DashingStrike],
         [t("B3"), t("B8")],
         [false, false],
     );
-    assert_eq!(j.verdict, Verdict::Won { winner: 0 });
+    assert_eq!(j.verdict, Verdict::Won { winner: Seat(0) });
     let j = judge(
         [Move::StandardStrike, Move::StandardStrike],
         [t("R4"), t("Y4")],
@@ -89,8 +89,13 @@ fn seed_examples_one_to_four_are_judged_as_l201_l204() {
         [t("Y8"), t("B3")],
         [false, true],
     );
-    assert_eq!(j.verdict, Verdict::Won { winner: 0 });
-    assert_eq!(j.reason, Reason::OffBalanceStandard { off_balance: 1 });
+    assert_eq!(j.verdict, Verdict::Won { winner: Seat(0) });
+    assert_eq!(
+        j.reason,
+        Reason::OffBalanceStandard {
+            off_balance: Seat(1)
+        }
+    );
 }
 
 #[test]
@@ -100,7 +105,7 @@ fn off_balance_standard_loses_even_on_equal_numbers_a19() {
         [t("R5"), t("B5")],
         [true, false],
     );
-    assert_eq!(j.verdict, Verdict::Won { winner: 1 });
+    assert_eq!(j.verdict, Verdict::Won { winner: Seat(1) });
 }
 
 #[test]
@@ -115,13 +120,13 @@ fn standard_against_guard_reads_colours_with_wildcards_a39() {
         [t("B9"), t("B6")],
         [false, false],
     );
-    assert_eq!(j.verdict, Verdict::Won { winner: 0 });
+    assert_eq!(j.verdict, Verdict::Won { winner: Seat(0) });
 }
 
 #[test]
 fn power_up_beats_parry_counter_and_evasion_a1() {
     for d in [Move::Parry, Move::CounterAttack, Move::Evasion, Move::Guard] {
         let j = judge([d, Move::PowerUp], [t("B3"), t("Y3")], [false, false]);
-        assert_eq!(j.verdict, Verdict::Won { winner: 1 }, "{d:?}");
+        assert_eq!(j.verdict, Verdict::Won { winner: Seat(1) }, "{d:?}");
     }
 }

@@ -203,7 +203,7 @@ impl Game for Bst {
         state
             .pending
             .as_ref()
-            .map(|p| p.seats().into_iter().map(Seat).collect())
+            .map(state::Pending::seats)
             .unwrap_or_default()
     }
 
@@ -242,10 +242,10 @@ impl Game for Bst {
         let mut next = state.clone();
         let mut run = engine::Run::new(&mut next);
         if let Some(pending) = run.s.pending.take() {
-            let mut answers: Vec<(usize, Order)> = orders
+            let mut answers: Vec<(Seat, Order)> = orders
                 .iter()
-                .filter(|(s, _)| pending.seats().contains(&s.0))
-                .map(|(s, o)| (s.0, o.clone()))
+                .filter(|(s, _)| pending.seats().contains(s))
+                .cloned()
                 .collect();
             // Seat order, whatever order the host passes them in.
             answers.sort_by_key(|(s, _)| *s);

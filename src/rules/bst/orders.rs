@@ -84,8 +84,8 @@ pub fn optional(p: &Pending) -> bool {
 }
 
 /// The token a Follow-up, buy-back or pick may use: which list to choose from at this step.
-pub fn choices(s: &State, seat: usize, p: &Pending) -> Vec<Token> {
-    let hand = &s.players[seat].hand;
+pub fn choices(s: &State, seat: Seat, p: &Pending) -> Vec<Token> {
+    let hand = &s.players[seat.0].hand;
     match p {
         Pending::Play
         | Pending::Overflow { .. }
@@ -93,10 +93,10 @@ pub fn choices(s: &State, seat: usize, p: &Pending) -> Vec<Token> {
         | Pending::FinishingExtras { .. }
         | Pending::GatherPower { .. } => hand.clone(),
         Pending::BuyTiebreak { .. } => match s.turn.plays {
-            Some(plays) => buy_back_tokens(hand, plays[seat].token),
+            Some(plays) => buy_back_tokens(hand, plays[seat.0].token),
             None => Vec::new(),
         },
-        Pending::ParryPick { .. } => s.players[State::other(seat)].hand.clone(),
+        Pending::ParryPick { .. } => s.players[State::other(seat).0].hand.clone(),
         Pending::EvasionPick { .. } => s.discard.clone(),
         Pending::SetAside { .. } | Pending::PowerSurge { .. } | Pending::ChannelerSteal { .. } => {
             Vec::new()
@@ -167,7 +167,7 @@ impl Answer {
 
 /// The step `seat` owes an answer to, or why it owes none (§2.2: a finished game asks
 /// nothing).
-fn owed_step(s: &State, seat: usize) -> Result<&Pending, Refusal> {
+fn owed_step(s: &State, seat: Seat) -> Result<&Pending, Refusal> {
     let pending = s.pending.as_ref().ok_or(Refusal::GameOver)?;
     if pending.seats().contains(&seat) {
         Ok(pending)
@@ -177,8 +177,8 @@ fn owed_step(s: &State, seat: usize) -> Result<&Pending, Refusal> {
 }
 
 /// Refuses `named` unless the seat's hand holds every one of them.
-fn in_hand(s: &State, seat: usize, named: &[Token]) -> Result<(), Refusal> {
-    let hand = &s.players[seat].hand;
+fn in_hand(s: &State, seat: Seat, named: &[Token]) -> Result<(), Refusal> {
+    let hand = &s.players[seat.0].hand;
     if holds_all(hand, named) {
         Ok(())
     } else {
@@ -191,7 +191,6 @@ fn in_hand(s: &State, seat: usize, named: &[Token]) -> Result<(), Refusal> {
 
 /// Judges one answer to the current step (see `Game::check_order`).
 pub fn check(s: &State, seat: Seat, body: OrderBody) -> Result<Order, Refusal> {
-    let seat = seat.0;
     let pending = owed_step(s, seat)?;
     let answer = Answer::read(body)?;
     if answer.decline.is_some() {
@@ -226,7 +225,7 @@ fn check_decline(pending: &Pending, answer: &Answer) -> Result<Order, Refusal> {
 }
 
 /// T4: a tile and a token from the hand; whether the tile is usable is judged at T6 (A9).
-fn check_play(s: &State, seat: usize, answer: &Answer) -> Result<Order, Refusal> {
+fn check_play(s: &State, seat: Seat, answer: &Answer) -> Result<Order, Refusal> {
     let (Some(tile), Some(token), 2) = (answer.tile, answer.token, answer.given()) else {
         return Err(wrong(Step::Play, "`move` and `token`"));
     };
@@ -244,11 +243,11 @@ fn check_accept(step: Step, answer: &Answer) -> Result<Order, Refusal> {
 }
 
 /// A16: discard exactly the tokens over 9, from the hand.
-fn check_overflow(s: &State, seat: usize, answer: Answer) -> Result<Order, Refusal> {
+fn check_overflow(s: &State, seat: Seat, answer: Answer) -> Result<Order, Refusal> {
     let tokens = answer
         .tokens_alone()
         .ok_or_else(|| wrong(Step::Overflow, "`tokens`"))?;
-    let need = s.players[seat].hand.len().saturating_sub(HAND_LIMIT);
+    let need = s.players[seat.0].hand.len().saturating_sub(HAND_LIMIT);
     if tokens.len() != need {
         return Err(Refusal::WrongNumberOfTokens(TokenCount::Overflow { need }));
     }
@@ -259,7 +258,7 @@ fn check_overflow(s: &State, seat: usize, answer: Answer) -> Result<Order, Refus
 /// A2: the Sentinel buys a lost tie-break with two tokens of the played token's colour.
 fn check_buy_back(
     s: &State,
-    seat: usize,
+    seat: Seat,
     pending: &Pending,
     answer: Answer,
 ) -> Result<Order, Refusal> {
@@ -277,7 +276,7 @@ fn check_buy_back(
 }
 
 /// L209: a Follow-up with a hand token, or the Assassin's random pool token (L298, A25).
-fn check_follow_up(s: &State, seat: usize, answer: &Answer) -> Result<Order, Refusal> {
+fn check_follow_up(s: &State, seat: Seat, answer: &Answer) -> Result<Order, Refusal> {
     let random_pool = answer.random_pool.unwrap_or(false);
     match (answer.token, random_pool, answer.given()) {
         (Some(token), false, 1) => {
@@ -285,7 +284,7 @@ fn check_follow_up(s: &State, seat: usize, answer: &Answer) -> Result<Order, Ref
             Ok(Order::Token { token })
         }
         (None, true, 1) => {
-            if s.players[seat].character == Character::Assassin && !s.pool.is_empty() {
+            if s.players[seat.0].character == Character::Assassin && !s.pool.is_empty() {
                 Ok(Order::RandomPool)
             } else {
                 Err(Refusal::NotALegalChoice(NotAChoice::RandomPool))
@@ -299,11 +298,11 @@ fn check_follow_up(s: &State, seat: usize, answer: &Answer) -> Result<Order, Ref
 }
 
 /// A40: 1 to the character's extra tokens after a Finishing Strike win, from the hand.
-fn check_finishing_extras(s: &State, seat: usize, answer: Answer) -> Result<Order, Refusal> {
+fn check_finishing_extras(s: &State, seat: Seat, answer: Answer) -> Result<Order, Refusal> {
     let tokens = answer
         .tokens_alone()
         .ok_or_else(|| wrong(Step::FinishingExtras, "`tokens` or decline"))?;
-    let max = s.players[seat].character.finishing_extras();
+    let max = s.players[seat.0].character.finishing_extras();
     if tokens.is_empty() || tokens.len() > max {
         return Err(Refusal::WrongNumberOfTokens(TokenCount::FinishingExtras {
             max,
@@ -314,12 +313,7 @@ fn check_finishing_extras(s: &State, seat: usize, answer: Answer) -> Result<Orde
 }
 
 /// A33, A34: one token from the loser's revealed hand or from the discard pile.
-fn check_pick(
-    s: &State,
-    seat: usize,
-    pending: &Pending,
-    answer: &Answer,
-) -> Result<Order, Refusal> {
+fn check_pick(s: &State, seat: Seat, pending: &Pending, answer: &Answer) -> Result<Order, Refusal> {
     let token = answer
         .token_alone()
         .ok_or_else(|| wrong(pending.step(), "`token`"))?;
@@ -331,7 +325,7 @@ fn check_pick(
 }
 
 /// L187, A38: Gather Power discards a same-number pair from the hand.
-fn check_gather(s: &State, seat: usize, answer: Answer) -> Result<Order, Refusal> {
+fn check_gather(s: &State, seat: Seat, answer: Answer) -> Result<Order, Refusal> {
     let tokens = answer
         .tokens_alone()
         .ok_or_else(|| wrong(Step::GatherPower, "`tokens` or decline"))?;
@@ -349,7 +343,6 @@ fn check_gather(s: &State, seat: usize, answer: Answer) -> Result<Order, Refusal
 /// costs something (Follow-up, Surge, Finishing extras, buy-back, Gather Power). `None` if the
 /// seat owes nothing. The trait has no hook for this yet; the host can call it directly.
 pub fn default_order(s: &State, seat: Seat, rng: &mut crate::rules::GameRng) -> Option<Order> {
-    let seat = seat.0;
     use rand::seq::{IndexedRandom, SliceRandom};
     let pending = s.pending.as_ref()?;
     if !pending.seats().contains(&seat) {
@@ -363,7 +356,7 @@ pub fn default_order(s: &State, seat: Seat, rng: &mut crate::rules::GameRng) -> 
         },
         Pending::Overflow { .. } => {
             list.shuffle(rng);
-            list.truncate(s.players[seat].hand.len().saturating_sub(HAND_LIMIT));
+            list.truncate(s.players[seat.0].hand.len().saturating_sub(HAND_LIMIT));
             Order::Tokens { tokens: list }
         }
         Pending::ParryPick { .. } | Pending::EvasionPick { .. } => Order::Token {

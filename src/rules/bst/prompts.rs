@@ -75,12 +75,11 @@ fn pairs(hand: &[Token]) -> Vec<[Token; 2]> {
 
 /// The prompt for `seat` at the current step, if it owes one.
 pub fn prompt(s: &State, seat: Seat) -> Option<Prompt> {
-    let seat = seat.0;
     let pending = s.pending.as_ref()?;
     if !pending.seats().contains(&seat) {
         return None;
     }
-    let me = &s.players[seat];
+    let me = &s.players[seat.0];
     let mut p = Prompt {
         text: String::new(),
         hand: me.hand.clone(),

@@ -9,7 +9,7 @@ use super::characters::Character;
 use super::moves::BadMove;
 use super::state::Step;
 use super::tokens::{BadToken, Token, show};
-use crate::rules::{self, ROUND_LIMIT};
+use crate::rules::{self, ROUND_LIMIT, Seat};
 
 /// What is wrong with the settings' `setup` or token lists (api.md "Starting from a position";
 /// S1-S4). Each problem keeps its own code, since each names a different rule.
@@ -58,15 +58,15 @@ pub enum SetupProblem {
     PoolTooShort { explicit: bool },
     /// HP above the character's start (L287 and the characters' starts): `hp-above-start`.
     HpAboveStart {
-        player: usize,
+        seat: Seat,
         hp: i32,
         character: Character,
     },
     /// A free turn for a character that is no Warpriest (L292): `invalid-setup`.
-    FreeTurnNotWarpriest { player: usize },
+    FreeTurnNotWarpriest { seat: Seat },
     /// A Piercing Strike set aside without a Channeler opponent, or while Charges are held
     /// (L307): `invalid-setup`.
-    SetAsideImpossible { player: usize },
+    SetAsideImpossible { seat: Seat },
 }
 
 /// Which count of tokens an answer must hold (A2, A16, A40).
@@ -137,7 +137,7 @@ pub enum Refusal {
     /// Gather Power takes two tokens of one number (L187): `not-a-pair`.
     NotAPair,
     /// The host cannot remove a seat that is not in the duel: `not-in-play` (a conflict).
-    NotInPlay { seat: usize },
+    NotInPlay { seat: Seat },
     /// The host's ending names a winner who is no player of the duel: `unknown-winner`.
     UnknownWinner { got: String },
     /// The host's ending is not exactly a draw or a winner: `invalid-ending`.
@@ -283,21 +283,24 @@ impl fmt::Display for SetupProblem {
                 f.write_str("no tokens would be left in the pool (A15)")
             }
             SetupProblem::HpAboveStart {
-                player,
+                seat,
                 hp,
                 character,
             } => write!(
                 f,
-                "player {player}'s HP {hp} is above the {character}'s start of {}",
+                "player {}'s HP {hp} is above the {character}'s start of {}",
+                seat.0 + 1,
                 character.start_hp()
             ),
-            SetupProblem::FreeTurnNotWarpriest { player } => write!(
+            SetupProblem::FreeTurnNotWarpriest { seat } => write!(
                 f,
-                "player {player} is not a Warpriest, so cannot have a free turn (L292)"
+                "player {} is not a Warpriest, so cannot have a free turn (L292)",
+                seat.0 + 1
             ),
-            SetupProblem::SetAsideImpossible { player } => write!(
+            SetupProblem::SetAsideImpossible { seat } => write!(
                 f,
-                "player {player}'s Piercing Strike can be set aside only by a Channeler while they hold no Charge (L307)"
+                "player {}'s Piercing Strike can be set aside only by a Channeler while they hold no Charge (L307)",
+                seat.0 + 1
             ),
         }
     }
@@ -357,7 +360,7 @@ impl fmt::Display for Refusal {
             Refusal::NotAPair => {
                 f.write_str("Gather Power takes two tokens of the same number (L187)")
             }
-            Refusal::NotInPlay { seat } => write!(f, "seat {seat} is not in this duel"),
+            Refusal::NotInPlay { seat } => write!(f, "seat {} is not in this duel", seat.0),
             Refusal::UnknownWinner { got } => {
                 write!(f, "'{got}' is not the id of a player in this duel")
             }

@@ -12,7 +12,7 @@ use super::engine::{CHARGE_CAP, HAND_LIMIT};
 use super::refusals::{Refusal, SetupProblem};
 use super::state::{Op, PlayerRef, PlayerState, State, Turn};
 use super::tokens::Token;
-use crate::rules::{Entrant, GameRng, ROUND_LIMIT};
+use crate::rules::{Entrant, GameRng, ROUND_LIMIT, Seat};
 
 /// The most HP a setup may give: the highest start of any character (the Sentinel's 85, L287);
 /// each player's own character's start is checked when the game starts.
@@ -315,18 +315,18 @@ pub fn start(
         .enumerate()
     {
         let ch = e.join.character;
-        let n = i + 1;
+        let at = Seat(i);
         let hp = seat.hp.unwrap_or(ch.start_hp());
         if hp > ch.start_hp() {
             return Err(SetupProblem::HpAboveStart {
-                player: n,
+                seat: at,
                 hp,
                 character: ch,
             }
             .into());
         }
         if seat.free_turn && ch != Character::Warpriest {
-            return Err(SetupProblem::FreeTurnNotWarpriest { player: n }.into());
+            return Err(SetupProblem::FreeTurnNotWarpriest { seat: at }.into());
         }
         let opp = if i == 0 {
             e2.join.character
@@ -334,7 +334,7 @@ pub fn start(
             e1.join.character
         };
         if seat.piercing_set_aside && (opp != Character::Channeler || seat.charges > 0) {
-            return Err(SetupProblem::SetAsideImpossible { player: n }.into());
+            return Err(SetupProblem::SetAsideImpossible { seat: at }.into());
         }
         let hand = match &seat.hand {
             Some(h) => h.clone(),

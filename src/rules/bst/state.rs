@@ -97,52 +97,52 @@ pub enum Pending {
     /// T1/T10: these players hold more than 9 tokens and discard down to 9 (A16).
     Overflow {
         /// Who must discard.
-        seats: Vec<usize>,
+        seats: Vec<Seat>,
     },
     /// T3: these Channelers may set their opponent's Piercing Strike aside (A28).
     SetAside {
         /// The Channelers asked.
-        seats: Vec<usize>,
+        seats: Vec<Seat>,
     },
     /// T8: a Sentinel may buy a lost tie-break (A2).
     BuyTiebreak {
         /// The Sentinel.
-        seat: usize,
+        seat: Seat,
     },
     /// T10: an optional Follow-up after a Standard win or a Guard win against Counter-Attack.
     FollowUp {
         /// The winner.
-        seat: usize,
+        seat: Seat,
     },
     /// T10: an optional Power Surge after a Piercing, Dashing or Lightning win (A10).
     PowerSurge {
         /// The winner.
-        seat: usize,
+        seat: Seat,
     },
     /// T10: up to 2 (Warpriest 1) extra tokens for a Finishing win (A40).
     FinishingExtras {
         /// The winner.
-        seat: usize,
+        seat: Seat,
     },
     /// T10: the Parry winner picks a token from the loser's revealed hand (A33).
     ParryPick {
         /// The Parry winner.
-        seat: usize,
+        seat: Seat,
     },
     /// T10: the Evasion winner takes a token from the discard pile (A34).
     EvasionPick {
         /// The Evasion winner.
-        seat: usize,
+        seat: Seat,
     },
     /// T10: Channelers who won with Power-up may take a Charge from the opponent (A27).
     ChannelerSteal {
         /// The Channelers asked.
-        seats: Vec<usize>,
+        seats: Vec<Seat>,
     },
     /// T13: players holding a same-number pair may Gather Power, secretly (A38).
     GatherPower {
         /// The players asked.
-        seats: Vec<usize>,
+        seats: Vec<Seat>,
     },
 }
 
@@ -224,9 +224,9 @@ impl Pending {
     }
 
     /// The seats that owe an answer, in seat order.
-    pub fn seats(&self) -> Vec<usize> {
+    pub fn seats(&self) -> Vec<Seat> {
         match self {
-            Pending::Play => vec![0, 1],
+            Pending::Play => State::SEATS.to_vec(),
             Pending::Overflow { seats }
             | Pending::SetAside { seats }
             | Pending::ChannelerSteal { seats }
@@ -249,7 +249,7 @@ pub enum Op {
     /// Start a turn: T1 draws (not on turn 1, S4), T2 poison, then T3.
     BeginTurn,
     /// Draw one token for a seat (T1, STD win, GRD win, Yellow Power-up).
-    Draw(usize),
+    Draw(Seat),
     /// The pool is empty: end the game on HP (A15).
     EndExhausted,
     /// Ask every player over 9 tokens to discard (A16).
@@ -269,15 +269,15 @@ pub enum Op {
     /// T10: resolve the win effects.
     Effects,
     /// T10: offer a Follow-up to a seat.
-    AskFollowUp(usize),
+    AskFollowUp(Seat),
     /// T10: offer a Power Surge to a seat.
-    AskSurge(usize),
+    AskSurge(Seat),
     /// T10: offer Finishing extras to a seat.
-    AskFinishing(usize),
+    AskFinishing(Seat),
     /// T10: the Parry reveal and pick.
-    AskParry(usize),
+    AskParry(Seat),
     /// T10: the Evasion pick.
-    AskEvasion(usize),
+    AskEvasion(Seat),
     /// T10: the Channeler's steal after Power-up wins.
     AskSteal,
     /// T11: played tokens to the discard.
@@ -361,9 +361,12 @@ pub struct State {
 }
 
 impl State {
-    /// The other seat.
-    pub const fn other(seat: usize) -> usize {
-        1 - seat
+    /// Both seats of the duel, P1 first.
+    pub const SEATS: [Seat; 2] = [Seat(0), Seat(1)];
+
+    /// The other seat of the duel.
+    pub const fn other(seat: Seat) -> Seat {
+        Seat(1 - seat.0)
     }
 
     /// Every token the state holds somewhere, for the conservation invariant (pool + hands +

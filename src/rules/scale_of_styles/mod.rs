@@ -11,6 +11,7 @@
 pub mod cards;
 pub mod ending;
 pub mod events;
+pub mod fork;
 pub mod host_acts;
 pub mod orders;
 pub mod prompts;
@@ -36,7 +37,7 @@ pub use setup::{Join, JoinBody, Settings, Setup, SetupPlayer};
 pub use state::{EndReason, State, Step};
 pub use views::{Outcome, Pools, Private, Table};
 
-use crate::rules::{Entrant, Game, GameRng, HostAct, Resolution, Seat, SettingsError};
+use crate::rules::{Entrant, ForkRefusal, Game, GameRng, HostAct, Resolution, Seat, SettingsError};
 
 /// The Scale of Styles rules, as the host drives them through [`Game`].
 #[derive(Copy, Clone, Debug)]
@@ -208,5 +209,10 @@ impl Game for ScaleOfStyles {
     /// The host declares a draw or names the winner (`host_acts.rs`).
     fn end_by_host(state: &State, ending: host_acts::Ending) -> Result<HostAct<Self>, Refusal> {
         host_acts::end_by_host(state, ending)
+    }
+
+    /// The position as a setup, each deck's order shuffled again (`fork.rs`).
+    fn fork_settings(state: &State, settings: &Settings) -> Result<Settings, ForkRefusal> {
+        fork::fork_settings(state, settings)
     }
 }

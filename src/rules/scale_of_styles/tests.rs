@@ -184,3 +184,98 @@ fn a_window_1_shuffled_duel_plays_its_unasked_rounds_at_the_start_and_logs_them_
         }
     }
 }
+
+/// Plays the rulings' defaults (Ruling 24) from `state` until round `round`'s `play` step
+/// opens, or the match ends.
+fn played_to(mut state: State, round: u32) -> State {
+    let mut step = 0;
+    while state.end.is_none() && !(state.round >= round && state.step == Step::Play) {
+        let orders: Vec<(Seat, Order)> = ScaleOfStyles::owes(&state)
+            .into_iter()
+            .map(|s| (s, orders::default_order(&state, s).unwrap()))
+            .collect();
+        step += 1;
+        state = ScaleOfStyles::resolve(&state, &orders, &mut GameRng::seed_from_u64(step)).state;
+    }
+    state
+}
+
+/// Issue 17 item 6: a position read as a setup starts with every public value of §3.4 as it
+/// was, and each deck holding the same cards in a new order (`fork.rs`).
+#[test]
+fn a_forked_position_keeps_every_public_value_and_shuffles_each_deck_again() {
+    for variant in [json!({}), json!({"end": "stamina", "window": 2})] {
+        let mut settings = variant.clone();
+        settings["seed"] = json!(5);
+        settings["dice"] = json!([1, 2, 3, 4, 5, 6, 7, 8]);
+        let settings = ScaleOfStyles::parse_settings(settings).unwrap();
+        let mut seated = entrants();
+        seated[0].join = Join {
+            level: 3,
+            xp: 7,
+            stamina: 15,
+            combat_dice: [6, 6],
+        };
+        let start = ScaleOfStyles::start(&settings, &seated, &mut GameRng::seed_from_u64(3));
+        let state = played_to(start.unwrap(), 4);
+        assert_eq!((state.round, state.end.as_ref()), (4, None), "{variant}");
+        let forked = ScaleOfStyles::fork_settings(&state, &settings).unwrap();
+        assert_eq!(
+            (forked.seed, &forked.dice),
+            (None, &None),
+            "published: dropped"
+        );
+        assert_eq!(forked.rules, settings.rules);
+        // The new duel's entrants join with the defaults: the setup's values win.
+        let again =
+            ScaleOfStyles::start(&forked, &entrants(), &mut GameRng::seed_from_u64(11)).unwrap();
+        assert_eq!((again.round, &again.step), (4, &Step::Play));
+        for seat in [Seat(0), Seat(1)] {
+            assert_eq!(
+                ScaleOfStyles::pools(&again, seat),
+                ScaleOfStyles::pools(&state, seat),
+                "{variant}"
+            );
+            let (was, is) = (&state.fighters[seat.0], &again.fighters[seat.0]);
+            assert_eq!((is.stamina, is.wounds), (was.stamina, was.wounds));
+            let sorted = |deck: &[Card]| {
+                let mut deck = deck.to_vec();
+                deck.sort();
+                deck
+            };
+            assert_eq!(sorted(&is.deck), sorted(&was.deck), "the same cards");
+            assert_ne!(is.deck, was.deck, "in a new order");
+        }
+        assert!(
+            (state.fighters[1].wounds > 0) == (variant["end"] == "stamina"),
+            "the stamina duel carries wounds over: {variant}"
+        );
+    }
+}
+
+#[test]
+fn a_finished_match_or_a_hidden_strip_cannot_be_forked() {
+    let state = played_to(started(json!({"deck_order": "shuffled"})), 3);
+    let settings = Settings::default();
+    let over = ScaleOfStyles::kick(&state, Seat(0)).unwrap().state;
+    assert_eq!(
+        ScaleOfStyles::fork_settings(&over, &settings),
+        Err(crate::rules::ForkRefusal::Finished { round: 3 })
+    );
+    let hidden = ScaleOfStyles::parse_settings(
+        json!({"deck_order": "shuffled", "stripped_cards": "hidden"}),
+    )
+    .unwrap();
+    let state = ScaleOfStyles::start(&hidden, &entrants(), &mut GameRng::seed_from_u64(9));
+    let state = played_to(state.unwrap(), 8);
+    assert!(
+        state
+            .fighters
+            .iter()
+            .any(|f| f.discard.iter().any(|d| d.stripped))
+    );
+    assert!(matches!(
+        ScaleOfStyles::fork_settings(&state, &hidden),
+        Err(crate::rules::ForkRefusal::NotASetup { .. })
+    ));
+}
