@@ -47,7 +47,9 @@ impl Notice {
 }
 
 /// Builds the notice for `event` of lobby `lobby_id`; `player` is the seat a player's own
-/// notification is for (its name is used, and whether an answer is due from it).
+/// notification is for (whether an answer is due from it). The lobby is read as it stands
+/// (`Host::lobby_facts`); the whole public view is built only for a game's end, whose
+/// standings it gives.
 pub async fn build(
     host: &Host,
     lobby_id: Uuid,
@@ -55,7 +57,7 @@ pub async fn build(
     player: Option<Uuid>,
     link: Option<String>,
 ) -> Result<Notice, AppError> {
-    let view = host.lobby(lobby_id).await?;
+    let facts = host.lobby_facts(lobby_id).await?;
     let data: Value = serde_json::from_str(&event.data).unwrap_or(Value::Null);
     let name = |value: &Value| -> String {
         value
@@ -64,13 +66,8 @@ pub async fn build(
             .unwrap_or("a player")
             .to_string()
     };
-    let lobby = view.name.clone();
-    let owes = player.is_some_and(|id| {
-        view.players.iter().any(|p| {
-            p.get("id").and_then(Value::as_str) == Some(&id.to_string())
-                && p.get("owes").and_then(Value::as_bool) == Some(true)
-        })
-    });
+    let lobby = facts.name.clone();
+    let owes = player.is_some_and(|id| facts.owing.contains(&id));
     let round = data.get("round").and_then(Value::as_u64);
     let step = data.get("step").and_then(Value::as_str).unwrap_or("");
     let (title, text) = match event.kind.as_str() {
@@ -79,7 +76,7 @@ pub async fn build(
                 "{} joined {lobby}",
                 name(data.get("player").unwrap_or(&data))
             ),
-            format!("{} of {} seats taken.", view.players.len(), view.capacity),
+            format!("{} of {} seats taken.", facts.seats_taken, facts.capacity),
         ),
         "started" | "step-resolved" if owes => (
             format!("Your answer is due in {lobby}"),
@@ -100,7 +97,7 @@ pub async fn build(
             let round = round.unwrap_or(0) as u32;
             (
                 format!("Round {round} of {lobby} is out"),
-                round_summary(host, lobby_id, round).await?,
+                summary(&host.public_log_lines(lobby_id, round).await?),
             )
         }
         "deadline-approaching" => (
@@ -113,10 +110,13 @@ pub async fn build(
                     .unwrap_or("")
             ),
         ),
-        "finished" | "ended-by-host" => (
-            format!("{lobby} is over"),
-            standings(&view.players, view.result.as_ref()),
-        ),
+        "finished" | "ended-by-host" => {
+            let view = host.lobby(lobby_id).await?;
+            (
+                format!("{lobby} is over"),
+                standings(&view.players, view.result.as_ref()),
+            )
+        }
         other => (format!("{lobby}: {other}"), String::new()),
     };
     Ok(Notice {
@@ -131,17 +131,11 @@ pub async fn build(
 }
 
 /// The first lines of a resolved round's public log.
-async fn round_summary(host: &Host, lobby: Uuid, round: u32) -> Result<String, AppError> {
-    let view = host.round(lobby, round, None).await?;
-    let lines: Vec<&str> = view
-        .log
-        .iter()
-        .filter_map(|entry| entry.get("text").and_then(Value::as_str))
-        .collect();
+fn summary(lines: &[String]) -> String {
     let mut summary = lines
         .iter()
         .take(SUMMARY_LINES)
-        .copied()
+        .map(String::as_str)
         .collect::<Vec<_>>()
         .join("\n");
     if lines.len() > SUMMARY_LINES {
@@ -150,7 +144,7 @@ async fn round_summary(host: &Host, lobby: Uuid, round: u32) -> Result<String, A
             lines.len() - SUMMARY_LINES
         ));
     }
-    Ok(summary)
+    summary
 }
 
 /// The players in their order on the public page, with the result as the public view says it.

@@ -105,36 +105,30 @@ impl Sender {
             status: None,
             error,
         };
-        let target = match host.store().target(delivery.target_id).await {
-            Ok(Some(target)) => target,
-            Ok(None) => return permanent("the destination was deleted".into()),
-            Err(error) => return transient(None, format!("database: {error}"), None),
+        // The claim read the destination and the event with the delivery.
+        let Some(target) = &delivery.target else {
+            return permanent("the destination was deleted".into());
         };
         let link = self.settings.lobby_link(delivery.lobby_id);
-        let notice = match delivery.event_seq {
-            None => match host.lobby(delivery.lobby_id).await {
-                Ok(view) => Notice::test(delivery.lobby_id, &view.name, link),
+        let notice = match (delivery.event_seq, &delivery.event) {
+            (None, _) => match host.lobby_facts(delivery.lobby_id).await {
+                Ok(facts) => Notice::test(delivery.lobby_id, &facts.name, link),
                 Err(_) => return permanent("the lobby is gone".into()),
             },
-            Some(seq) => match host.store().event(delivery.lobby_id, seq).await {
-                Ok(Some(event)) => {
-                    match notice::build(host, delivery.lobby_id, &event, target.player_id, link)
-                        .await
-                    {
-                        Ok(notice) => notice,
-                        Err(error) => return permanent(format!("the notice: {error}")),
-                    }
+            (Some(_), Some(event)) => {
+                match notice::build(host, delivery.lobby_id, event, target.player_id, link).await {
+                    Ok(notice) => notice,
+                    Err(error) => return permanent(format!("the notice: {error}")),
                 }
-                Ok(None) => return permanent("the event is gone".into()),
-                Err(error) => return transient(None, format!("database: {error}"), None),
-            },
+            }
+            (Some(_), None) => return permanent("the event is gone".into()),
         };
         match Channel::parse(&target.channel) {
             Some(Channel::Mail) => match &self.mailer {
-                Some(mailer) => mailer.send(host.store(), &target, &notice).await,
+                Some(mailer) => mailer.send(host.store(), target, &notice).await,
                 None => permanent("mail is off on this server (HERALD_SMTP_URL is unset)".into()),
             },
-            Some(channel) => self.post(&target, channel, &notice, &delivery.id).await,
+            Some(channel) => self.post(target, channel, &notice, &delivery.id).await,
             None => permanent(format!("unknown channel {:?}", target.channel)),
         }
     }

@@ -299,6 +299,8 @@ mod tests {
             kind: "started".into(),
             attempts,
             created_at: 0,
+            target: None,
+            event: None,
         }
     }
 

@@ -8,10 +8,13 @@
 //! lease on the row it updates. A process that dies mid-delivery leaves a lease that runs out,
 //! after which another takes the row: at least once, and once in the normal case.
 
+use std::collections::HashMap;
+
 use uuid::Uuid;
 
 use super::StoreError;
 use super::columns::Columns;
+use super::outbox::TargetRow;
 use super::rows::EventRow;
 use super::{Backend, Store};
 
@@ -36,6 +39,12 @@ pub struct Claimed {
     pub kind: String,
     pub attempts: i64,
     pub created_at: i64,
+    /// Its destination as it stood at the claim; None if it was deleted since (its
+    /// subscriptions, which only choose what is queued, are not read).
+    pub target: Option<TargetRow>,
+    /// The event it announces, as stored; None for a host's test message (no `event_seq`)
+    /// or an event deleted since.
+    pub event: Option<EventRow>,
 }
 
 /// What one attempt gave.
@@ -102,7 +111,8 @@ impl Store {
             .bind(limit)
             .fetch_all(&self.pool)
             .await?;
-        rows.iter()
+        let mut claimed = rows
+            .iter()
             .map(|row| {
                 let row = Columns::of("notify_outbox", row);
                 Ok(Claimed {
@@ -113,9 +123,53 @@ impl Store {
                     kind: row.text("kind")?,
                     attempts: row.int("attempts")?,
                     created_at: row.int("created_at")?,
+                    target: None,
+                    event: None,
                 })
             })
-            .collect()
+            .collect::<Result<Vec<_>, StoreError>>()?;
+        self.attach_material(&mut claimed).await?;
+        Ok(claimed)
+    }
+
+    /// Reads the destinations and events of `claimed` in one query: reading them per delivery,
+    /// two or three statements each, cost more than building and sending the message.
+    async fn attach_material(&self, claimed: &mut [Claimed]) -> Result<(), StoreError> {
+        if claimed.is_empty() {
+            return Ok(());
+        }
+        let places: Vec<String> = (1..=claimed.len()).map(|i| format!("${i}")).collect();
+        let sql = format!(
+            "SELECT o.id AS outbox_id, t.id, t.lobby_id, t.player_id, t.channel, t.address, \
+             t.secret, t.enabled, t.created_at, e.seq, e.kind, e.data \
+             FROM notify_outbox o JOIN notify_targets t ON t.id = o.target_id \
+             LEFT JOIN events e ON e.lobby_id = o.lobby_id AND e.seq = o.event_seq \
+             WHERE o.id IN ({})",
+            places.join(", ")
+        );
+        let mut query = sqlx::query(sqlx::AssertSqlSafe(sql));
+        for delivery in claimed.iter() {
+            query = query.bind(delivery.id.clone());
+        }
+        let rows = query.fetch_all(&self.pool).await?;
+        let mut material: HashMap<String, (TargetRow, Option<EventRow>)> =
+            HashMap::with_capacity(rows.len());
+        for row in &rows {
+            let id = Columns::of("notify_outbox", row).text("outbox_id")?;
+            let target = TargetRow::from_row(row)?;
+            let event = match Columns::of("events", row).int_or_null("seq")? {
+                Some(_) => Some(EventRow::read(row)?),
+                None => None,
+            };
+            material.insert(id, (target, event));
+        }
+        for delivery in claimed.iter_mut() {
+            if let Some((target, event)) = material.remove(&delivery.id) {
+                delivery.target = Some(target);
+                delivery.event = event;
+            }
+        }
+        Ok(())
     }
 
     /// Records attempts on claimed deliveries and settles what follows from each (delivered,
@@ -220,17 +274,6 @@ impl Store {
                 Ok((r.text("id")?, r.text("status")?, r.int("attempts")?))
             })
             .collect()
-    }
-
-    /// The event a delivery announces.
-    pub async fn event(&self, lobby: Uuid, seq: i64) -> Result<Option<EventRow>, StoreError> {
-        let row =
-            sqlx::query("SELECT seq, kind, data FROM events WHERE lobby_id = $1 AND seq = $2")
-                .bind(lobby.to_string())
-                .bind(seq)
-                .fetch_optional(&self.pool)
-                .await?;
-        row.as_ref().map(EventRow::read).transpose()
     }
 
     /// When the earliest pending delivery falls due (unix ms), if any.

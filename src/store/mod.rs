@@ -298,6 +298,20 @@ impl Store {
         rows.iter().map(StepRow::read).collect()
     }
 
+    /// The stored logs of a round's steps, in order (for a notice's summary, which reads
+    /// nothing else of them).
+    pub async fn round_logs(&self, id: Uuid, round: u32) -> Result<Vec<String>, StoreError> {
+        let rows =
+            sqlx::query("SELECT log FROM steps WHERE lobby_id = $1 AND round = $2 ORDER BY seq")
+                .bind(id.to_string())
+                .bind(i64::from(round))
+                .fetch_all(&self.pool)
+                .await?;
+        rows.iter()
+            .map(|row| columns::Columns::of("steps", row).text("log"))
+            .collect()
+    }
+
     /// Public events of a lobby numbered after `after`, oldest first.
     pub async fn events_after(&self, id: Uuid, after: i64) -> Result<Vec<EventRow>, StoreError> {
         let rows = sqlx::query(

@@ -108,7 +108,7 @@ const TARGET_COLUMNS: &str =
     "id, lobby_id, player_id, channel, address, secret, enabled, created_at";
 
 impl TargetRow {
-    fn from_row(row: &AnyRow) -> Result<TargetRow, StoreError> {
+    pub(super) fn from_row(row: &AnyRow) -> Result<TargetRow, StoreError> {
         let row = Columns::of("notify_targets", row);
         let player_id = match row.text_or_null("player_id")? {
             Some(text) => {

@@ -334,3 +334,67 @@ async fn the_notification_routes_answer_as_the_document_says() {
         assert_eq!(cleared.status, StatusCode::NO_CONTENT);
     }
 }
+
+/// What a notice says is read from the lobby as the public sees it: a join counts the seats
+/// taken, a resolved round quotes that round's public log as its page shows it.
+#[tokio::test]
+async fn a_notice_counts_the_seats_and_quotes_the_rounds_public_log() {
+    for app in notify_apps(settings()).await {
+        let receiver = Receiver::start(Behaviour::Accept).await;
+        let (lobby, host) = app
+            .create_lobby("crossing-swords", json!({"max_players": 4}))
+            .await;
+        add_webhook(
+            &app,
+            &lobby,
+            &host,
+            &receiver.url,
+            "standard",
+            &["player-joined", "round-resolved"],
+        )
+        .await;
+        let mut players = Vec::new();
+        for name in ["Ann", "Bob"] {
+            players.push(app.join(&lobby, json!({"name": name})).await);
+            // One at a time, so that each join's notice counts the seats taken by then.
+            receiver.wait_for(players.len()).await;
+        }
+        app.start(&lobby, &host).await;
+        for (author, (_, token)) in players.iter().enumerate() {
+            let target = &players[1 - author].0;
+            let reply = app
+                .post(
+                    &format!("/api/v1/lobbies/{lobby}/orders"),
+                    Some(token),
+                    json!({"round": 1, "step": "orders", "move": "strike", "target": target}),
+                )
+                .await;
+            assert_eq!(reply.status, StatusCode::ACCEPTED, "{}", reply.text);
+        }
+        let got = receiver.wait_for(3).await;
+        let bodies: Vec<Value> = got.iter().map(|m| m.json()).collect();
+        let summaries: Vec<&str> = bodies
+            .iter()
+            .map(|b| b["data"]["summary"].as_str().unwrap())
+            .collect();
+        assert_eq!(
+            summaries[..2],
+            ["1 of 4 seats taken.", "2 of 4 seats taken."],
+            "{}",
+            app.backend
+        );
+        let round = app
+            .get(&format!("/api/v1/lobbies/{lobby}/rounds/1"), None)
+            .await;
+        let lines: Vec<&str> = round.body["log"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|entry| entry["text"].as_str())
+            .collect();
+        assert!(!lines.is_empty());
+        assert_eq!(bodies[2]["type"], "lobby.round-resolved");
+        assert_eq!(bodies[2]["data"]["title"], "Round 1 of Test lobby is out");
+        assert_eq!(summaries[2], lines.join("\n"), "{}", app.backend);
+    }
+}
