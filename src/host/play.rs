@@ -169,7 +169,7 @@ fn me_view<G: Game>(
         // The order alone: its nonce stays hidden until the reveal, even from its author.
         .map(|o| {
             let (order, _nonce) = super::receipts::unsealed(&o.body)?;
-            RawValue::from_string(order.to_string())
+            RawValue::from_string(order.to_owned())
                 .map_err(|e| AppError::Internal(format!("stored order: {e}")))
         })
         .transpose()?;

@@ -6,19 +6,20 @@
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use serde_json::value::RawValue;
 use uuid::Uuid;
 
-use super::engine::{from_stored, to_text};
+use super::engine::to_text;
 use crate::error::AppError;
 use crate::fairness::{fresh_secret, order_commitment};
 use crate::rules::Game;
 use crate::store::OrderRow;
 
 /// A pending order as stored.
-#[derive(Serialize, Deserialize)]
-struct Sealed {
-    order: Value,
-    nonce: String,
+#[derive(Serialize)]
+struct Sealed<'a> {
+    order: &'a Value,
+    nonce: &'a str,
 }
 
 /// An order's nonce and commitment, made when it is accepted.
@@ -39,27 +40,37 @@ impl Binding {
 
 /// The text stored for a pending order with its nonce.
 pub(super) fn stored(order: &Value, nonce: &str) -> Result<String, AppError> {
-    to_text(&Sealed {
-        order: order.clone(),
-        nonce: nonce.to_string(),
-    })
+    to_text(&Sealed { order, nonce })
 }
 
-/// A stored pending order's JSON and nonce (none for an order stored before nonces).
-pub(super) fn unsealed(body: &str) -> Result<(Value, Option<String>), AppError> {
-    let value: Value = from_stored(body)?;
-    match serde_json::from_value::<Sealed>(value.clone()) {
-        Ok(sealed) if value.as_object().is_some_and(|o| o.len() == 2) => {
-            Ok((sealed.order, Some(sealed.nonce)))
+/// A pending order as read back: the order's text borrowed, not parsed, since most readers
+/// want only the nonce or only the order.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SealedText<'a> {
+    #[serde(borrow)]
+    order: &'a RawValue,
+    nonce: String,
+}
+
+/// A stored pending order's JSON text and nonce (none for an order stored before nonces,
+/// which is the order alone: a game's order has no `nonce` field).
+pub(super) fn unsealed(body: &str) -> Result<(&str, Option<String>), AppError> {
+    match serde_json::from_str::<SealedText<'_>>(body) {
+        Ok(sealed) => Ok((sealed.order.get(), Some(sealed.nonce))),
+        Err(_) => {
+            // Only well-formed JSON is the order alone; anything else is a corrupt row.
+            serde_json::from_str::<&RawValue>(body)
+                .map_err(|e| AppError::Internal(format!("stored JSON: {e}")))?;
+            Ok((body, None))
         }
-        _ => Ok((value, None)),
     }
 }
 
 /// A stored pending order as the checked order it is (its nonce aside).
 pub(super) fn order_of<G: Game>(row: &OrderRow) -> Result<G::Order, AppError> {
     let (order, _) = unsealed(&row.body)?;
-    serde_json::from_value(order).map_err(|e| AppError::Internal(format!("stored order: {e}")))
+    serde_json::from_str(order).map_err(|e| AppError::Internal(format!("stored order: {e}")))
 }
 
 /// The nonces of a step's orders, by player: those stored, and the one just accepted (the
@@ -79,4 +90,26 @@ pub(super) fn nonces(
         nonces.push((player, nonce.to_string()));
     }
     Ok(nonces)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_stored_order_reads_back_with_its_nonce_and_an_old_one_alone() {
+        let order = json!({"move": "strike", "target": "p2"});
+        let body = stored(&order, "ab12").unwrap();
+        let (text, nonce) = unsealed(&body).unwrap();
+        assert_eq!(serde_json::from_str::<Value>(text).unwrap(), order);
+        assert_eq!(nonce.as_deref(), Some("ab12"));
+        // Stored before nonces: the order alone, revealed with none.
+        let old = order.to_string();
+        assert_eq!(unsealed(&old).unwrap(), (old.as_str(), None));
+        assert!(
+            unsealed("{\"order\":").is_err(),
+            "a corrupt row is an error"
+        );
+    }
 }
