@@ -147,9 +147,13 @@ impl<'de> Deserialize<'de> for Name<'de> {
 
 /// SHA-256 of the canonical encoding of the object whose members are `fields` (names unique).
 pub fn digest_fields(fields: &[(&str, Field<'_>)]) -> [u8; 32] {
-    let mut sink = HashSink(Sha256::new());
+    // Buffered: the encoding comes in pieces of a few bytes, each a call into the hasher.
+    let mut sink = io::BufWriter::with_capacity(4096, HashSink(Sha256::new()));
     write_fields(&mut sink, fields).expect("hashing never fails");
-    sink.0.finalize().into()
+    match sink.into_inner() {
+        Ok(hasher) => hasher.0.finalize().into(),
+        Err(_) => unreachable!("a hasher's writes never fail"),
+    }
 }
 
 /// Feeds what is written to the hasher.
@@ -276,8 +280,14 @@ fn write_members<'v>(
 }
 
 /// A string as JCS writes it: serde_json escapes exactly the characters ECMAScript's
-/// `JSON.stringify` does, in the same forms.
+/// `JSON.stringify` does, in the same forms. Most strings Herald hashes (ids, nonces, names,
+/// log lines) need no escape at all and are written as they are.
 fn write_str(out: &mut impl Write, text: &str) -> io::Result<()> {
+    if !text.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\') {
+        out.write_all(b"\"")?;
+        out.write_all(text.as_bytes())?;
+        return out.write_all(b"\"");
+    }
     serde_json::to_writer(out, text).map_err(io::Error::other)
 }
 
@@ -297,12 +307,27 @@ fn write_number(out: &mut impl Write, n: &Number) -> io::Result<()> {
     }
 }
 
-/// JCS's member order: by the names' UTF-16 code units (the same as byte order for ASCII).
+/// JCS's member order: by the names' UTF-16 code units. UTF-8's byte order is code-point
+/// order, which is the same except where the first differing characters are one from
+/// U+E000-U+FFFF and one beyond the Basic Multilingual Plane (a surrogate pair, 0xD800-0xDFFF,
+/// sorts before U+E000); only those two characters are compared as UTF-16.
 fn utf16_order(a: &str, b: &str) -> Ordering {
-    if a.is_ascii() && b.is_ascii() {
-        a.as_bytes().cmp(b.as_bytes())
-    } else {
-        a.encode_utf16().cmp(b.encode_utf16())
+    let Some(at) = a.bytes().zip(b.bytes()).position(|(x, y)| x != y) else {
+        return a.len().cmp(&b.len());
+    };
+    // The common prefix ends on the same bytes in both: back up to the start of the
+    // character that differs.
+    let mut start = at;
+    while !a.is_char_boundary(start) {
+        start -= 1;
+    }
+    match (a[start..].chars().next(), b[start..].chars().next()) {
+        (Some(x), Some(y)) => {
+            let (mut x16, mut y16) = ([0u16; 2], [0u16; 2]);
+            let (xs, ys): (&[u16], &[u16]) = (x.encode_utf16(&mut x16), y.encode_utf16(&mut y16));
+            xs.cmp(ys)
+        }
+        _ => a.as_bytes()[at].cmp(&b.as_bytes()[at]),
     }
 }
 
@@ -387,6 +412,26 @@ mod tests {
     }
 
     #[test]
+    fn names_sort_by_utf16_code_units_whatever_their_shared_prefix() {
+        let cases = [
+            ("a", "b"),
+            ("ab", "a"),
+            ("x\u{e000}", "x\u{1f600}"),
+            ("\u{1f600}z", "\u{1f601}"),
+            ("é", "e"),
+            ("\u{ffff}", "\u{10000}"),
+            ("same", "same"),
+        ];
+        for (a, b) in cases {
+            assert_eq!(
+                utf16_order(a, b),
+                a.encode_utf16().cmp(b.encode_utf16()),
+                "{a:?} {b:?}"
+            );
+        }
+    }
+
+    #[test]
     fn nodes_borrow_unescaped_strings_and_keep_escaped_ones() {
         let text = r#"{"b":"plain","a":"line\nbreak","c":[1,-2,2.5,null,true]}"#;
         let node = Node::parse(text).unwrap();
@@ -406,6 +451,11 @@ mod tests {
         #[test]
         fn it_writes_what_the_reference_writes(value in any_json()) {
             prop_assert_eq!(to_vec(&value), reference(&value));
+        }
+
+        #[test]
+        fn names_order_as_their_utf16_code_units(a in "\\PC{0,6}", b in "\\PC{0,6}") {
+            prop_assert_eq!(utf16_order(&a, &b), a.encode_utf16().cmp(b.encode_utf16()));
         }
 
         /// Stored text read as nodes encodes as the value it was written from, whether

@@ -53,11 +53,11 @@ pub async fn serve_with(
     // fire at once); the scheduler stops with it.
     let _scheduler = host.spawn_scheduler();
     let (stop_streams, streams_stopped) = watch::channel(false);
-    let router = app(AppState {
+    let router = app(AppState::with_edge(
         host,
-        shutdown: streams_stopped,
-        edge: Arc::new(Edge::new(exposure, &rates)),
-    });
+        streams_stopped,
+        Edge::new(exposure, &rates),
+    ));
     let limits = Arc::new(limits);
     let slots = Arc::new(Semaphore::new(limits.max_connections));
     let reserve = Arc::new(Semaphore::new(limits.connection_reserve));
