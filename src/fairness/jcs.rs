@@ -36,6 +36,16 @@ pub enum Field<'a> {
     Uint(u64),
     Json(&'a Value),
     Node(&'a Node<'a>),
+    /// Text that is canonical JSON already ([`canonical`] wrote it): hashed as it is.
+    Canonical(&'a str),
+}
+
+/// `value`'s canonical encoding as text. A step's reveal and pools are stored so, and their
+/// digest hashes the stored text without reading it back.
+pub fn canonical(value: &Value) -> String {
+    let mut out = Vec::new();
+    write_value(&mut out, value).expect("writing to a Vec never fails");
+    String::from_utf8(out).expect("JSON text is UTF-8")
 }
 
 /// JSON read from text for hashing only: strings borrowed from the text where it holds them
@@ -185,6 +195,7 @@ fn write_fields(out: &mut impl Write, fields: &[(&str, Field<'_>)]) -> io::Resul
             Field::Uint(n) => write!(out, "{n}")?,
             Field::Json(value) => write_value(out, value)?,
             Field::Node(node) => write_node(out, node)?,
+            Field::Canonical(text) => out.write_all(text.as_bytes())?,
         }
     }
     out.write_all(b"}")
@@ -409,6 +420,17 @@ mod tests {
         let mut out = Vec::new();
         write_node(&mut out, &Node::parse(text).unwrap()).expect("writing to a Vec never fails");
         out
+    }
+
+    #[test]
+    fn canonical_text_hashes_as_the_value_it_encodes() {
+        let value = json!({"b": [1, "x\ny"], "a": {"\u{e000}": 1, "\u{1f600}": 2}});
+        let text = canonical(&value);
+        assert_eq!(text.as_bytes(), reference(&value).as_slice());
+        assert_eq!(
+            digest_fields(&[("v", Field::Canonical(&text))]),
+            digest_fields(&[("v", Field::Json(&value))])
+        );
     }
 
     #[test]

@@ -100,8 +100,8 @@ pub fn step_digest(previous: &str, content: StepContent<'_>) -> String {
     ]))
 }
 
-/// A resolved step as the host writes it for the store: its reveal, log (private entries
-/// included) and pools as JSON text.
+/// A resolved step as the host writes it for the store: its reveal and pools as canonical JSON
+/// text ([`jcs::canonical`]), its log (private entries included) as JSON text.
 #[derive(Clone, Copy, Debug)]
 pub struct StoredStep<'a> {
     pub round: u32,
@@ -111,13 +111,14 @@ pub struct StoredStep<'a> {
     pub pools: &'a str,
 }
 
-/// [`step_digest`] of a step from its stored text, read without building `Value`s: the host
-/// digests every step it resolves on the order's path (see `jcs`'s documentation).
+/// [`step_digest`] of a step from its stored text, without building `Value`s: the host
+/// digests every step it resolves on the order's path (see `jcs`'s documentation). The reveal
+/// and pools are hashed as stored, being canonical already; the log is read for its public
+/// entries.
 pub fn stored_step_digest(
     previous: &str,
     step: StoredStep<'_>,
 ) -> Result<String, serde_json::Error> {
-    let revealed = Node::parse(step.revealed)?;
     let log = match Node::parse(step.log)? {
         Node::Array(entries) => Node::Array(
             entries
@@ -127,15 +128,14 @@ pub fn stored_step_digest(
         ),
         other => other,
     };
-    let pools = Node::parse(step.pools)?;
     Ok(hex(&jcs::digest_fields(&[
         ("kind", Field::Str("herald-step")),
         ("previous_digest", Field::Str(previous)),
         ("round", Field::Uint(u64::from(step.round))),
         ("step", Field::Str(step.step)),
-        ("revealed", Field::Node(&revealed)),
+        ("revealed", Field::Canonical(step.revealed)),
         ("log", Field::Node(&log)),
-        ("pools", Field::Node(&pools)),
+        ("pools", Field::Canonical(step.pools)),
     ])))
 }
 
@@ -215,9 +215,9 @@ mod tests {
             StoredStep {
                 round: 2,
                 step: "orders",
-                revealed: &revealed.to_string(),
+                revealed: &jcs::canonical(&revealed),
                 log: &log.to_string(),
-                pools: &pools.to_string(),
+                pools: &jcs::canonical(&pools),
             },
         )
         .unwrap();

@@ -13,6 +13,7 @@ use super::timing::{self, Timing};
 use crate::error::AppError;
 use crate::events::{EventKind, StepResolved};
 use crate::fairness::act::{Act, SeatOrder};
+use crate::fairness::jcs::canonical;
 use crate::fairness::order_commitment;
 use crate::rules::{Event as _, Game, HostAct, Seat};
 use crate::store::{
@@ -285,7 +286,7 @@ pub(super) fn resolve_step<G: Game>(
             data: json!({"result": result}).to_string(),
         });
     }
-    let pools = public_pools::<G>(&next, &snapshot.players)?.to_string();
+    let pools = canonical(&public_pools::<G>(&next, &snapshot.players)?);
     // Events from the opening of a new round on (BST: the next turn's draw and poison) are
     // that round's, filed as its opening step.
     let split = resolution
@@ -297,7 +298,7 @@ pub(super) fn resolve_step<G: Game>(
     change.resolved.push(NewStep {
         round,
         step: step.to_string(),
-        revealed: revealed.to_string(),
+        revealed: canonical(&revealed),
         log: step_log(host_lines(snapshot, closing, filled, &kicked), this_step)?,
         pools: pools.clone(),
         ..NewStep::default()
@@ -350,7 +351,7 @@ pub(super) fn finish_by_host<G: Game>(
         step: HOST_STEP.to_string(),
         revealed: "[]".into(),
         log: log_of(&act.log)?,
-        pools: public_pools::<G>(next, &snapshot.players)?.to_string(),
+        pools: canonical(&public_pools::<G>(next, &snapshot.players)?),
         ..NewStep::default()
     });
     let result = G::outcome(next).map(|o| to_json(&o)).transpose()?;

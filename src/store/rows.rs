@@ -465,6 +465,8 @@ pub struct NewOrder {
 pub struct NewStep {
     pub round: u32,
     pub step: String,
+    /// The reveal and the pools after the step as canonical JSON (`fairness::jcs::canonical`):
+    /// the step's digest hashes them as they are.
     pub revealed: String,
     pub log: String,
     pub pools: String,
