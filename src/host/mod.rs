@@ -37,7 +37,7 @@ pub use lobby::Joined;
 pub use notice_facts::LobbyFacts;
 pub use resolve::{HOST_STEP, ROUND_OPENING};
 pub use rounds::{RoundSummary, RoundView};
-pub use scheduler::{Report, Scheduler};
+pub use scheduler::{RECHECK_MS, Report, Scheduler};
 
 pub use names::{MAX_NAME_CHARS, clean_name, name_key};
 pub use notifications::{AttemptView, MyNotifications, WebhookCreated, WebhookView};

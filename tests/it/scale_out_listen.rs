@@ -3,7 +3,8 @@
 //! are held by server A, which hears of B's commits only through LISTEN/NOTIFY. A bot's
 //! stream on A gets each round's prompt in order, and A's public stream every event once and
 //! in order, for hundreds of rounds, also while A's listener connection is killed again and
-//! again.
+//! again. A deadline B sets wakes A's scheduler through the announcement, well before A's own
+//! periodic re-check would find it.
 
 use std::time::Duration;
 
@@ -239,4 +240,31 @@ async fn streams_lose_nothing_when_the_listener_connection_is_killed_again_and_a
         return;
     };
     play_across(&a, &b, 120, &[10, 40, 41, 80, 120]).await;
+}
+
+/// A deadline set by another process reaches this process's scheduler through the
+/// announcement, not only through its periodic re-check: server B starts a game whose step
+/// falls due in 10 s and stops (its scheduler with it); the shared clock moves 11 s, well short
+/// of A's re-check 30 s after it last looked, and A's scheduler resolves the step.
+#[tokio::test]
+async fn a_deadline_set_by_another_process_wakes_this_ones_scheduler() {
+    let Ok(admin) = std::env::var(POSTGRES_ENV) else {
+        announce_postgres_skip();
+        return;
+    };
+    let clock = herald::clock::Clock::manual(crate::support::T0);
+    let a = crate::support::postgres_app_on(&admin, clock.clone()).await;
+    let b = a.second_server().await;
+    let (lobby, _, _) = crate::api_deadlines::seated(
+        &b,
+        json!({"deadline_seconds": 10, "reminder_seconds": []}),
+        &["Ann", "Bob"],
+    )
+    .await;
+    b.stop().await;
+    // The re-check alone must not find it within the 11 s the clock moves.
+    const { assert!(herald::host::RECHECK_MS > 11_000) };
+    clock.advance(Duration::from_secs(11));
+    let view = crate::api_deadlines::wait_for_round(&a, &lobby, 2).await;
+    assert_eq!(view["round"], 2, "{view}");
 }
