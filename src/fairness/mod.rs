@@ -89,14 +89,31 @@ pub struct StepContent<'a> {
 
 /// The digest of a resolved step, chained to `previous`.
 pub fn step_digest(previous: &str, content: StepContent<'_>) -> String {
+    digest_step(
+        previous,
+        (content.round, content.step),
+        [
+            Field::Json(content.revealed),
+            Field::Json(content.log),
+            Field::Json(content.pools),
+        ],
+    )
+}
+
+/// The step digest's object, whichever form its reveal, log and pools come in.
+fn digest_step(
+    previous: &str,
+    (round, step): (u32, &str),
+    [revealed, log, pools]: [Field<'_>; 3],
+) -> String {
     hex(&jcs::digest_fields(&[
         ("kind", Field::Str("herald-step")),
         ("previous_digest", Field::Str(previous)),
-        ("round", Field::Uint(u64::from(content.round))),
-        ("step", Field::Str(content.step)),
-        ("revealed", Field::Json(content.revealed)),
-        ("log", Field::Json(content.log)),
-        ("pools", Field::Json(content.pools)),
+        ("round", Field::Uint(u64::from(round))),
+        ("step", Field::Str(step)),
+        ("revealed", revealed),
+        ("log", log),
+        ("pools", pools),
     ]))
 }
 
@@ -128,15 +145,15 @@ pub fn stored_step_digest(
         ),
         other => other,
     };
-    Ok(hex(&jcs::digest_fields(&[
-        ("kind", Field::Str("herald-step")),
-        ("previous_digest", Field::Str(previous)),
-        ("round", Field::Uint(u64::from(step.round))),
-        ("step", Field::Str(step.step)),
-        ("revealed", Field::Canonical(step.revealed)),
-        ("log", Field::Node(&log)),
-        ("pools", Field::Canonical(step.pools)),
-    ])))
+    Ok(digest_step(
+        previous,
+        (step.round, step.step),
+        [
+            Field::Canonical(step.revealed),
+            Field::Node(&log),
+            Field::Canonical(step.pools),
+        ],
+    ))
 }
 
 /// The entries of a stored log that everyone may read (those without `private_to_seat`): the

@@ -165,17 +165,7 @@ async fn a_slow_receiver_slows_neither_orders_nor_another_receiver() {
         }
         app.start(&lobby, &host).await;
         // A round resolves while the slow receiver holds its requests.
-        for (author, (_, token)) in players.iter().enumerate() {
-            let target = &players[1 - author].0;
-            let reply = app
-                .post(
-                    &format!("/api/v1/lobbies/{lobby}/orders"),
-                    Some(token),
-                    json!({"round": 1, "step": "orders", "move": "strike", "target": target}),
-                )
-                .await;
-            assert_eq!(reply.status, StatusCode::ACCEPTED, "{}", reply.text);
-        }
+        app.strike_each_other(&lobby, &players).await;
         // joined ×2, started, step-resolved, round-resolved: all at the fast one.
         let got = fast.wait_for(5).await;
         assert!(

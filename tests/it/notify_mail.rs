@@ -52,9 +52,22 @@ impl mailin_embedded::Handler for Inbox {
     }
 }
 
-/// Starts an SMTP server on 127.0.0.1 in a thread of its own; its URL and inbox. (The pages'
-/// mail test uses it too.)
-pub fn smtp_server() -> (String, Arc<Mutex<Vec<Mail>>>) {
+/// `base` with mail sent to an SMTP server started on 127.0.0.1 ([`smtp_server`]), and that
+/// server's inbox.
+pub fn with_smtp(base: herald::notify::Settings) -> (herald::notify::Settings, Mails) {
+    let (url, inbox) = smtp_server();
+    let settings = herald::notify::Settings {
+        smtp_url: Some(url),
+        ..base
+    };
+    (settings, inbox)
+}
+
+/// The mails an SMTP server started by a test has received.
+pub type Mails = Arc<Mutex<Vec<Mail>>>;
+
+/// Starts an SMTP server on 127.0.0.1 in a thread of its own; its URL and inbox.
+fn smtp_server() -> (String, Mails) {
     let mails = Arc::new(Mutex::new(Vec::new()));
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let url = format!("smtp://{}", listener.local_addr().unwrap());
@@ -113,11 +126,7 @@ async fn without_a_relay_mail_is_off_and_said_so() {
 
 #[tokio::test]
 async fn a_player_gets_mail_with_a_working_unsubscribe_link_and_no_one_sees_the_address() {
-    let (smtp, inbox) = smtp_server();
-    let with_mail = herald::notify::Settings {
-        smtp_url: Some(smtp),
-        ..settings()
-    };
+    let (with_mail, inbox) = with_smtp(settings());
     for app in notify_apps(with_mail).await {
         inbox.lock().unwrap().clear();
         let (lobby, host) = app.create_lobby("crossing-swords", json!({})).await;
@@ -227,16 +236,11 @@ async fn a_player_gets_mail_with_a_working_unsubscribe_link_and_no_one_sees_the_
         assert!(again.text.contains("unknown or was used"));
 
         // A round resolves: Ann owed an answer, but she unsubscribed.
-        for (token, target) in [(&ann, &bob_id), (&bob, &ann_id)] {
-            let reply = app
-                .post(
-                    &format!("/api/v1/lobbies/{lobby}/orders"),
-                    Some(token),
-                    json!({"round": 1, "step": "orders", "move": "strike", "target": target}),
-                )
-                .await;
-            assert_eq!(reply.status, StatusCode::ACCEPTED, "{}", reply.text);
-        }
+        app.strike_each_other(
+            &lobby,
+            &[(ann_id.clone(), ann.clone()), (bob_id.clone(), bob.clone())],
+        )
+        .await;
         settle().await;
         assert_eq!(
             inbox.lock().unwrap().len(),

@@ -360,17 +360,7 @@ async fn a_notice_counts_the_seats_and_quotes_the_rounds_public_log() {
             receiver.wait_for(players.len()).await;
         }
         app.start(&lobby, &host).await;
-        for (author, (_, token)) in players.iter().enumerate() {
-            let target = &players[1 - author].0;
-            let reply = app
-                .post(
-                    &format!("/api/v1/lobbies/{lobby}/orders"),
-                    Some(token),
-                    json!({"round": 1, "step": "orders", "move": "strike", "target": target}),
-                )
-                .await;
-            assert_eq!(reply.status, StatusCode::ACCEPTED, "{}", reply.text);
-        }
+        app.strike_each_other(&lobby, &players).await;
         let got = receiver.wait_for(3).await;
         let bodies: Vec<Value> = got.iter().map(|m| m.json()).collect();
         let summaries: Vec<&str> = bodies

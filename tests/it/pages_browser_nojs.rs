@@ -13,7 +13,7 @@
 
 use fantoccini::{Client, Locator};
 
-use crate::notify_mail::smtp_server;
+use crate::notify_mail::with_smtp;
 use crate::pages_browser::{
     answer_decision, browser_available, fits_phone_and_desktop, goto, order, screenshots, wait_for,
     wait_for_text, with_browsers_without_script,
@@ -29,12 +29,9 @@ async fn a_crossing_swords_game_is_played_to_the_end_with_javascript_off() {
     if !browser_available() {
         return;
     }
-    let (smtp, _inbox) = smtp_server();
+    let (notifications, _inbox) = with_smtp(herald::notify::Settings::default());
     let options = herald::Options {
-        notifications: herald::notify::Settings {
-            smtp_url: Some(smtp),
-            ..herald::notify::Settings::default()
-        },
+        notifications,
         ..herald::Options::default()
     };
     with_browsers_without_script(

@@ -9,7 +9,7 @@ use fantoccini::Client;
 use fantoccini::key::Key;
 use serde_json::{Value, json};
 
-use crate::notify_mail::smtp_server;
+use crate::notify_mail::with_smtp;
 use crate::pages_browser::{
     browser_available, goto, order, screenshots, wait_for, wait_for_text, with_browsers_serving,
 };
@@ -19,12 +19,9 @@ async fn every_page_fits_a_phone_and_the_posts_copy_and_link_back() {
     if !browser_available() {
         return;
     }
-    let (smtp, _inbox) = smtp_server();
+    let (notifications, _inbox) = with_smtp(herald::notify::Settings::default());
     let options = herald::Options {
-        notifications: herald::notify::Settings {
-            smtp_url: Some(smtp),
-            ..herald::notify::Settings::default()
-        },
+        notifications,
         ..herald::Options::default()
     };
     with_browsers_serving(&["host", "ann", "bob"], options, every_page).await;

@@ -7,7 +7,7 @@
 use axum::http::StatusCode;
 use sqlx::Connection;
 
-use crate::notify_mail::smtp_server;
+use crate::notify_mail::with_smtp;
 use crate::notify_receivers::{eventually, settings};
 use crate::pages_client::{Page, Visitor};
 use crate::support::{TestApp, notify_apps};
@@ -41,11 +41,7 @@ fn assert_no_address(page: &Page, what: &str) {
 
 #[tokio::test]
 async fn an_address_given_on_the_page_gets_the_answer_due_mail_and_is_shown_to_no_one() {
-    let (smtp, inbox) = smtp_server();
-    let with_mail = herald::notify::Settings {
-        smtp_url: Some(smtp),
-        ..settings()
-    };
+    let (with_mail, inbox) = with_smtp(settings());
     for app in notify_apps(with_mail).await {
         inbox.lock().unwrap().clear();
         let mut host = Visitor::new(&app);
@@ -190,11 +186,7 @@ async fn an_address_given_on_the_page_gets_the_answer_due_mail_and_is_shown_to_n
 
 #[tokio::test]
 async fn leaving_the_lobby_deletes_the_address() {
-    let (smtp, _inbox) = smtp_server();
-    let with_mail = herald::notify::Settings {
-        smtp_url: Some(smtp),
-        ..settings()
-    };
+    let (with_mail, _inbox) = with_smtp(settings());
     for app in notify_apps(with_mail).await {
         let mut host = Visitor::new(&app);
         let lobby = host.create_lobby("Leavers").await;

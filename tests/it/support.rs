@@ -385,4 +385,20 @@ impl TestApp {
         assert_eq!(reply.status, StatusCode::OK, "start: {}", reply.text);
         reply
     }
+
+    /// The two players of a started Crossing Swords duel, as `join` gave them (id, token),
+    /// strike each other in round 1; each order must be accepted.
+    pub async fn strike_each_other(&self, lobby: &str, players: &[(String, String)]) {
+        for (author, (_, token)) in players.iter().enumerate() {
+            let target = &players[1 - author].0;
+            let reply = self
+                .post(
+                    &format!("/api/v1/lobbies/{lobby}/orders"),
+                    Some(token),
+                    json!({"round": 1, "step": "orders", "move": "strike", "target": target}),
+                )
+                .await;
+            assert_eq!(reply.status, StatusCode::ACCEPTED, "{}", reply.text);
+        }
+    }
 }
