@@ -5,10 +5,10 @@ use axum::extract::{Path, State};
 use axum::http::HeaderMap;
 use axum::response::Response;
 
-use super::play::{PlayPage, play_page, player_token};
+use super::play::{after_action, player_token};
 use super::prompt_form::{form_for, order_body};
 use super::session::{CheckedForm, Csrf};
-use super::{PageError, again, lobby_id, see_other};
+use super::{PageError, lobby_id};
 use crate::error::AppError;
 use crate::http::AppState;
 
@@ -43,7 +43,15 @@ pub async fn set_fallback(
         }
         Err(error) => Err(error),
     };
-    done(&app, id, &headers, csrf, result).await
+    after_action(
+        &app,
+        id,
+        &headers,
+        csrf,
+        result,
+        &format!("/lobbies/{id}/play#fallback"),
+    )
+    .await
 }
 
 pub async fn clear_fallback(
@@ -56,25 +64,13 @@ pub async fn clear_fallback(
     let id = lobby_id(&id)?;
     let token = player_token(&app, id, &headers).await?;
     let result = app.host.clear_fallback(id, Some(&token)).await;
-    done(&app, id, &headers, csrf, result).await
-}
-
-/// Back to the player's page at its fallback section (303), or the page again with the reason.
-async fn done(
-    app: &AppState,
-    id: uuid::Uuid,
-    headers: &HeaderMap,
-    csrf: String,
-    result: Result<(), AppError>,
-) -> Result<Response, PageError> {
-    match result {
-        Ok(()) => Ok(see_other(&format!("/lobbies/{id}/play#fallback"), &[])),
-        Err(error) => {
-            let page = play_page(app, id, headers, csrf, None).await?;
-            Ok(again(error, |message| PlayPage {
-                error: Some(message),
-                ..page
-            }))
-        }
-    }
+    after_action(
+        &app,
+        id,
+        &headers,
+        csrf,
+        result,
+        &format!("/lobbies/{id}/play#fallback"),
+    )
+    .await
 }

@@ -7,7 +7,7 @@ use axum::http::HeaderMap;
 use axum::response::Response;
 use uuid::Uuid;
 
-use super::play::{PlayPage, play_page, player_token};
+use super::play::{PlayPage, after_action, play_page, player_token};
 use super::session::{CheckedForm, Csrf};
 use super::{PageError, PagePath, again, lobby_id, see_other};
 use crate::error::AppError;
@@ -201,19 +201,9 @@ pub async fn stop_mail(
 ) -> Result<Response, PageError> {
     let id = lobby_id(&id)?;
     let token = player_token(&app, id, &headers).await?;
-    match app.host.clear_my_mail(id, Some(&token)).await {
-        Ok(()) => Ok(see_other(
-            &format!("/lobbies/{id}/play?mail=stopped#mail"),
-            &[],
-        )),
-        Err(error) => {
-            let page = play_page(&app, id, &headers, csrf, None).await?;
-            Ok(again(error, |message| PlayPage {
-                error: Some(message),
-                ..page
-            }))
-        }
-    }
+    let result = app.host.clear_my_mail(id, Some(&token)).await;
+    let to = format!("/lobbies/{id}/play?mail=stopped#mail");
+    after_action(&app, id, &headers, csrf, result, &to).await
 }
 
 #[cfg(test)]

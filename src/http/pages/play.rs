@@ -223,6 +223,28 @@ pub async fn submit_order(
     }
 }
 
+/// What a player's form that changes nothing else on the page answers: on success, a 303 to
+/// `to`; refused, the player's page again with the reason (in the status the refusal has).
+pub(super) async fn after_action(
+    app: &AppState,
+    id: Uuid,
+    headers: &HeaderMap,
+    csrf: String,
+    result: Result<(), AppError>,
+    to: &str,
+) -> Result<Response, PageError> {
+    match result {
+        Ok(()) => Ok(see_other(to, &[])),
+        Err(error) => {
+            let page = play_page(app, id, headers, csrf, None).await?;
+            Ok(again(error, |message| PlayPage {
+                error: Some(message),
+                ..page
+            }))
+        }
+    }
+}
+
 /// The player gives up their seat before the start; the browser forgets their token.
 pub async fn leave_lobby(
     State(app): State<AppState>,
