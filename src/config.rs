@@ -113,6 +113,15 @@ pub struct Config {
         default_value = "Herald <herald@localhost>"
     )]
     pub mail_from: String,
+    /// How much lower the delivery thread's CPU priority is than the orders' (a nice
+    /// increment, 0 to 19; 0 keeps it equal): see `docs/notifications.md`.
+    #[arg(
+        long,
+        env = "HERALD_DELIVERY_NICE",
+        default_value_t = crate::notify::DEFAULT_NICE,
+        value_parser = clap::value_parser!(i32).range(0..=19)
+    )]
+    pub delivery_nice: i32,
 }
 
 impl Config {
@@ -133,6 +142,7 @@ impl Config {
             allow_private: self.allow_private_targets,
             smtp_url: self.smtp_url.clone().filter(|url| !url.is_empty()),
             mail_from: self.mail_from.clone(),
+            nice: self.delivery_nice,
             public_url: Some(
                 self.exposure
                     .public_url

@@ -54,6 +54,9 @@ impl Channel {
     }
 }
 
+/// The delivery thread's nice increment unless the operator says otherwise.
+pub const DEFAULT_NICE: i32 = 10;
+
 /// The operator's notification settings (`config.rs`).
 #[derive(Clone, Debug)]
 pub struct Settings {
@@ -67,6 +70,11 @@ pub struct Settings {
     pub public_url: Option<String>,
     /// How long one attempt may take.
     pub timeout: Duration,
+    /// How much lower than the orders' the CPU priority of the thread that builds and sends
+    /// notifications is (a Linux nice increment, 0 to 19; 0 keeps it equal). Under a load that
+    /// fills the machine, the orders get the CPU first and the deliveries the rest, so a
+    /// webhook on every lobby does not slow the game down; they catch up when the load eases.
+    pub nice: i32,
 }
 
 impl Default for Settings {
@@ -77,6 +85,7 @@ impl Default for Settings {
             mail_from: "Herald <herald@localhost>".into(),
             public_url: None,
             timeout: Duration::from_secs(10),
+            nice: DEFAULT_NICE,
         }
     }
 }

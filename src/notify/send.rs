@@ -99,6 +99,11 @@ impl Sender {
         })
     }
 
+    /// The nice increment of the thread this sender's attempts run on.
+    pub fn nice(&self) -> i32 {
+        self.settings.nice
+    }
+
     /// One attempt at `delivery`.
     pub async fn send(&self, host: &Host, delivery: &Claimed) -> Outcome {
         let permanent = |error: String| Outcome::Permanent {

@@ -6,6 +6,14 @@
 //!   clock instead of sleeping through a backoff), when another process announces that it
 //!   queued deliveries (PostgreSQL, `store/pg_listen.rs`), and every [`RECHECK`] of real time
 //!   in case such an announcement was lost.
+//! - The attempts (building each notice, signing it, the HTTP request or the SMTP
+//!   conversation) run on a thread of their own, `herald-deliver`, whose CPU priority is
+//!   lower than the orders' by the operator's nice increment (`Settings::nice`): under a load
+//!   that fills the machine, orders get the CPU first and deliveries the rest, and catch up
+//!   when it eases. The claiming loop runs there as well; its claim is one statement, run by
+//!   the database's connection thread. The record of attempts, a transaction of several
+//!   statements, stays on the server's runtime, so that no transaction waits on the slow
+//!   thread while it holds SQLite's write lock.
 //! - A slow or dead receiver holds at most [`PER_TARGET`] tasks, and all receivers together at
 //!   most [`IN_FLIGHT`]; orders never wait for any of it, since the outbox rows were written by
 //!   then and nothing here holds a lobby's lock.
@@ -100,8 +108,65 @@ impl Drop for AbortOnDrop {
     }
 }
 
-/// The worker: claims in this task, records in another.
+/// The thread attempts run on (see the module's doc): a single-threaded runtime, stopped
+/// when this is dropped, with the tasks it still runs.
+struct Deliverers {
+    handle: tokio::runtime::Handle,
+    _stop: tokio::sync::oneshot::Sender<()>,
+}
+
+impl Deliverers {
+    fn start(nice: i32) -> std::io::Result<Deliverers> {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .thread_name("herald-deliver")
+            .build()?;
+        let handle = runtime.handle().clone();
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        std::thread::Builder::new()
+            .name("herald-deliver".into())
+            .spawn(move || {
+                lower_priority(nice);
+                let _ = runtime.block_on(stopped);
+            })?;
+        Ok(Deliverers {
+            handle,
+            _stop: stop,
+        })
+    }
+}
+
+/// Lowers the calling thread's CPU priority by `nice` (Linux: a thread's nice value is its
+/// own, and threads it starts inherit it). Raising one's own nice value needs no privilege.
+fn lower_priority(nice: i32) {
+    if nice == 0 {
+        return;
+    }
+    #[cfg(target_os = "linux")]
+    {
+        let me = Some(rustix::thread::gettid());
+        let lowered = rustix::process::getpriority_process(me)
+            .and_then(|now| rustix::process::setpriority_process(me, (now + nice).min(19)));
+        if let Err(error) = lowered {
+            tracing::warn!(
+                %error,
+                "notifications: the delivery thread keeps the orders' CPU priority"
+            );
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    tracing::info!("notifications: the delivery thread's priority is lowered on Linux only");
+}
+
+/// The worker: claims in this task, records in another, attempts on the delivery thread.
 async fn work(host: Host, sender: Sender) {
+    let deliverers = match Deliverers::start(sender.nice()) {
+        Ok(deliverers) => deliverers,
+        Err(error) => {
+            tracing::error!(%error, "notifications are off: the delivery thread did not start");
+            return;
+        }
+    };
     let (finished, results) = mpsc::unbounded_channel();
     let shared = Arc::new(Shared {
         store: host.store().clone(),
@@ -112,9 +177,13 @@ async fn work(host: Host, sender: Sender) {
         in_flight: Arc::new(Semaphore::new(IN_FLIGHT)),
         finished,
         wake: host.outbox_wake(),
+        attempts: deliverers.handle.clone(),
     });
     let _recorder = AbortOnDrop(tokio::spawn(record(shared.clone(), results)));
-    run(shared).await;
+    // The claiming loop runs on the delivery thread too: what it does besides the claim's
+    // one statement (reading each claimed delivery's destination and event) is delivery work.
+    let _ = deliverers.handle.spawn(run(shared)).await;
+    drop(deliverers);
 }
 
 /// Records finished attempts, as many per transaction as have finished meanwhile.
@@ -159,6 +228,8 @@ struct Shared {
     finished: mpsc::UnboundedSender<Finished>,
     /// Wakes the claiming loop (commits in this process, recorded attempts).
     wake: Arc<Notify>,
+    /// The delivery thread's runtime, where attempts run.
+    attempts: tokio::runtime::Handle,
 }
 
 async fn run(shared: Arc<Shared>) {
@@ -180,8 +251,10 @@ async fn run(shared: Arc<Shared>) {
         };
         let full = claimed.len() as i64 == BATCH;
         for delivery in claimed {
-            let shared = shared.clone();
-            tokio::spawn(async move { shared.deliver(delivery).await });
+            let task = shared.clone();
+            shared
+                .attempts
+                .spawn(async move { task.deliver(delivery).await });
         }
         if full {
             continue;
@@ -302,6 +375,35 @@ mod tests {
             target: None,
             event: None,
         }
+    }
+
+    /// A thread's nice value, from `/proc` (field 19 of its `stat`; the name before it, in
+    /// parentheses, may hold spaces).
+    #[cfg(target_os = "linux")]
+    fn nice_of(stat: &str) -> i32 {
+        let text = std::fs::read_to_string(stat).unwrap();
+        let after_name = &text[text.rfind(')').unwrap() + 2..];
+        after_name.split(' ').nth(16).unwrap().parse().unwrap()
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn attempts_run_on_the_delivery_thread_below_the_orders_priority() {
+        let ours = nice_of("/proc/thread-self/stat");
+        let deliverers = Deliverers::start(7).unwrap();
+        let (tell, told) = tokio::sync::oneshot::channel();
+        deliverers.handle.spawn(async move {
+            let name = std::thread::current().name().map(str::to_string);
+            let _ = tell.send((name, nice_of("/proc/thread-self/stat")));
+        });
+        let (name, nice) = told.blocking_recv().unwrap();
+        assert_eq!(name.as_deref(), Some("herald-deliver"));
+        assert_eq!(nice, (ours + 7).min(19));
+        assert_eq!(
+            nice_of("/proc/thread-self/stat"),
+            ours,
+            "the caller's is unchanged"
+        );
     }
 
     #[test]

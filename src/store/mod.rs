@@ -103,6 +103,9 @@ impl std::fmt::Debug for Store {
     }
 }
 
+/// A round's step logs, in order (`Store::round_logs`).
+const ROUND_LOGS: &str = "SELECT log FROM steps WHERE lobby_id = $1 AND round = $2 ORDER BY seq";
+
 static SQLITE_MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("migrations/sqlite");
 static POSTGRES_MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("migrations/postgres");
 
@@ -301,12 +304,21 @@ impl Store {
     /// The stored logs of a round's steps, in order (for a notice's summary, which reads
     /// nothing else of them).
     pub async fn round_logs(&self, id: Uuid, round: u32) -> Result<Vec<String>, StoreError> {
-        let rows =
-            sqlx::query("SELECT log FROM steps WHERE lobby_id = $1 AND round = $2 ORDER BY seq")
-                .bind(id.to_string())
-                .bind(i64::from(round))
-                .fetch_all(&self.pool)
-                .await?;
+        if let Readers::Sqlite(readers) = &self.readers {
+            return readers.read(|conn| {
+                let mut statement = conn.prepare_cached(ROUND_LOGS)?;
+                let rows = statement
+                    .query_map(rusqlite::params![id.to_string(), i64::from(round)], |row| {
+                        row.get::<_, String>(0)
+                    })?;
+                Ok(rows.collect::<Result<Vec<_>, _>>()?)
+            });
+        }
+        let rows = sqlx::query(ROUND_LOGS)
+            .bind(id.to_string())
+            .bind(i64::from(round))
+            .fetch_all(&self.pool)
+            .await?;
         rows.iter()
             .map(|row| columns::Columns::of("steps", row).text("log"))
             .collect()

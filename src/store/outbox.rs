@@ -8,12 +8,11 @@
 //! worker's claims and results) runs outside the lobbies' writers.
 
 use sqlx::AnyConnection;
-use sqlx::any::AnyRow;
 use uuid::Uuid;
 
 use super::Store;
 use super::StoreError;
-use super::columns::Columns;
+use super::columns::{Columns, Stored};
 use super::rows::EventRow;
 
 /// The event kinds a destination may subscribe to: the streams' names, less `submitted` (one
@@ -108,7 +107,7 @@ const TARGET_COLUMNS: &str =
     "id, lobby_id, player_id, channel, address, secret, enabled, created_at";
 
 impl TargetRow {
-    pub(super) fn from_row(row: &AnyRow) -> Result<TargetRow, StoreError> {
+    pub(super) fn from_row(row: &(impl Stored + ?Sized)) -> Result<TargetRow, StoreError> {
         let row = Columns::of("notify_targets", row);
         let player_id = match row.text_or_null("player_id")? {
             Some(text) => {

@@ -325,6 +325,16 @@ impl Readers {
 
     /// The lobby's version, or None if there is no such lobby.
     pub fn version(&self, lobby: Uuid) -> Result<Option<i64>, StoreError> {
+        self.read(|conn| version(conn, lobby).map_err(StoreError::from))
+    }
+
+    /// Runs `read` on an idle read connection, inline on the calling thread: for reads of a
+    /// few rows, where handing the statement to sqlx's connection thread and back costs more
+    /// than the statement (and the work stays on the caller's thread, whose priority it has).
+    pub fn read<T>(
+        &self,
+        read: impl FnOnce(&Connection) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
         let held = self
             .idle
             .lock()
@@ -334,7 +344,7 @@ impl Readers {
             Some(conn) => conn,
             None => open(&self.path)?,
         };
-        let answer = version(&conn, lobby).map_err(StoreError::from);
+        let answer = read(&conn);
         let mut idle = self
             .idle
             .lock()

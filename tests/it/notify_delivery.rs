@@ -245,3 +245,114 @@ async fn two_servers_on_one_database_deliver_each_notification_once() {
         );
     }
 }
+
+/// A worker that outlived its lease records nothing of its attempt: the process that took the
+/// delivery over settles it. (The batch is settled by one statement whatever its size, so the
+/// lease is checked row by row inside it.)
+#[tokio::test]
+async fn an_attempt_whose_lease_ran_out_is_not_recorded_and_the_new_owners_is() {
+    use herald::notify::worker::LEASE_MS;
+    use herald::store::{Attempt, Finished, Settled};
+    for mut app in notify_apps(settings()).await {
+        app.stop_worker();
+        let (lobby, host, hook) = lobby_with_hook(&app, &down_url().await).await;
+        app.join(&lobby, json!({"name": "Ann"})).await;
+        app.join(&lobby, json!({"name": "Bob"})).await;
+        let now = app.clock.now_millis();
+        let first = app
+            .store
+            .claim_deliveries("first", now, now + LEASE_MS, 10)
+            .await
+            .unwrap();
+        assert_eq!(first.len(), 2, "{}", app.backend);
+        let later = now + LEASE_MS;
+        let second = app
+            .store
+            .claim_deliveries("second", later, later + LEASE_MS, 10)
+            .await
+            .unwrap();
+        assert_eq!(second.len(), 2, "{}: the leases ran out", app.backend);
+        let finished = |claimed: &[herald::store::Claimed], owner_at: i64, settled: Settled| {
+            claimed
+                .iter()
+                .map(|c| Finished {
+                    claimed: c.clone(),
+                    attempt: Attempt {
+                        at: owner_at,
+                        status: Some(500),
+                        error: Some("the receiver answered 500".into()),
+                    },
+                    settled: settled.clone(),
+                })
+                .collect::<Vec<_>>()
+        };
+        let lost = app
+            .store
+            .finish_deliveries("first", &finished(&first, now + 1, Settled::Dead))
+            .await
+            .unwrap();
+        assert_eq!(lost, 2, "{}", app.backend);
+        assert_eq!(
+            deliveries(&app, &hook).await,
+            [("pending".to_string(), 0), ("pending".to_string(), 0)],
+            "{}: nothing settled by the first owner",
+            app.backend
+        );
+        let target = Uuid::parse_str(&hook).unwrap();
+        assert!(app.store.attempts(target, 10).await.unwrap().is_empty());
+        let lost = app
+            .store
+            .finish_deliveries(
+                "second",
+                &finished(&second, later + 1, Settled::Retry { at: later + 5_000 }),
+            )
+            .await
+            .unwrap();
+        assert_eq!(lost, 0, "{}", app.backend);
+        assert_eq!(
+            deliveries(&app, &hook).await,
+            [("pending".to_string(), 1), ("pending".to_string(), 1)],
+            "{}",
+            app.backend
+        );
+        let attempts = app.store.attempts(target, 10).await.unwrap();
+        assert_eq!(attempts.len(), 2, "{}", app.backend);
+        assert!(attempts.iter().all(|a| a.attempt == 1
+            && a.at == later + 1
+            && a.status == Some(500)
+            && a.error.as_deref() == Some("the receiver answered 500")));
+        assert_eq!(
+            app.store.next_delivery_at().await.unwrap(),
+            Some(later + 5_000)
+        );
+        // The first owner's "dead" did not disable the destination; the owner's does.
+        let path = format!("/api/v1/lobbies/{lobby}/webhooks");
+        let view = app.get(&path, Some(&host)).await.body;
+        assert_eq!(view["webhooks"][0]["enabled"], true, "{}", app.backend);
+        let third = app
+            .store
+            .claim_deliveries("third", later + 5_000, later + 5_000 + LEASE_MS, 10)
+            .await
+            .unwrap();
+        assert_eq!(third.len(), 2, "{}", app.backend);
+        let lost = app
+            .store
+            .finish_deliveries(
+                "third",
+                &finished(&third[..1], later + 5_001, Settled::Dead),
+            )
+            .await
+            .unwrap();
+        assert_eq!(lost, 0, "{}", app.backend);
+        let view = app.get(&path, Some(&host)).await.body;
+        assert_eq!(view["webhooks"][0]["enabled"], false, "{}", app.backend);
+        let mut states: Vec<(String, i64)> = deliveries(&app, &hook).await;
+        states.sort();
+        assert_eq!(
+            states,
+            [("dead".to_string(), 2), ("pending".to_string(), 1)],
+            "{}",
+            app.backend
+        );
+    }
+}

@@ -33,7 +33,7 @@ pub struct TestApp {
     /// This app's deadline scheduler, as `herald::serve` runs one; stops when the app drops.
     _scheduler: Scheduler,
     /// The notification settings and worker, for apps made by [`notify_apps`].
-    notify: Option<(herald::notify::Settings, herald::notify::Worker)>,
+    notify: Option<(herald::notify::Settings, Option<herald::notify::Worker>)>,
     /// Keeps the SQLite file alive for the test's duration.
     _dir: Option<tempfile::TempDir>,
     /// Kept so that event streams stay open while the test runs.
@@ -181,7 +181,7 @@ fn build_with(
         let sender = herald::notify::Sender::new(settings.clone(), store.clock().clone())
             .expect("notification sender");
         let worker = herald::notify::worker::spawn(host.clone(), sender);
-        (settings, worker)
+        (settings, Some(worker))
     });
     let scheduler = host.spawn_scheduler();
     let (stop, stopped) = watch::channel(false);
@@ -200,6 +200,14 @@ fn build_with(
 }
 
 impl TestApp {
+    /// Stops this app's delivery worker, keeping its notification settings: the test claims
+    /// and settles deliveries itself, as another process's worker would.
+    pub fn stop_worker(&mut self) {
+        if let Some((_, worker)) = &mut self.notify {
+            worker.take();
+        }
+    }
+
     /// This app, rebuilt with notifications delivered by a worker of its own.
     pub fn with_notifications(self, settings: herald::notify::Settings) -> TestApp {
         let TestApp {
