@@ -1,10 +1,11 @@
 //! What a connection's watch knows, and the two places that tell it: the socket (bytes
-//! arrived) and the response body (a response is done). See [`super::connection`].
+//! arrived) and the request's guard (a response is done, or abandoned). See
+//! [`super::connection`].
 
 use std::io;
 use std::pin::Pin;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::task::{Context, Poll};
 use std::time::Duration;
 
@@ -28,6 +29,10 @@ pub struct Activity {
     idle_since: AtomicU64,
     /// When (ms since `born`) the next request's first byte arrived, or [`NONE`].
     head_since: AtomicU64,
+    /// An HTTP/2 connection: bytes that arrive between requests are frames of their own
+    /// (pings, window updates, settings), not the start of a request's head, so they start
+    /// no header timeout.
+    multiplexed: AtomicBool,
 }
 
 impl Activity {
@@ -37,7 +42,15 @@ impl Activity {
             in_flight: AtomicU32::new(0),
             idle_since: AtomicU64::new(0),
             head_since: AtomicU64::new(NONE),
+            multiplexed: AtomicBool::new(false),
         }
+    }
+
+    /// Marks the connection as HTTP/2, before any request. Its first request must still
+    /// come within the header timeout of its first byte (the head already started keeps its
+    /// time); after that only the idle timeout applies between requests.
+    pub fn multiplex(&self) {
+        self.multiplexed.store(true, Ordering::Relaxed);
     }
 
     fn now_ms(&self) -> u64 {
@@ -49,18 +62,21 @@ impl Activity {
     }
 
     /// Bytes arrived: if nothing was in flight, a request's head has started.
-    fn read_some(&self) {
-        if self.in_flight.load(Ordering::Acquire) == 0
+    pub fn read_some(&self) {
+        if !self.multiplexed.load(Ordering::Relaxed)
+            && self.in_flight.load(Ordering::Acquire) == 0
             && self.head_since.load(Ordering::Acquire) == NONE
         {
             self.head_since.store(self.now_ms(), Ordering::Release);
         }
     }
 
-    /// A request's head has been read and handed to the service.
-    pub fn begin(&self) {
+    /// A request's head has been read and handed to the service; it is in flight until the
+    /// guard is dropped.
+    pub fn begin(self: &Arc<Activity>) -> InFlight {
         self.in_flight.fetch_add(1, Ordering::AcqRel);
         self.head_since.store(NONE, Ordering::Release);
+        InFlight(self.clone())
     }
 
     /// A response has been sent (or abandoned).
@@ -129,16 +145,25 @@ impl AsyncWrite for Watched {
     }
 }
 
-/// A response body that tells the watch when it is done (sent in full, or dropped).
-pub struct Tracked {
-    pub body: Body,
-    pub activity: Arc<Activity>,
+/// One request in flight, from its head to the end of its response. Dropped when the
+/// response has been sent in full, or when the request is abandoned at any point: over
+/// HTTP/2 a client may reset a stream before its response is ready, and the connection must
+/// not then count a request in flight for ever (it would never be idle).
+pub struct InFlight(Arc<Activity>);
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        self.0.end();
+    }
 }
 
-impl Drop for Tracked {
-    fn drop(&mut self) {
-        self.activity.end();
-    }
+/// A response body that keeps its request in flight until it is done (sent in full, or
+/// dropped).
+pub struct Tracked {
+    pub body: Body,
+    /// Held for its drop.
+    #[allow(dead_code)]
+    pub in_flight: InFlight,
 }
 
 impl hyper::body::Body for Tracked {
