@@ -161,8 +161,10 @@ impl Drop for InFlight {
 /// dropped).
 pub struct Tracked {
     pub body: Body,
-    /// Held for its drop.
-    #[allow(dead_code)]
+    #[expect(
+        dead_code,
+        reason = "held for its drop: the request is in flight until then"
+    )]
     pub in_flight: InFlight,
 }
 
@@ -181,5 +183,54 @@ impl hyper::body::Body for Tracked {
     }
     fn size_hint(&self) -> SizeHint {
         self.body.size_hint()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn limits() -> Limits {
+        Limits {
+            header_timeout: Duration::from_secs(1),
+            idle_timeout: Duration::from_secs(60),
+            ..Limits::default()
+        }
+    }
+
+    #[test]
+    fn a_request_abandoned_before_its_response_is_no_longer_in_flight() {
+        // Over HTTP/2 a client may reset a stream while its service future runs: the future
+        // (and the guard in it) is dropped and no response body is ever made.
+        let activity = Arc::new(Activity::new());
+        let first = activity.begin();
+        let second = activity.begin();
+        assert_eq!(activity.deadline(&limits()), None, "serving");
+        drop(first);
+        assert_eq!(activity.deadline(&limits()), None, "one still in flight");
+        drop(second);
+        assert!(activity.deadline(&limits()).is_some(), "idle again");
+    }
+
+    #[test]
+    fn over_http2_bytes_between_requests_start_no_header_timeout() {
+        let multiplexed = Arc::new(Activity::new());
+        multiplexed.multiplex();
+        drop(multiplexed.begin());
+        multiplexed.read_some();
+        let idle = multiplexed.deadline(&limits()).unwrap();
+        assert!(
+            idle >= Instant::now() + Duration::from_secs(30),
+            "the idle timeout"
+        );
+
+        let plain = Arc::new(Activity::new());
+        drop(plain.begin());
+        plain.read_some();
+        let head = plain.deadline(&limits()).unwrap();
+        assert!(
+            head <= Instant::now() + Duration::from_secs(1),
+            "the header timeout"
+        );
     }
 }
