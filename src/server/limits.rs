@@ -21,14 +21,14 @@ const CONNECTION_RESERVE: usize = 64;
 #[derive(Clone, Debug, clap::Args)]
 pub struct Limits {
     /// How long a client has to send a request's head (request line and headers), counted
-    /// from its first byte.
+    /// from its first byte (over HTTP/2, the connection's first request).
     #[arg(long, env = "HERALD_HEADER_TIMEOUT", default_value = HEADER_TIMEOUT, value_parser = duration, global = true)]
     pub header_timeout: Duration,
     /// How long a client has to send a request's whole body once its head has arrived.
     #[arg(long, env = "HERALD_BODY_TIMEOUT", default_value = BODY_TIMEOUT, value_parser = duration, global = true)]
     pub body_timeout: Duration,
     /// How long a kept-alive connection may wait for its next request. Event streams are
-    /// exempt while they stream.
+    /// exempt while they stream (an HTTP/2 connection is idle while no stream is open).
     #[arg(long, env = "HERALD_IDLE_TIMEOUT", default_value = IDLE_TIMEOUT, value_parser = duration, global = true)]
     pub idle_timeout: Duration,
     /// Connections served at once (event streams included); lowered at start to fit the
