@@ -13,6 +13,7 @@ use axum::body::Body;
 use hyper::body::{Frame, SizeHint};
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::TcpStream;
+use tokio::sync::OwnedSemaphorePermit;
 use tokio::time::Instant;
 
 use super::limits::Limits;
@@ -76,7 +77,10 @@ impl Activity {
     pub fn begin(self: &Arc<Activity>) -> InFlight {
         self.in_flight.fetch_add(1, Ordering::AcqRel);
         self.head_since.store(NONE, Ordering::Release);
-        InFlight(self.clone())
+        InFlight {
+            activity: self.clone(),
+            stream: None,
+        }
     }
 
     /// A response has been sent (or abandoned).
@@ -149,11 +153,22 @@ impl AsyncWrite for Watched {
 /// response has been sent in full, or when the request is abandoned at any point: over
 /// HTTP/2 a client may reset a stream before its response is ready, and the connection must
 /// not then count a request in flight for ever (it would never be idle).
-pub struct InFlight(Arc<Activity>);
+pub struct InFlight {
+    activity: Arc<Activity>,
+    /// An HTTP/2 stream's place under the server's stream cap, given back with the guard.
+    stream: Option<OwnedSemaphorePermit>,
+}
+
+impl InFlight {
+    /// Holds `permit` for as long as the request is in flight.
+    pub fn hold(&mut self, permit: OwnedSemaphorePermit) {
+        self.stream = Some(permit);
+    }
+}
 
 impl Drop for InFlight {
     fn drop(&mut self) {
-        self.0.end();
+        self.activity.end();
     }
 }
 

@@ -33,7 +33,7 @@ use hyper::server::conn::{http1, http2};
 use hyper::service::service_fn;
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use tokio::net::TcpStream;
-use tokio::sync::{OwnedSemaphorePermit, watch};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, watch};
 use tokio::time::Instant;
 use tower::Service;
 use tower_http::timeout::DeadlineBody;
@@ -46,8 +46,8 @@ const PREFACE: &[u8; 24] = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
 
 /// Streams one HTTP/2 connection may have open at once. A bot host multiplexes its bots'
 /// event streams, 256 to a connection, and opens more connections for more bots (each
-/// counted against the connection cap), so the server holds at most `max_connections` x 256
-/// streams of a few kilobytes each (docs/performance.md).
+/// counted against the connection cap). All connections together hold at most `max_streams`
+/// streams (a flag), a few kilobytes each (docs/performance.md).
 pub const MAX_CONCURRENT_STREAMS: u32 = 256;
 
 /// The largest request header block HTTP/2 accepts, the same as HTTP/1's: hyper reads an
@@ -123,6 +123,7 @@ pub async fn serve(
     router: Router,
     limits: Arc<Limits>,
     mut drain: watch::Receiver<bool>,
+    streams: Arc<Semaphore>,
     _slot: OwnedSemaphorePermit,
 ) {
     let activity = Arc::new(Activity::new());
@@ -144,10 +145,27 @@ pub async fn serve(
         activity: activity.clone(),
     });
     let body_timeout = limits.body_timeout;
+    // Every HTTP/2 stream takes a place under the server's stream cap (`max_streams`) for
+    // as long as it is in flight; an HTTP/1 request needs none, its connection's slot is it.
+    let streams = (protocol == Protocol::Http2).then_some(streams);
     let service = {
         let activity = activity.clone();
         service_fn(move |request: hyper::Request<Incoming>| {
-            let in_flight = activity.begin();
+            let mut in_flight = activity.begin();
+            if let Some(streams) = &streams {
+                match streams.clone().try_acquire_owned() {
+                    Ok(permit) => in_flight.hold(permit),
+                    Err(_) => {
+                        tracing::debug!("stream cap reached: answering 503");
+                        let response = crate::http::boundary::busy(request.uri().path());
+                        let future: BoxFuture<'static, Result<_, std::convert::Infallible>> =
+                            Box::pin(async move {
+                                Ok(response.map(|body| Tracked { body, in_flight }))
+                            });
+                        return future;
+                    }
+                }
+            }
             let mut request = request.map(|incoming| {
                 if incoming.is_end_stream() {
                     Body::new(incoming)

@@ -15,6 +15,7 @@ const BODY_TIMEOUT: &str = "30s";
 const IDLE_TIMEOUT: &str = "60s";
 const DRAIN_TIMEOUT: &str = "10s";
 const MAX_CONNECTIONS: usize = 10_000;
+const MAX_STREAMS: usize = 20_000;
 const CONNECTION_RESERVE: usize = 64;
 
 /// Connection limits (see the README's configuration table).
@@ -35,6 +36,11 @@ pub struct Limits {
     /// open-file limit.
     #[arg(long, env = "HERALD_MAX_CONNECTIONS", default_value_t = MAX_CONNECTIONS, global = true)]
     pub max_connections: usize,
+    /// HTTP/2 streams served at once over all connections (each connection carries at most
+    /// 256): a new stream over it is told `503`. Without it, every slot of the connection cap
+    /// could hold 256 event streams.
+    #[arg(long, env = "HERALD_MAX_STREAMS", default_value_t = MAX_STREAMS, global = true)]
+    pub max_streams: usize,
     /// Connections beyond the cap that are still accepted, only to be told `503` and closed.
     #[arg(long, env = "HERALD_CONNECTION_RESERVE", default_value_t = CONNECTION_RESERVE, global = true)]
     pub connection_reserve: usize,
@@ -52,6 +58,7 @@ impl Default for Limits {
             body_timeout: parse(BODY_TIMEOUT),
             idle_timeout: parse(IDLE_TIMEOUT),
             max_connections: MAX_CONNECTIONS,
+            max_streams: MAX_STREAMS,
             connection_reserve: CONNECTION_RESERVE,
             drain_timeout: parse(DRAIN_TIMEOUT),
         }

@@ -2,7 +2,7 @@
 //! hyper's own HTTP/2 client: API calls, many players' event streams multiplexed on one
 //! connection (each gets its prompt when a round resolves, and one resumes with
 //! `Last-Event-ID`), and the limits: an idle connection, one that never asks anything, the
-//! drain on shutdown, the connection cap and the per-address rate limit.
+//! drain on shutdown, the connection and stream caps and the per-address rate limit.
 
 use std::time::Duration;
 
@@ -520,4 +520,56 @@ async fn the_rate_limit_counts_an_http2_clients_address() {
         )
         .await;
     assert_eq!(status, StatusCode::TOO_MANY_REQUESTS);
+}
+
+#[tokio::test]
+async fn over_the_stream_cap_a_new_http2_stream_is_told_503_until_one_ends() {
+    let mut options = relaxed();
+    options.limits.max_streams = 2;
+    let served = serve(options).await;
+    let h2 = connect(&served).await;
+    let (_, created) = h2
+        .call(
+            Method::POST,
+            "/api/v1/lobbies",
+            None,
+            Some(json!({"game": "crossing-swords", "name": "Capped"})),
+        )
+        .await;
+    let path = format!("/api/v1/lobbies/{}/events", created["id"].as_str().unwrap());
+    let first = h2.events(&path, None, None).await;
+    let _second = h2.events(&path, None, None).await;
+
+    // A third stream, on this connection or another, is over the cap.
+    for client in [&h2, &connect(&served).await] {
+        let (status, body) = client
+            .call(Method::GET, "/api/v1/lobbies", None, None)
+            .await;
+        assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{body}");
+        assert_eq!(body["error"]["code"], "server-busy");
+    }
+
+    // Once a stream ends (the client resets it), its place is free again.
+    drop(first);
+    let deadline = Instant::now() + PATIENCE;
+    loop {
+        let (status, _) = h2.call(Method::GET, "/api/v1/lobbies", None, None).await;
+        if status == StatusCode::OK {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the freed place was never reused"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+
+    // HTTP/1 requests take no place: the cap is HTTP/2's.
+    let mut plain = TcpStream::connect(served.address).await.unwrap();
+    plain
+        .write_all(b"GET /api/v1/lobbies HTTP/1.1\r\nHost: t\r\n\r\n")
+        .await
+        .unwrap();
+    let response = crate::server_limits::read_response(&mut plain).await;
+    assert!(response.starts_with("HTTP/1.1 200"), "{response}");
 }
