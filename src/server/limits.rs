@@ -15,26 +15,32 @@ const BODY_TIMEOUT: &str = "30s";
 const IDLE_TIMEOUT: &str = "60s";
 const DRAIN_TIMEOUT: &str = "10s";
 const MAX_CONNECTIONS: usize = 10_000;
+const MAX_STREAMS: usize = 20_000;
 const CONNECTION_RESERVE: usize = 64;
 
 /// Connection limits (see the README's configuration table).
 #[derive(Clone, Debug, clap::Args)]
 pub struct Limits {
     /// How long a client has to send a request's head (request line and headers), counted
-    /// from its first byte.
+    /// from its first byte (over HTTP/2, the connection's first request).
     #[arg(long, env = "HERALD_HEADER_TIMEOUT", default_value = HEADER_TIMEOUT, value_parser = duration, global = true)]
     pub header_timeout: Duration,
     /// How long a client has to send a request's whole body once its head has arrived.
     #[arg(long, env = "HERALD_BODY_TIMEOUT", default_value = BODY_TIMEOUT, value_parser = duration, global = true)]
     pub body_timeout: Duration,
     /// How long a kept-alive connection may wait for its next request. Event streams are
-    /// exempt while they stream.
+    /// exempt while they stream (an HTTP/2 connection is idle while no stream is open).
     #[arg(long, env = "HERALD_IDLE_TIMEOUT", default_value = IDLE_TIMEOUT, value_parser = duration, global = true)]
     pub idle_timeout: Duration,
     /// Connections served at once (event streams included); lowered at start to fit the
     /// open-file limit.
     #[arg(long, env = "HERALD_MAX_CONNECTIONS", default_value_t = MAX_CONNECTIONS, global = true)]
     pub max_connections: usize,
+    /// HTTP/2 streams served at once over all connections (each connection carries at most
+    /// 256): a new stream over it is told `503`. Without it, every slot of the connection cap
+    /// could hold 256 event streams.
+    #[arg(long, env = "HERALD_MAX_STREAMS", default_value_t = MAX_STREAMS, global = true)]
+    pub max_streams: usize,
     /// Connections beyond the cap that are still accepted, only to be told `503` and closed.
     #[arg(long, env = "HERALD_CONNECTION_RESERVE", default_value_t = CONNECTION_RESERVE, global = true)]
     pub connection_reserve: usize,
@@ -52,6 +58,7 @@ impl Default for Limits {
             body_timeout: parse(BODY_TIMEOUT),
             idle_timeout: parse(IDLE_TIMEOUT),
             max_connections: MAX_CONNECTIONS,
+            max_streams: MAX_STREAMS,
             connection_reserve: CONNECTION_RESERVE,
             drain_timeout: parse(DRAIN_TIMEOUT),
         }

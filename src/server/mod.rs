@@ -60,6 +60,9 @@ pub async fn serve_with(
     ));
     let limits = Arc::new(limits);
     let slots = Arc::new(Semaphore::new(limits.max_connections));
+    let streams = Arc::new(Semaphore::new(
+        limits.max_streams.min(Semaphore::MAX_PERMITS),
+    ));
     let reserve = Arc::new(Semaphore::new(limits.connection_reserve));
     let (drain, draining) = watch::channel(false);
     let mut connections = JoinSet::new();
@@ -77,7 +80,8 @@ pub async fn serve_with(
                     if let Ok(slot) = slots.clone().try_acquire_owned() {
                         at_cap = false;
                         connections.spawn(connection::serve(
-                            stream, peer, router.clone(), limits.clone(), draining.clone(), slot,
+                            stream, peer, router.clone(), limits.clone(), draining.clone(),
+                            streams.clone(), slot,
                         ));
                         continue;
                     }

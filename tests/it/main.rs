@@ -28,6 +28,7 @@ mod bst_props;
 mod cases;
 mod crossing_swords_props;
 mod event_kinds;
+mod http2;
 mod notify_delivery;
 mod notify_mail;
 mod notify_pages;
