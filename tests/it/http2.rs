@@ -96,6 +96,17 @@ impl H2 {
         )
     }
 
+    /// Creates a Crossing Swords lobby named `name`: its status and body.
+    async fn create_lobby(&self, name: &str) -> (StatusCode, Value) {
+        self.call(
+            Method::POST,
+            "/api/v1/lobbies",
+            None,
+            Some(json!({"game": "crossing-swords", "name": name})),
+        )
+        .await
+    }
+
     async fn events(&self, path: &str, token: Option<&str>, last_event_id: Option<&str>) -> Sse {
         let headers: Vec<(&str, &str)> = last_event_id
             .map(|id| vec![("last-event-id", id)])
@@ -240,14 +251,7 @@ async fn started_lobby(h2: &H2, players: usize) -> (String, Vec<(String, String)
 async fn api_calls_are_answered_over_http2_with_prior_knowledge() {
     let served = serve(relaxed()).await;
     let h2 = connect(&served).await;
-    let (status, created) = h2
-        .call(
-            Method::POST,
-            "/api/v1/lobbies",
-            None,
-            Some(json!({"game": "crossing-swords", "name": "Over h2"})),
-        )
-        .await;
+    let (status, created) = h2.create_lobby("Over h2").await;
     assert_eq!(status, StatusCode::CREATED, "{created}");
     let lobby = created["id"].as_str().unwrap();
     let (status, read) = h2
@@ -355,14 +359,7 @@ async fn an_idle_http2_connection_is_closed_after_the_idle_timeout_but_not_while
     // An open event stream is a request in flight: three idle timeouts later the connection
     // still serves; once the client drops (resets) the stream, the connection is idle again.
     let h2 = connect(&served).await;
-    let (_, created) = h2
-        .call(
-            Method::POST,
-            "/api/v1/lobbies",
-            None,
-            Some(json!({"game": "crossing-swords", "name": "Idle"})),
-        )
-        .await;
+    let (_, created) = h2.create_lobby("Idle").await;
     let lobby = created["id"].as_str().unwrap();
     let stream = h2
         .events(&format!("/api/v1/lobbies/{lobby}/events"), None, None)
@@ -443,14 +440,7 @@ async fn a_shutdown_ends_http2_event_streams_and_closes_the_connection_without_t
     options.limits.drain_timeout = NEVER;
     let served = serve(options).await;
     let h2 = connect(&served).await;
-    let (_, created) = h2
-        .call(
-            Method::POST,
-            "/api/v1/lobbies",
-            None,
-            Some(json!({"game": "crossing-swords", "name": "Drain"})),
-        )
-        .await;
+    let (_, created) = h2.create_lobby("Drain").await;
     let lobby = created["id"].as_str().unwrap();
     let mut streams = Vec::new();
     for _ in 0..3 {
@@ -495,14 +485,7 @@ async fn the_rate_limit_counts_an_http2_clients_address() {
     options.rates.lobbies_per_minute = 2;
     let served = serve(options).await;
     let h2 = connect(&served).await;
-    let create = || {
-        h2.call(
-            Method::POST,
-            "/api/v1/lobbies",
-            None,
-            Some(json!({"game": "crossing-swords", "name": "Rate"})),
-        )
-    };
+    let create = || h2.create_lobby("Rate");
     for _ in 0..2 {
         assert_eq!(create().await.0, StatusCode::CREATED);
     }
@@ -511,14 +494,7 @@ async fn the_rate_limit_counts_an_http2_clients_address() {
     assert_eq!(body["error"]["code"], "rate-limited");
     // Another connection from the same address shares the allowance.
     let other = connect(&served).await;
-    let (status, _) = other
-        .call(
-            Method::POST,
-            "/api/v1/lobbies",
-            None,
-            Some(json!({"game": "crossing-swords", "name": "Rate"})),
-        )
-        .await;
+    let (status, _) = other.create_lobby("Rate").await;
     assert_eq!(status, StatusCode::TOO_MANY_REQUESTS);
 }
 
@@ -528,14 +504,7 @@ async fn over_the_stream_cap_a_new_http2_stream_is_told_503_until_one_ends() {
     options.limits.max_streams = 2;
     let served = serve(options).await;
     let h2 = connect(&served).await;
-    let (_, created) = h2
-        .call(
-            Method::POST,
-            "/api/v1/lobbies",
-            None,
-            Some(json!({"game": "crossing-swords", "name": "Capped"})),
-        )
-        .await;
+    let (_, created) = h2.create_lobby("Capped").await;
     let path = format!("/api/v1/lobbies/{}/events", created["id"].as_str().unwrap());
     let first = h2.events(&path, None, None).await;
     let _second = h2.events(&path, None, None).await;
