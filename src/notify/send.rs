@@ -104,8 +104,16 @@ impl Sender {
         self.settings.nice
     }
 
-    /// One attempt at `delivery`.
-    pub async fn send(&self, host: &Host, delivery: &Claimed) -> Outcome {
+    /// One attempt at `delivery`. The notice is built here, on the caller's runtime (it reads
+    /// the store, whose connections belong to the server's runtime); a webhook's request is
+    /// made on `requests`, the delivery thread's runtime (see `worker.rs`), which owns the HTTP
+    /// client's connections. Mail is sent from here too: it writes its unsubscribe token.
+    pub async fn send(
+        &self,
+        host: &Host,
+        delivery: &Claimed,
+        requests: &tokio::runtime::Handle,
+    ) -> Outcome {
         let permanent = |error: String| Outcome::Permanent {
             status: None,
             error,
@@ -133,7 +141,15 @@ impl Sender {
                 Some(mailer) => mailer.send(host.store(), target, &notice).await,
                 None => permanent("mail is off on this server (HERALD_SMTP_URL is unset)".into()),
             },
-            Some(channel) => self.post(target, channel, &notice, &delivery.id).await,
+            Some(channel) => {
+                let (sender, target, id) = (self.clone(), target.clone(), delivery.id.clone());
+                let request = requests
+                    .spawn(async move { sender.post(&target, channel, &notice, &id).await });
+                match request.await {
+                    Ok(outcome) => outcome,
+                    Err(_) => transient(None, "the delivery thread stopped".into(), None),
+                }
+            }
             None => permanent(format!("unknown channel {:?}", target.channel)),
         }
     }

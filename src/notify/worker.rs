@@ -6,14 +6,14 @@
 //!   clock instead of sleeping through a backoff), when another process announces that it
 //!   queued deliveries (PostgreSQL, `store/pg_listen.rs`), and every [`RECHECK`] of real time
 //!   in case such an announcement was lost.
-//! - The attempts (building each notice, signing it, the HTTP request or the SMTP
-//!   conversation) run on a thread of their own, `herald-deliver`, whose CPU priority is
-//!   lower than the orders' by the operator's nice increment (`Settings::nice`): under a load
-//!   that fills the machine, orders get the CPU first and deliveries the rest, and catch up
-//!   when it eases. The claiming loop runs there as well; its claim is one statement, run by
-//!   the database's connection thread. The record of attempts, a transaction of several
-//!   statements, stays on the server's runtime, so that no transaction waits on the slow
-//!   thread while it holds SQLite's write lock.
+//! - A webhook's request (formatting, signing, the HTTP exchange) runs on a thread of its
+//!   own, `herald-deliver`, whose CPU priority is lower than the orders' by the operator's
+//!   nice increment (`Settings::nice`): under a load that fills the machine, orders get the
+//!   CPU first and requests the rest. Everything that touches the store (claims, each
+//!   notice's reads, mail's unsubscribe token, the record of attempts) stays on the server's
+//!   runtime: a database connection opened on the delivery thread's runtime would belong to
+//!   its reactor, so an order's query on it would wait for the slow thread, and the
+//!   connection would break when that runtime stops.
 //! - A slow or dead receiver holds at most [`PER_TARGET`] tasks, and all receivers together at
 //!   most [`IN_FLIGHT`]; orders never wait for any of it, since the outbox rows were written by
 //!   then and nothing here holds a lobby's lock.
@@ -180,9 +180,7 @@ async fn work(host: Host, sender: Sender) {
         attempts: deliverers.handle.clone(),
     });
     let _recorder = AbortOnDrop(tokio::spawn(record(shared.clone(), results)));
-    // The claiming loop runs on the delivery thread too: what it does besides the claim's
-    // one statement (reading each claimed delivery's destination and event) is delivery work.
-    let _ = deliverers.handle.spawn(run(shared)).await;
+    run(shared).await;
     drop(deliverers);
 }
 
@@ -228,7 +226,7 @@ struct Shared {
     finished: mpsc::UnboundedSender<Finished>,
     /// Wakes the claiming loop (commits in this process, recorded attempts).
     wake: Arc<Notify>,
-    /// The delivery thread's runtime, where attempts run.
+    /// The delivery thread's runtime, where webhooks' requests are made.
     attempts: tokio::runtime::Handle,
 }
 
@@ -251,10 +249,8 @@ async fn run(shared: Arc<Shared>) {
         };
         let full = claimed.len() as i64 == BATCH;
         for delivery in claimed {
-            let task = shared.clone();
-            shared
-                .attempts
-                .spawn(async move { task.deliver(delivery).await });
+            let shared = shared.clone();
+            tokio::spawn(async move { shared.deliver(delivery).await });
         }
         if full {
             continue;
@@ -298,7 +294,10 @@ impl Shared {
         else {
             return;
         };
-        let outcome = self.sender.send(&self.host, &delivery).await;
+        let outcome = self
+            .sender
+            .send(&self.host, &delivery, &self.attempts)
+            .await;
         let clock = self.store.clock();
         let now = clock.now_millis();
         let settled = settle(&delivery, &outcome, now);
