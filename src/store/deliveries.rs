@@ -185,7 +185,7 @@ impl Store {
         if claimed.is_empty() {
             return Ok(());
         }
-        let material = match &self.readers {
+        let mut material: HashMap<String, (TargetRow, Option<EventRow>)> = match &self.readers {
             // SQLite: inline on the calling thread (the delivery thread, at its priority).
             super::Readers::Sqlite(readers) => {
                 let ids: Vec<serde_json::Value> =
@@ -220,7 +220,6 @@ impl Store {
                 material
             }
         };
-        let mut material: HashMap<String, (TargetRow, Option<EventRow>)> = material;
         for delivery in claimed.iter_mut() {
             if let Some((target, event)) = material.remove(&delivery.id) {
                 delivery.target = Some(target);

@@ -273,7 +273,12 @@ async fn api_calls_are_answered_over_http2_with_prior_knowledge() {
     assert!(error["error"]["code"].is_string(), "{error}");
 
     // The same port still speaks HTTP/1.1.
-    let mut plain = TcpStream::connect(served.address).await.unwrap();
+    assert_http1_answers(served.address).await;
+}
+
+/// A plain HTTP/1.1 request on `address` is answered 200.
+async fn assert_http1_answers(address: std::net::SocketAddr) {
+    let mut plain = TcpStream::connect(address).await.unwrap();
     plain
         .write_all(b"GET /api/v1/lobbies HTTP/1.1\r\nHost: t\r\n\r\n")
         .await
@@ -534,11 +539,5 @@ async fn over_the_stream_cap_a_new_http2_stream_is_told_503_until_one_ends() {
     }
 
     // HTTP/1 requests take no place: the cap is HTTP/2's.
-    let mut plain = TcpStream::connect(served.address).await.unwrap();
-    plain
-        .write_all(b"GET /api/v1/lobbies HTTP/1.1\r\nHost: t\r\n\r\n")
-        .await
-        .unwrap();
-    let response = crate::server_limits::read_response(&mut plain).await;
-    assert!(response.starts_with("HTTP/1.1 200"), "{response}");
+    assert_http1_answers(served.address).await;
 }
