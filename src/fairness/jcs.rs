@@ -29,6 +29,10 @@ use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Number, Value};
 use sha2::{Digest, Sha256};
 
+mod typed;
+
+pub use typed::to_canonical;
+
 /// A field of an object to hash, borrowed from its owner.
 #[derive(Clone, Copy, Debug)]
 pub enum Field<'a> {
@@ -321,24 +325,30 @@ fn write_number(out: &mut impl Write, n: &Number) -> io::Result<()> {
 /// JCS's member order: by the names' UTF-16 code units. UTF-8's byte order is code-point
 /// order, which is the same except where the first differing characters are one from
 /// U+E000-U+FFFF and one beyond the Basic Multilingual Plane (a surrogate pair, 0xD800-0xDFFF,
-/// sorts before U+E000); only those two characters are compared as UTF-16.
+/// sorts before U+E000).
 fn utf16_order(a: &str, b: &str) -> Ordering {
-    let Some(at) = a.bytes().zip(b.bytes()).position(|(x, y)| x != y) else {
+    utf16_order_of_utf8(a.as_bytes(), b.as_bytes())
+}
+
+/// [`utf16_order`] of two names' UTF-8 bytes, read only where they first differ.
+fn utf16_order_of_utf8(a: &[u8], b: &[u8]) -> Ordering {
+    let Some(at) = a.iter().zip(b).position(|(x, y)| x != y) else {
         return a.len().cmp(&b.len());
     };
-    // The common prefix ends on the same bytes in both: back up to the start of the
-    // character that differs.
-    let mut start = at;
-    while !a.is_char_boundary(start) {
-        start -= 1;
+    // A character that differs in its first byte differs in its lead byte; one that differs
+    // later has the same lead byte in both, so both are in the same range and byte order
+    // holds. Lead bytes 0xEE-0xEF start U+E000-U+FFFF, 0xF0-0xF4 the characters beyond.
+    let (x, y) = (a[at], b[at]);
+    let continuation = |byte: u8| byte & 0xC0 == 0x80;
+    let high_bmp = |byte: u8| (0xEE..=0xEF).contains(&byte);
+    let beyond = |byte: u8| byte >= 0xF0;
+    if continuation(x) || continuation(y) {
+        return x.cmp(&y);
     }
-    match (a[start..].chars().next(), b[start..].chars().next()) {
-        (Some(x), Some(y)) => {
-            let (mut x16, mut y16) = ([0u16; 2], [0u16; 2]);
-            let (xs, ys): (&[u16], &[u16]) = (x.encode_utf16(&mut x16), y.encode_utf16(&mut y16));
-            xs.cmp(ys)
-        }
-        _ => a.as_bytes()[at].cmp(&b.as_bytes()[at]),
+    match (high_bmp(x) && beyond(y), beyond(x) && high_bmp(y)) {
+        (true, _) => Ordering::Greater,
+        (_, true) => Ordering::Less,
+        _ => x.cmp(&y),
     }
 }
 

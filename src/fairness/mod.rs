@@ -117,8 +117,8 @@ fn digest_step(
     ]))
 }
 
-/// A resolved step as the host writes it for the store: its reveal and pools as canonical JSON
-/// text ([`jcs::canonical`]), its log (private entries included) as JSON text.
+/// A resolved step as the host writes it for the store: its reveal, log (private entries
+/// included) and pools as canonical JSON text ([`jcs::canonical`], [`jcs::to_canonical`]).
 #[derive(Clone, Copy, Debug)]
 pub struct StoredStep<'a> {
     pub round: u32,
@@ -128,14 +128,33 @@ pub struct StoredStep<'a> {
     pub pools: &'a str,
 }
 
+/// The member that marks a log entry only one player may read.
+const PRIVATE_MARK: &str = "\"private_to_seat\"";
+
 /// [`step_digest`] of a step from its stored text, without building `Value`s: the host
-/// digests every step it resolves on the order's path (see `jcs`'s documentation). The reveal
-/// and pools are hashed as stored, being canonical already; the log is read for its public
-/// entries.
+/// digests every step it resolves on the order's path (see `jcs`'s documentation). The
+/// reveal, pools and log are hashed as stored, being canonical already, unless the log has
+/// private entries: then it is read for its public ones. Text that never names
+/// `"private_to_seat"` has no such member, so the test below never takes a private entry for
+/// public (a name that merely contains the words only costs the slower path).
 pub fn stored_step_digest(
     previous: &str,
     step: StoredStep<'_>,
 ) -> Result<String, serde_json::Error> {
+    let fields = |log| {
+        [
+            Field::Canonical(step.revealed),
+            log,
+            Field::Canonical(step.pools),
+        ]
+    };
+    if !step.log.contains(PRIVATE_MARK) {
+        return Ok(digest_step(
+            previous,
+            (step.round, step.step),
+            fields(Field::Canonical(step.log)),
+        ));
+    }
     let log = match Node::parse(step.log)? {
         Node::Array(entries) => Node::Array(
             entries
@@ -148,11 +167,7 @@ pub fn stored_step_digest(
     Ok(digest_step(
         previous,
         (step.round, step.step),
-        [
-            Field::Canonical(step.revealed),
-            Field::Node(&log),
-            Field::Canonical(step.pools),
-        ],
+        fields(Field::Node(&log)),
     ))
 }
 
@@ -233,7 +248,7 @@ mod tests {
                 round: 2,
                 step: "orders",
                 revealed: &jcs::canonical(&revealed),
-                log: &log.to_string(),
+                log: &jcs::to_canonical(&log).unwrap(),
                 pools: &jcs::canonical(&pools),
             },
         )
@@ -250,6 +265,42 @@ mod tests {
             },
         );
         assert_ne!(stored, with_private);
+    }
+
+    /// A log with no private entry is hashed as stored; one whose text merely names
+    /// `"private_to_seat"` (a player may be called so) takes the reading path: both agree with
+    /// the digest of the values.
+    #[test]
+    fn a_public_log_digests_as_stored_and_as_its_values() {
+        let revealed = json!([]);
+        let pools = json!({"players": []});
+        for log in [
+            json!([{"kind": "struck", "text": "Ann \u{1f} strikes.", "round": 1}]),
+            json!([{"kind": "joined", "text": "\"private_to_seat\" joins.", "b": {"z": 1, "a": 2}}]),
+        ] {
+            let values = step_digest(
+                "prev",
+                StepContent {
+                    round: 1,
+                    step: "orders",
+                    revealed: &revealed,
+                    log: &log,
+                    pools: &pools,
+                },
+            );
+            let stored = stored_step_digest(
+                "prev",
+                StoredStep {
+                    round: 1,
+                    step: "orders",
+                    revealed: &jcs::canonical(&revealed),
+                    log: &jcs::to_canonical(&log).unwrap(),
+                    pools: &jcs::canonical(&pools),
+                },
+            )
+            .unwrap();
+            assert_eq!(stored, values, "{log}");
+        }
     }
 
     #[test]

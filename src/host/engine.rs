@@ -30,6 +30,13 @@ pub fn to_text<T: Serialize>(value: &T) -> Result<String, AppError> {
     serde_json::to_string(value).map_err(|e| AppError::Internal(format!("serialize: {e}")))
 }
 
+/// `value` as canonical JSON (RFC 8785), the form a step's log is stored in so that its
+/// digest hashes the stored text (`fairness::stored_step_digest`).
+pub fn to_canonical_text<T: Serialize>(value: &T) -> Result<String, AppError> {
+    crate::fairness::jcs::to_canonical(value)
+        .map_err(|e| AppError::Internal(format!("serialize: {e}")))
+}
+
 /// Reads JSON that Herald itself stored; a failure is our fault, not the client's.
 pub fn from_stored<T: DeserializeOwned>(text: &str) -> Result<T, AppError> {
     serde_json::from_str(text).map_err(|e| AppError::Internal(format!("stored JSON: {e}")))

@@ -7,7 +7,7 @@ use std::borrow::Cow;
 use serde_json::{Value, json};
 
 use super::controls::{KickReason, write_kick};
-use super::engine::{LogEntry, public_pools, rng_for, to_json, to_text};
+use super::engine::{LogEntry, public_pools, rng_for, to_canonical_text, to_json, to_text};
 use super::missed_turns::policy_kicks;
 use super::timing::{self, Timing};
 use crate::error::AppError;
@@ -27,9 +27,10 @@ pub const ROUND_OPENING: &str = "opening";
 /// the round's last step.
 pub const HOST_STEP: &str = "host";
 
+/// A step's log as stored: canonical, so that the step's digest hashes it as it is.
 fn log_of<E: crate::rules::Event>(events: &[E]) -> Result<String, AppError> {
     let entries: Vec<LogEntry<E>> = events.iter().map(LogEntry::of).collect();
-    to_text(&entries)
+    to_canonical_text(&entries)
 }
 
 /// What closed a step.
@@ -129,7 +130,7 @@ fn step_log<E: crate::rules::Event>(host: Vec<Value>, events: &[E]) -> Result<St
     for event in events {
         entries.push(to_json(&LogEntry::of(event))?);
     }
-    to_text(&entries)
+    to_canonical_text(&entries)
 }
 
 /// The revealed orders, each with its source; an owed seat the rules let pass with no order at
