@@ -62,7 +62,7 @@ impl MeView {
     }
 }
 
-use super::receipts::{Binding, nonces, order_of, stored};
+use super::receipts::{Binding, order_of, seals, stored};
 use super::resolve::{Closing, resolve_step};
 
 /// The acknowledgement of an order: it is durably stored when this is sent.
@@ -256,14 +256,14 @@ fn submit_order<G: Game>(
             &state,
             &orders,
             (Closing::Answered, &[]),
-            &nonces(&snapshot.orders, Some((player.id, &binding.nonce)))?,
+            &seals(&snapshot.orders, Some((player.id, &binding)))?,
             now,
             &mut change,
         )?;
     } else {
         change.order = Some(NewOrder {
             player_id: player.id,
-            body: stored(&order_json, &binding.nonce)?,
+            body: stored(&order_json, &binding)?,
         });
     }
     let receipt = Accepted {

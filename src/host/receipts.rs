@@ -1,8 +1,10 @@
 //! Binding receipts (issue 17): each accepted order gets a fresh nonce and a commitment, and is
 //! stored with its nonce until its step resolves; the reveal then publishes both.
 //!
-//! A pending order's `body` column holds `{"order": ..., "nonce": "..."}`. A body stored
-//! before this existed is the order alone and reveals with no nonce.
+//! A pending order's `body` column holds `{"order": ..., "nonce": "...", "commitment": "..."}`,
+//! the commitment kept so that the reveal need not hash every order again. A body stored
+//! before commitments were kept has no `commitment` (the reveal computes it); one stored
+//! before nonces is the order alone and reveals with no nonce.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -20,6 +22,7 @@ use crate::store::OrderRow;
 struct Sealed<'a> {
     order: &'a Value,
     nonce: &'a str,
+    commitment: &'a str,
 }
 
 /// An order's nonce and commitment, made when it is accepted.
@@ -38,9 +41,20 @@ impl Binding {
     }
 }
 
-/// The text stored for a pending order with its nonce.
-pub(super) fn stored(order: &Value, nonce: &str) -> Result<String, AppError> {
-    to_text(&Sealed { order, nonce })
+/// The text stored for a pending order with its nonce and commitment.
+pub(super) fn stored(order: &Value, binding: &Binding) -> Result<String, AppError> {
+    to_text(&Sealed {
+        order,
+        nonce: &binding.nonce,
+        commitment: &binding.commitment,
+    })
+}
+
+/// A sent order's nonce, and its commitment where it was kept.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Seal {
+    pub nonce: String,
+    pub commitment: Option<String>,
 }
 
 /// A pending order as read back: the order's text borrowed, not parsed, since most readers
@@ -51,13 +65,21 @@ struct SealedText<'a> {
     #[serde(borrow)]
     order: &'a RawValue,
     nonce: String,
+    #[serde(default)]
+    commitment: Option<String>,
 }
 
-/// A stored pending order's JSON text and nonce (none for an order stored before nonces,
+/// A stored pending order's JSON text and seal (none for an order stored before nonces,
 /// which is the order alone: a game's order has no `nonce` field).
-pub(super) fn unsealed(body: &str) -> Result<(&str, Option<String>), AppError> {
+pub(super) fn unsealed(body: &str) -> Result<(&str, Option<Seal>), AppError> {
     match serde_json::from_str::<SealedText<'_>>(body) {
-        Ok(sealed) => Ok((sealed.order.get(), Some(sealed.nonce))),
+        Ok(sealed) => Ok((
+            sealed.order.get(),
+            Some(Seal {
+                nonce: sealed.nonce,
+                commitment: sealed.commitment,
+            }),
+        )),
         Err(_) => {
             // Only well-formed JSON is the order alone; anything else is a corrupt row.
             serde_json::from_str::<&RawValue>(body)
@@ -73,23 +95,29 @@ pub(super) fn order_of<G: Game>(row: &OrderRow) -> Result<G::Order, AppError> {
     serde_json::from_str(order).map_err(|e| AppError::Internal(format!("stored order: {e}")))
 }
 
-/// The nonces of a step's orders, by player: those stored, and the one just accepted (the
-/// last owed order resolves the step without being stored).
-pub(super) fn nonces(
+/// The seals of a step's orders, by player: those stored, and the one just accepted (the last
+/// owed order resolves the step without being stored).
+pub(super) fn seals(
     orders: &[OrderRow],
-    fresh: Option<(Uuid, &str)>,
-) -> Result<Vec<(Uuid, String)>, AppError> {
-    let mut nonces = Vec::with_capacity(orders.len() + 1);
+    fresh: Option<(Uuid, &Binding)>,
+) -> Result<Vec<(Uuid, Seal)>, AppError> {
+    let mut seals = Vec::with_capacity(orders.len() + 1);
     for row in orders {
-        if let (_, Some(nonce)) = unsealed(&row.body)? {
-            nonces.push((row.player_id, nonce));
+        if let (_, Some(seal)) = unsealed(&row.body)? {
+            seals.push((row.player_id, seal));
         }
     }
-    if let Some((player, nonce)) = fresh {
-        nonces.retain(|(id, _)| *id != player);
-        nonces.push((player, nonce.to_string()));
+    if let Some((player, binding)) = fresh {
+        seals.retain(|(id, _)| *id != player);
+        seals.push((
+            player,
+            Seal {
+                nonce: binding.nonce.clone(),
+                commitment: Some(binding.commitment.clone()),
+            },
+        ));
     }
-    Ok(nonces)
+    Ok(seals)
 }
 
 #[cfg(test)]
@@ -98,12 +126,29 @@ mod tests {
     use serde_json::json;
 
     #[test]
-    fn a_stored_order_reads_back_with_its_nonce_and_an_old_one_alone() {
+    fn a_stored_order_reads_back_with_its_seal_and_older_ones_with_what_they_kept() {
         let order = json!({"move": "strike", "target": "p2"});
-        let body = stored(&order, "ab12").unwrap();
-        let (text, nonce) = unsealed(&body).unwrap();
+        let binding = Binding {
+            nonce: "ab12".into(),
+            commitment: "c0ffee".into(),
+        };
+        let body = stored(&order, &binding).unwrap();
+        let (text, seal) = unsealed(&body).unwrap();
         assert_eq!(serde_json::from_str::<Value>(text).unwrap(), order);
-        assert_eq!(nonce.as_deref(), Some("ab12"));
+        let seal = seal.unwrap();
+        assert_eq!(
+            (seal.nonce.as_str(), seal.commitment.as_deref()),
+            ("ab12", Some("c0ffee"))
+        );
+        // Stored before commitments were kept: the nonce alone.
+        let (_, seal) = unsealed(r#"{"order":{"move":"block"},"nonce":"cd"}"#).unwrap();
+        assert_eq!(
+            seal,
+            Some(Seal {
+                nonce: "cd".into(),
+                commitment: None
+            })
+        );
         // Stored before nonces: the order alone, revealed with none.
         let old = order.to_string();
         assert_eq!(unsealed(&old).unwrap(), (old.as_str(), None));

@@ -9,6 +9,7 @@ use serde_json::{Value, json};
 use super::controls::{KickReason, write_kick};
 use super::engine::{LogEntry, public_pools, rng_for, to_canonical_text, to_json, to_text};
 use super::missed_turns::policy_kicks;
+use super::receipts::Seal;
 use super::timing::{self, Timing};
 use crate::error::AppError;
 use crate::events::{EventKind, StepResolved};
@@ -135,13 +136,14 @@ fn step_log<E: crate::rules::Event>(host: Vec<Value>, events: &[E]) -> Result<St
 
 /// The revealed orders, each with its source; an owed seat the rules let pass with no order at
 /// all (Crossing Swords Ruling 2) shows as `"order": null` from its default. A player's own
-/// order shows its nonce and commitment (`nonces`, by player), so that its author can check it
+/// order shows its nonce and commitment (`seals`, by player; the commitment as kept when the order
+/// was accepted, or computed for an order stored before that), so that its author can check it
 /// against the receipt.
 fn reveal<G: Game>(
     snapshot: &Snapshot,
     (round, step): (u32, &str),
     revealed: &[(Seat, G::Order)],
-    (filled, nonces): (&[Filled], &[(uuid::Uuid, String)]),
+    (filled, seals): (&[Filled], &[(uuid::Uuid, Seal)]),
 ) -> Result<Value, AppError> {
     let source_of = |seat: Seat| {
         filled
@@ -156,10 +158,14 @@ fn reveal<G: Game>(
         let source = source_of(*seat);
         let mut entry = json!({"player": {"id": who.id, "name": who.name}, "order": order,
                                "source": source.as_str()});
-        let nonce = nonces.iter().find(|(id, _)| *id == who.id);
-        if let (Source::Order, Some((_, nonce))) = (source, nonce) {
-            entry["commitment"] = json!(order_commitment(&order, round, step, who.id, nonce));
-            entry["nonce"] = json!(nonce);
+        let seal = seals.iter().find(|(id, _)| *id == who.id);
+        if let (Source::Order, Some((_, seal))) = (source, seal) {
+            let commitment = match &seal.commitment {
+                Some(kept) => kept.clone(),
+                None => order_commitment(&order, round, step, who.id, &seal.nonce),
+            };
+            entry["commitment"] = json!(commitment);
+            entry["nonce"] = json!(seal.nonce);
         }
         entries.push((*seat, entry));
     }
@@ -225,15 +231,15 @@ pub(super) fn open_clock<G: Game>(
 
 /// Resolves the open step with `orders` (one per owed seat that plays an order, in seat
 /// order; `filled` says which of them stand in for a missing answer, and which seats send
-/// none; `nonces` are the sent orders' nonces, by player) and adds to `change` what that writes: the events, the resolved step (and the next
-/// round's opening), the missed-turn counts, the next step's clock and the lobby's new state.
+/// none; `seals` are the sent orders' nonces and commitments, by player) and adds to `change`
+/// what that writes: the events, the resolved step (and the next round's opening), the missed-turn counts, the next step's clock and the lobby's new state.
 /// Whoever calls it does so inside the lobby's transaction, so a step resolves exactly once.
 pub(super) fn resolve_step<G: Game>(
     snapshot: &Snapshot,
     state: &G::State,
     orders: &[(Seat, G::Order)],
     (closing, filled): (Closing, &[Filled]),
-    nonces: &[(uuid::Uuid, String)],
+    seals: &[(uuid::Uuid, Seal)],
     now: i64,
     change: &mut Change,
 ) -> Result<(), AppError> {
@@ -254,7 +260,7 @@ pub(super) fn resolve_step<G: Game>(
         snapshot,
         (round, step),
         &resolution.revealed,
-        (filled, nonces),
+        (filled, seals),
     )?;
     let finished = G::owes(&next).is_empty();
     let misses = miss_counts(snapshot, &G::owes(state), filled);
