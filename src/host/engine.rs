@@ -6,7 +6,7 @@ use std::sync::Arc;
 use rand::SeedableRng;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
 use crate::error::AppError;
 use crate::rules::{
@@ -152,33 +152,61 @@ impl<'a, E: Event> LogEntry<'a, E> {
     }
 }
 
-/// Every player's public pools, plus the public table, as published after a step.
-pub fn public_pools<G: Game>(state: &G::State, players: &[PlayerRow]) -> Result<Value, AppError> {
-    let seats: Vec<(uuid::Uuid, &str, usize)> = players
-        .iter()
-        .map(|p| (p.id, p.name.as_str(), p.seat))
-        .collect();
-    pools_of::<G>(state, &seats)
+/// Every player's public pools, plus the public table, as published after a step: each
+/// player's id, name and whether he lives, his game's pools flattened in, then the table's
+/// fields beside `players`. Serialized straight to the step's canonical text by the host, and
+/// to a `Value` by the offline verifier ([`pools_of`]), from this one shape.
+#[derive(Serialize)]
+pub struct PublicPools<'a, P, T> {
+    players: Vec<SeatPools<'a, P>>,
+    #[serde(flatten)]
+    table: T,
 }
 
-/// [`public_pools`] from each seat's id, name and seat number (what the offline verifier has).
+#[derive(Serialize)]
+struct SeatPools<'a, P> {
+    id: uuid::Uuid,
+    name: &'a str,
+    alive: bool,
+    #[serde(flatten)]
+    pools: P,
+}
+
+/// [`PublicPools`] of the lobby's players.
+pub fn public_pools<'a, G: Game>(
+    state: &G::State,
+    players: &'a [PlayerRow],
+) -> PublicPools<'a, G::Pools, G::Table> {
+    public_pools_of::<G>(
+        state,
+        players.iter().map(|p| (p.id, p.name.as_str(), p.seat)),
+    )
+}
+
+fn public_pools_of<'a, G: Game>(
+    state: &G::State,
+    seats: impl Iterator<Item = (uuid::Uuid, &'a str, usize)>,
+) -> PublicPools<'a, G::Pools, G::Table> {
+    PublicPools {
+        players: seats
+            .map(|(id, name, seat)| SeatPools {
+                id,
+                name,
+                alive: G::alive(state, Seat(seat)),
+                pools: G::pools(state, Seat(seat)),
+            })
+            .collect(),
+        table: G::table(state),
+    }
+}
+
+/// [`public_pools`] as a `Value`, from each seat's id, name and seat number (what the offline
+/// verifier has).
 pub fn pools_of<G: Game>(
     state: &G::State,
     seats: &[(uuid::Uuid, &str, usize)],
 ) -> Result<Value, AppError> {
-    let mut list = Vec::with_capacity(seats.len());
-    for (id, name, seat) in seats {
-        let mut entry = Map::new();
-        entry.insert("id".into(), json!(id));
-        entry.insert("name".into(), json!(name));
-        entry.insert("alive".into(), json!(G::alive(state, Seat(*seat))));
-        merge(&mut entry, to_json(&G::pools(state, Seat(*seat)))?);
-        list.push(Value::Object(entry));
-    }
-    let mut table = Map::new();
-    table.insert("players".into(), Value::Array(list));
-    merge(&mut table, to_json(&G::table(state))?);
-    Ok(Value::Object(table))
+    to_json(&public_pools_of::<G>(state, seats.iter().copied()))
 }
 
 /// Copies the fields of `value` (if it is an object) into `into`.

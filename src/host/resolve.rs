@@ -293,7 +293,7 @@ pub(super) fn resolve_step<G: Game>(
             data: json!({"result": result}).to_string(),
         });
     }
-    let pools = canonical(&public_pools::<G>(&next, &snapshot.players)?);
+    let pools = to_canonical_text(&public_pools::<G>(&next, &snapshot.players))?;
     // Events from the opening of a new round on (BST: the next turn's draw and poison) are
     // that round's, filed as its opening step.
     let split = resolution
@@ -358,7 +358,7 @@ pub(super) fn finish_by_host<G: Game>(
         step: HOST_STEP.to_string(),
         revealed: "[]".into(),
         log: log_of(&act.log)?,
-        pools: canonical(&public_pools::<G>(next, &snapshot.players)?),
+        pools: to_canonical_text(&public_pools::<G>(next, &snapshot.players))?,
         ..NewStep::default()
     });
     let result = G::outcome(next).map(|o| to_json(&o)).transpose()?;
