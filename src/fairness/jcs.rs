@@ -403,7 +403,9 @@ mod tests {
         assert_eq!(digest_value(&object), expected);
     }
 
-    fn any_json() -> impl Strategy<Value = Value> {
+    /// Arbitrary JSON, names and strings with escapes and characters on both sides of the
+    /// Basic Multilingual Plane's end (also `typed`'s tests).
+    pub(super) fn any_json() -> impl Strategy<Value = Value> {
         let leaf = prop_oneof![
             Just(Value::Null),
             any::<bool>().prop_map(Value::Bool),

@@ -151,6 +151,17 @@ impl Canonical<'_> {
     }
 }
 
+/// The formatter's methods for integers that a `Number` holds as they are.
+macro_rules! integers {
+    ($($method:ident: $type:ty),* $(,)?) => {
+        $(
+            fn $method<W: ?Sized + io::Write>(&mut self, _: &mut W, value: $type) -> io::Result<()> {
+                self.number(value.into())
+            }
+        )*
+    };
+}
+
 /// Every write goes to `out`; the sink serde_json holds receives nothing.
 impl Formatter for Canonical<'_> {
     fn write_null<W: ?Sized + io::Write>(&mut self, _: &mut W) -> io::Result<()> {
@@ -164,20 +175,15 @@ impl Formatter for Canonical<'_> {
         Ok(())
     }
 
-    fn write_i8<W: ?Sized + io::Write>(&mut self, _: &mut W, value: i8) -> io::Result<()> {
-        self.number(value.into())
-    }
-
-    fn write_i16<W: ?Sized + io::Write>(&mut self, _: &mut W, value: i16) -> io::Result<()> {
-        self.number(value.into())
-    }
-
-    fn write_i32<W: ?Sized + io::Write>(&mut self, _: &mut W, value: i32) -> io::Result<()> {
-        self.number(value.into())
-    }
-
-    fn write_i64<W: ?Sized + io::Write>(&mut self, _: &mut W, value: i64) -> io::Result<()> {
-        self.number(value.into())
+    integers! {
+        write_i8: i8,
+        write_i16: i16,
+        write_i32: i32,
+        write_i64: i64,
+        write_u8: u8,
+        write_u16: u16,
+        write_u32: u32,
+        write_u64: u64,
     }
 
     fn write_i128<W: ?Sized + io::Write>(&mut self, _: &mut W, value: i128) -> io::Result<()> {
@@ -186,22 +192,6 @@ impl Formatter for Canonical<'_> {
             // As a double, which is what JCS reads every number as.
             Err(_) => self.write_f64(&mut io::sink(), value as f64),
         }
-    }
-
-    fn write_u8<W: ?Sized + io::Write>(&mut self, _: &mut W, value: u8) -> io::Result<()> {
-        self.number(value.into())
-    }
-
-    fn write_u16<W: ?Sized + io::Write>(&mut self, _: &mut W, value: u16) -> io::Result<()> {
-        self.number(value.into())
-    }
-
-    fn write_u32<W: ?Sized + io::Write>(&mut self, _: &mut W, value: u32) -> io::Result<()> {
-        self.number(value.into())
-    }
-
-    fn write_u64<W: ?Sized + io::Write>(&mut self, _: &mut W, value: u64) -> io::Result<()> {
-        self.number(value.into())
     }
 
     fn write_u128<W: ?Sized + io::Write>(&mut self, _: &mut W, value: u128) -> io::Result<()> {
@@ -394,6 +384,7 @@ impl Formatter for Canonical<'_> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests::any_json;
     use super::*;
     use proptest::prelude::*;
     use serde_json::json;
@@ -462,30 +453,6 @@ mod tests {
         let map: std::collections::BTreeMap<u32, &str> = [(10, "ten"), (9, "nine")].into();
         assert_eq!(to_canonical(&map).unwrap(), reference(&map));
         assert_eq!(to_canonical(&map).unwrap(), r#"{"10":"ten","9":"nine"}"#);
-    }
-
-    fn any_json() -> impl Strategy<Value = Value> {
-        let leaf = prop_oneof![
-            Just(Value::Null),
-            any::<bool>().prop_map(Value::Bool),
-            any::<i64>().prop_map(|n| json!(n)),
-            any::<u64>().prop_map(|n| json!(n)),
-            any::<f64>()
-                .prop_filter("finite", |f| f.is_finite())
-                .prop_map(|f| json!(f)),
-            "\\PC{0,12}".prop_map(Value::String),
-            "[\\x00-\\x1f\"\\\\/\u{7f}\u{2028}\u{e000}\u{1f600}a-z]{0,8}".prop_map(Value::String),
-        ];
-        leaf.prop_recursive(4, 64, 8, |inner| {
-            prop_oneof![
-                prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
-                prop::collection::vec(
-                    ("[\\x00-\\x1f\"\\\\\u{e000}\u{1f600}a-c]{0,4}", inner),
-                    0..6
-                )
-                .prop_map(|members| Value::Object(members.into_iter().collect())),
-            ]
-        })
     }
 
     proptest! {
