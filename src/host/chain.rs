@@ -6,6 +6,7 @@ use serde_json::{Value, json};
 
 use super::engine::{from_stored, to_text};
 use crate::error::AppError;
+use crate::events::EventKind;
 use crate::fairness::act::Ledger;
 use crate::fairness::{StoredStep, seed_commitment, stored_step_digest};
 use crate::store::{Change, LobbyRow, Snapshot};
@@ -63,7 +64,8 @@ pub(super) fn seal(snapshot: &Snapshot, change: &mut Change) -> Result<(), AppEr
 
 /// Adds the resolved step's digests to its `step-resolved` event.
 fn publish_digest(change: &mut Change, digest: &str, previous: &str) -> Result<(), AppError> {
-    if let Some(event) = change.events.iter_mut().find(|e| e.kind == "step-resolved") {
+    let kind = EventKind::StepResolved.as_str();
+    if let Some(event) = change.events.iter_mut().find(|e| e.kind == kind) {
         let mut data: Value = from_stored(&event.data)?;
         data["digest"] = json!(digest);
         data["previous_digest"] = json!(previous);
