@@ -28,14 +28,16 @@ pub const FORMAT: &str = "herald-archive/1";
 
 /// Hex of bytes, lower case.
 pub fn hex(bytes: &[u8]) -> String {
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
     let mut text = String::with_capacity(bytes.len() * 2);
     for b in bytes {
-        text.push(char::from(DIGITS[usize::from(b >> 4)]));
-        text.push(char::from(DIGITS[usize::from(b & 15)]));
+        text.push(char::from(HEX_DIGITS[usize::from(b >> 4)]));
+        text.push(char::from(HEX_DIGITS[usize::from(b & 15)]));
     }
     text
 }
+
+/// Lower-case hex digits, as every hash and JCS's `\u00xx` escapes are written.
+pub(crate) const HEX_DIGITS: &[u8; 16] = b"0123456789abcdef";
 
 /// 32 fresh bytes from the operating system's generator (through `rand`'s thread generator,
 /// a CSPRNG seeded from it), hex-encoded: a seed's salt or an order's nonce. Never from a

@@ -186,7 +186,8 @@ impl Store {
             return Ok(());
         }
         let mut material: HashMap<String, (TargetRow, Option<EventRow>)> = match &self.readers {
-            // SQLite: inline on the calling thread (the delivery thread, at its priority).
+            // SQLite: inline on the calling thread, without a round trip through sqlx's
+            // connection thread (the worker's claims run on the server's runtime).
             super::Readers::Sqlite(readers) => {
                 let ids: Vec<serde_json::Value> =
                     claimed.iter().map(|d| d.id.as_str().into()).collect();

@@ -21,6 +21,7 @@ use serde_json::ser::{CharEscape, Formatter};
 use serde_json::{Number, Value};
 
 use super::utf16_order_of_utf8 as utf16_order;
+use crate::fairness::HEX_DIGITS;
 
 /// `value`'s canonical encoding as text.
 pub fn to_canonical<T: Serialize + ?Sized>(value: &T) -> Result<String, serde_json::Error> {
@@ -260,14 +261,13 @@ impl Formatter for Canonical<'_> {
             CharEscape::CarriageReturn => (b"\\r", b'\r'),
             CharEscape::Tab => (b"\\t", b'\t'),
             CharEscape::AsciiControl(byte) => {
-                const HEX: &[u8; 16] = b"0123456789abcdef";
                 let text = [
                     b'\\',
                     b'u',
                     b'0',
                     b'0',
-                    HEX[usize::from(byte >> 4)],
-                    HEX[usize::from(byte & 0xf)],
+                    HEX_DIGITS[usize::from(byte >> 4)],
+                    HEX_DIGITS[usize::from(byte & 0xf)],
                 ];
                 self.escape_in_name(byte);
                 self.out.extend_from_slice(&text);
