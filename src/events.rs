@@ -105,6 +105,30 @@ impl EventKind {
         }
     }
 
+    /// Whether a destination may subscribe to the kind (docs/notifications.md): every kind but
+    /// `submitted`, which comes once per order: noise for a channel, and the most frequent
+    /// event, so the writers skip it without a look at the outbox.
+    pub const fn notifiable(self) -> bool {
+        match self {
+            EventKind::Submitted => false,
+            EventKind::PlayerJoined
+            | EventKind::SignupsClosed
+            | EventKind::Started
+            | EventKind::StepResolved
+            | EventKind::RoundResolved
+            | EventKind::Finished
+            | EventKind::PlayerReplaced
+            | EventKind::PlayerKicked
+            | EventKind::PlayerLeft
+            | EventKind::SignupsReopened
+            | EventKind::EndedByHost
+            | EventKind::DeadlineSet
+            | EventKind::DeadlineApproaching
+            | EventKind::Paused
+            | EventKind::Resumed => true,
+        }
+    }
+
     /// Whether a player stream must look again at what its player owes after this event: a
     /// new step may owe them an answer, and a seat's new token or a removed sign-up may mean
     /// the stream's token is no longer the player's.
@@ -170,5 +194,22 @@ mod tests {
             );
         }
         assert_eq!(EventKind::parse("prompt"), None);
+    }
+
+    #[test]
+    fn the_notifiable_kinds_are_the_ones_a_destination_may_subscribe_to() {
+        let notifiable: Vec<&str> = EventKind::ALL
+            .into_iter()
+            .filter(|kind| kind.notifiable())
+            .map(EventKind::as_str)
+            .collect();
+        let mut listed = crate::store::outbox::NOTIFIABLE.to_vec();
+        let mut found = notifiable.clone();
+        listed.sort_unstable();
+        found.sort_unstable();
+        assert_eq!(found, listed);
+        assert!(!crate::store::outbox::notifiable("submitted"));
+        assert!(crate::store::outbox::notifiable("round-resolved"));
+        assert!(!crate::store::outbox::notifiable("no-such-kind"));
     }
 }

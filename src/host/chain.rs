@@ -64,7 +64,7 @@ pub(super) fn seal(snapshot: &Snapshot, change: &mut Change) -> Result<(), AppEr
 
 /// Adds the resolved step's digests to its `step-resolved` event.
 fn publish_digest(change: &mut Change, digest: &str, previous: &str) -> Result<(), AppError> {
-    let kind = EventKind::StepResolved.as_str();
+    let kind = EventKind::StepResolved;
     if let Some(event) = change.events.iter_mut().find(|e| e.kind == kind) {
         let mut data: Value = from_stored(&event.data)?;
         data["digest"] = json!(digest);

@@ -106,7 +106,7 @@ impl Host {
                             });
                         }
                         change.events.push(NewEvent {
-                            kind: EventKind::PlayerReplaced.as_str(),
+                            kind: EventKind::PlayerReplaced,
                             data: json!({"player": {"id": player.id, "name": name}, "previous_name": player.name}).to_string(),
                         });
                         name
@@ -208,7 +208,7 @@ pub(super) fn write_kick<G: Game>(
         }
     };
     change.events.push(NewEvent {
-        kind: EventKind::PlayerKicked.as_str(),
+        kind: EventKind::PlayerKicked,
         data: data.to_string(),
     });
     change.acts.push(Act::Kick { seat: player.seat });
@@ -294,7 +294,7 @@ fn end_now<G: Game>(snapshot: &Snapshot, body: Map<String, Value>) -> Result<Cha
     let mut change = Change::default();
     change.acts.push(Act::End { ending: body });
     change.events.push(NewEvent {
-        kind: EventKind::EndedByHost.as_str(),
+        kind: EventKind::EndedByHost,
         data: json!({"result": result}).to_string(),
     });
     finish_by_host::<G>(snapshot, &act, &mut change)?;

@@ -98,7 +98,7 @@ impl Host {
         self.clock_control(id, Presented::new(token), move |_, clock, _| {
             let stopped = timing::paused(clock, now).ok_or_else(no_running_clock(clock))?;
             let event = NewEvent {
-                kind: EventKind::Paused.as_str(),
+                kind: EventKind::Paused,
                 data: "{}".into(),
             };
             Ok((stopped, event))
@@ -114,7 +114,7 @@ impl Host {
                 .ok_or_else(|| AppError::conflict("not-paused", "The clock is not paused."))?;
             let at = running.deadline_at.map(timing::rfc3339);
             let event = NewEvent {
-                kind: EventKind::Resumed.as_str(),
+                kind: EventKind::Resumed,
                 data: json!({"deadline_at": at}).to_string(),
             };
             Ok((running, event))
@@ -178,7 +178,7 @@ fn no_running_clock(clock: StepClock) -> impl FnOnce() -> AppError {
 fn deadline_event(snapshot: &Snapshot, kind: EventKind, at: Option<i64>) -> NewEvent {
     let lobby = &snapshot.lobby;
     NewEvent {
-        kind: kind.as_str(),
+        kind,
         data: json!({"round": lobby.round, "step": lobby.step,
                      "deadline_at": at.map(timing::rfc3339)})
         .to_string(),

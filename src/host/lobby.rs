@@ -207,7 +207,7 @@ impl Host {
             let event = json!({"player": {"id": player_id, "name": name}, "players": snapshot.players.len() + 1});
             let change = Change {
                 player: Some(player),
-                events: vec![NewEvent { kind: EventKind::PlayerJoined.as_str(), data: event.to_string() }],
+                events: vec![NewEvent { kind: EventKind::PlayerJoined, data: event.to_string() }],
                 ..Change::default()
             };
             Ok((change, ()))
@@ -266,7 +266,7 @@ impl Host {
                     ..LobbyPatch::default()
                 },
                 events: vec![NewEvent {
-                    kind: kind.as_str(),
+                    kind,
                     data: "{}".into(),
                 }],
                 ..Change::default()
@@ -318,13 +318,13 @@ fn start_game<G: Game>(snapshot: &Snapshot, now: i64) -> Result<Change, AppError
     let mut events = Vec::new();
     if lobby.status == Status::Signups {
         events.push(NewEvent {
-            kind: EventKind::SignupsClosed.as_str(),
+            kind: EventKind::SignupsClosed,
             data: "{}".into(),
         });
     }
     let (round, step) = (G::round(&state), G::step(&state));
     events.push(NewEvent {
-        kind: EventKind::Started.as_str(),
+        kind: EventKind::Started,
         data: json!({"round": round, "step": step}).to_string(),
     });
     // A setup may describe a position that is already over.
@@ -334,7 +334,7 @@ fn start_game<G: Game>(snapshot: &Snapshot, now: i64) -> Result<Change, AppError
             .map(|o| engine::to_json(&o))
             .transpose()?;
         events.push(NewEvent {
-            kind: EventKind::Finished.as_str(),
+            kind: EventKind::Finished,
             data: json!({"result": result}).to_string(),
         });
     }

@@ -114,10 +114,7 @@ impl Host {
             let (mut change, value) = decide(snapshot)?;
             chain::seal(snapshot, &mut change)?;
             let wakes = change.lobby.clock.is_some_and(|c| c.wake_at.is_some());
-            let owes = change
-                .events
-                .iter()
-                .any(|e| crate::store::outbox::notifiable(e.kind));
+            let owes = change.events.iter().any(|e| e.kind.notifiable());
             Ok((change, (value, wakes, owes)))
         };
         match self.store.transact(id, decide).await {

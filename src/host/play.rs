@@ -312,7 +312,7 @@ fn announce_submitted(
     player: &PlayerRow,
 ) -> Result<(), AppError> {
     change.events.push(NewEvent {
-        kind: EventKind::Submitted.as_str(),
+        kind: EventKind::Submitted,
         data: submitted_event(round, step, player)?,
     });
     Ok(())

@@ -219,7 +219,7 @@ pub(super) fn open_clock<G: Game>(
     };
     if let Some(deadline_at) = clock.deadline_at {
         change.events.push(NewEvent {
-            kind: EventKind::DeadlineSet.as_str(),
+            kind: EventKind::DeadlineSet,
             data: json!({"round": G::round(state), "step": G::step(state),
                          "deadline_at": timing::rfc3339(deadline_at)})
             .to_string(),
@@ -271,7 +271,7 @@ pub(super) fn resolve_step<G: Game>(
     let kicked: Vec<(usize, i64)> = kicks.iter().map(|k| (k.seat, k.misses)).collect();
     let (next_round, next_step) = (G::round(&next), G::step(&next));
     change.events.push(NewEvent {
-        kind: EventKind::StepResolved.as_str(),
+        kind: EventKind::StepResolved,
         data: to_text(&StepResolved {
             round,
             step: Cow::Borrowed(step),
@@ -282,14 +282,14 @@ pub(super) fn resolve_step<G: Game>(
     });
     if finished || next_round > round {
         change.events.push(NewEvent {
-            kind: EventKind::RoundResolved.as_str(),
+            kind: EventKind::RoundResolved,
             data: json!({"round": round}).to_string(),
         });
     }
     if finished {
         let result = G::outcome(&next).map(|o| to_json(&o)).transpose()?;
         change.events.push(NewEvent {
-            kind: EventKind::Finished.as_str(),
+            kind: EventKind::Finished,
             data: json!({"result": result}).to_string(),
         });
     }
@@ -363,11 +363,11 @@ pub(super) fn finish_by_host<G: Game>(
     });
     let result = G::outcome(next).map(|o| to_json(&o)).transpose()?;
     change.events.push(NewEvent {
-        kind: EventKind::RoundResolved.as_str(),
+        kind: EventKind::RoundResolved,
         data: json!({"round": round}).to_string(),
     });
     change.events.push(NewEvent {
-        kind: EventKind::Finished.as_str(),
+        kind: EventKind::Finished,
         data: json!({"result": result}).to_string(),
     });
     change.lobby = LobbyPatch {

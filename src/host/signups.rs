@@ -32,7 +32,7 @@ fn removal(snapshot: &Snapshot, player: &PlayerRow) -> Change {
             seat: player.seat,
         }),
         events: vec![NewEvent {
-            kind: EventKind::PlayerLeft.as_str(),
+            kind: EventKind::PlayerLeft,
             data: event.to_string(),
         }],
         ..Change::default()

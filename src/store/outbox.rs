@@ -14,6 +14,7 @@ use super::Store;
 use super::StoreError;
 use super::columns::{Columns, Stored};
 use super::rows::EventRow;
+use crate::events::EventKind;
 
 /// The event kinds a destination may subscribe to: the streams' names, less `submitted` (one
 /// per order: noise for a channel, and the most frequent event, which the writers then skip).
@@ -35,9 +36,9 @@ pub const NOTIFIABLE: [&str; 15] = [
     "finished",
 ];
 
-/// Whether an event of `kind` can be owed to anyone (the writers skip the others).
+/// Whether an event stored as `kind` can be owed to anyone ([`EventKind::notifiable`]).
 pub fn notifiable(kind: &str) -> bool {
-    NOTIFIABLE.contains(&kind)
+    EventKind::parse(kind).is_some_and(EventKind::notifiable)
 }
 
 /// The deliveries owed for one event: one per enabled destination subscribed to its kind.
@@ -57,11 +58,11 @@ pub(super) fn enqueue_sqlite(
     now: i64,
 ) -> rusqlite::Result<()> {
     for (offset, event) in events.iter().enumerate() {
-        if notifiable(event.kind) {
+        if event.kind.notifiable() {
             conn.prepare_cached(ENQUEUE)?.execute(rusqlite::params![
                 lobby,
                 first_seq + offset as i64,
-                event.kind,
+                event.kind.as_str(),
                 now
             ])?;
         }

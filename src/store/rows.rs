@@ -12,6 +12,7 @@ use uuid::Uuid;
 
 use super::StoreError;
 use super::columns::{Columns, Stored};
+use crate::events::EventKind;
 
 /// A lobby's lifecycle.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize)]
@@ -480,7 +481,7 @@ pub struct NewStep {
 /// An event to publish.
 #[derive(Clone, Debug)]
 pub struct NewEvent {
-    pub kind: &'static str,
+    pub kind: EventKind,
     pub data: String,
 }
 

@@ -246,7 +246,7 @@ fn apply(
         conn.prepare_cached(sql::INSERT_EVENT)?.execute(params![
             id,
             lobby.event_seq + 1 + offset as i64,
-            event.kind,
+            event.kind.as_str(),
             event.data,
             now,
         ])?;

@@ -306,7 +306,7 @@ impl Progress {
                     .zip(&change.events)
                     .map(|(seq, event)| EventRow {
                         seq,
-                        kind: event.kind.to_string(),
+                        kind: event.kind.as_str().to_string(),
                         data: event.data.clone(),
                     })
                     .collect();

@@ -60,7 +60,7 @@ async fn changes_queued_together_share_one_commit_and_a_failing_one_is_rolled_ba
                     let change = Change {
                         player: Some(player(seat, &hash)),
                         events: vec![NewEvent {
-                            kind: "player-joined",
+                            kind: herald::events::EventKind::PlayerJoined,
                             data: "{}".into(),
                         }],
                         ..Change::default()
