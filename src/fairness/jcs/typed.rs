@@ -17,7 +17,7 @@ use std::io;
 use std::ops::Range;
 
 use serde::Serialize;
-use serde_json::ser::{CharEscape, Formatter};
+use serde_json::ser::{CharEscape, CompactFormatter, Formatter};
 use serde_json::{Number, Value};
 
 use super::utf16_order_of_utf8 as utf16_order;
@@ -112,7 +112,17 @@ impl Canonical<'_> {
 
     fn number(&mut self, n: Number) -> io::Result<()> {
         let start = self.out.len();
-        super::write_number(&mut *self.out, &n)?;
+        // Integers a double holds exactly (nearly every number Herald writes: hit points,
+        // counts, seats) are written by serde_json's own integer writer; `write_number` goes
+        // through `core::fmt`, which cost more than the rest of the number's handling.
+        const EXACT: u64 = 1 << 53;
+        match (n.as_i64(), n.as_u64()) {
+            (Some(i), _) if i.unsigned_abs() <= EXACT => {
+                CompactFormatter.write_i64(&mut *self.out, i)?
+            }
+            (_, Some(u)) if u <= EXACT => CompactFormatter.write_u64(&mut *self.out, u)?,
+            _ => super::write_number(&mut *self.out, &n)?,
+        }
         // A number used as a map key is written between quotes, as part of the name.
         if self.escaped_name().is_some() {
             let digits = String::from_utf8_lossy(&self.out[start..]).into_owned();
