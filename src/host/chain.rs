@@ -2,9 +2,7 @@
 //! the change applies are filed with its first resolved step (or kept in the lobby's ledger
 //! until one resolves), and each resolved step gets its digest, chained to the one before.
 
-use serde_json::{Value, json};
-
-use super::engine::{from_stored, to_text};
+use super::engine::to_text;
 use crate::error::AppError;
 use crate::events::EventKind;
 use crate::fairness::act::Ledger;
@@ -62,14 +60,62 @@ pub(super) fn seal(snapshot: &Snapshot, change: &mut Change) -> Result<(), AppEr
     Ok(())
 }
 
-/// Adds the resolved step's digests to its `step-resolved` event.
+/// Adds the resolved step's digests to its `step-resolved` event, as its last two members.
+/// The event's text is spliced, not parsed and written again: this runs for every step,
+/// inside the writer, and the digests are hex, which JSON writes as it is.
 fn publish_digest(change: &mut Change, digest: &str, previous: &str) -> Result<(), AppError> {
     let kind = EventKind::StepResolved;
     if let Some(event) = change.events.iter_mut().find(|e| e.kind == kind) {
-        let mut data: Value = from_stored(&event.data)?;
-        data["digest"] = json!(digest);
-        data["previous_digest"] = json!(previous);
-        event.data = data.to_string();
+        event.data = with_digests(&event.data, digest, previous)?;
     }
     Ok(())
+}
+
+/// `data` (a JSON object with at least one member) with `digest` and `previous_digest` added.
+fn with_digests(data: &str, digest: &str, previous: &str) -> Result<String, AppError> {
+    let hex = |text: &str| text.bytes().all(|b| b.is_ascii_hexdigit());
+    let body = data
+        .trim_end()
+        .strip_suffix('}')
+        .filter(|body| body.trim_start().len() > 1 && hex(digest) && hex(previous))
+        .ok_or_else(|| AppError::Internal(format!("a step-resolved event to seal: {data}")))?;
+    let mut text = String::with_capacity(data.len() + digest.len() + previous.len() + 32);
+    text.push_str(body);
+    text.push_str(",\"digest\":\"");
+    text.push_str(digest);
+    text.push_str("\",\"previous_digest\":\"");
+    text.push_str(previous);
+    text.push_str("\"}");
+    Ok(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::{Value, json};
+
+    #[test]
+    fn the_digests_spliced_into_a_step_resolved_event_read_back_as_its_members() {
+        let data =
+            r#"{"round":3,"step":"main","next_round":4,"next_step":"main","timed_out":false}"#;
+        let (digest, previous) = ("ab".repeat(32), "cd".repeat(32));
+        let sealed: Value =
+            serde_json::from_str(&with_digests(data, &digest, &previous).unwrap()).unwrap();
+        let mut expected: Value = serde_json::from_str(data).unwrap();
+        expected["digest"] = json!(digest);
+        expected["previous_digest"] = json!(previous);
+        assert_eq!(sealed, expected);
+        // The first step of a lobby made before seed commitments chains to nothing.
+        let first: Value = serde_json::from_str(&with_digests(data, &digest, "").unwrap()).unwrap();
+        assert_eq!(first["previous_digest"], json!(""));
+    }
+
+    #[test]
+    fn an_event_that_is_not_an_object_with_members_is_refused_not_spliced() {
+        let digest = "ab".repeat(32);
+        for data in ["{}", "[1]", "", "{\"round\":1"] {
+            assert!(with_digests(data, &digest, &digest).is_err(), "{data}");
+        }
+        assert!(with_digests("{\"round\":1}", "not\"hex", &digest).is_err());
+    }
 }
