@@ -62,7 +62,7 @@ impl MeView {
     }
 }
 
-use super::receipts::{Binding, order_of, seals, stored};
+use super::receipts::{Binding, Seal, sealed_order_of, stored};
 use super::resolve::{Closing, resolve_step};
 
 /// The acknowledgement of an order: it is durably stored when this is sent.
@@ -250,13 +250,13 @@ fn submit_order<G: Game>(
     }
     let resolved = completes_step(snapshot, player, owed.len());
     if resolved {
-        let orders = orders_with::<G>(snapshot, player, &order)?;
+        let (orders, seals) = orders_with::<G>(snapshot, player, &order, &binding)?;
         resolve_step::<G>(
             snapshot,
             &state,
             &orders,
             (Closing::Answered, &[]),
-            &seals(&snapshot.orders, Some((player.id, &binding)))?,
+            &seals,
             now,
             &mut change,
         )?;
@@ -382,20 +382,26 @@ fn check_addressed(body: &mut Map<String, Value>, round: u32, step: &str) -> Res
     Ok(())
 }
 
-/// The step's orders in seat order: those stored, with `player`'s new `order` in its place.
+/// The step's orders in seat order, and their seals by player: those stored, with `player`'s
+/// new `order` and its `binding` in their place. Each stored body is read once for both.
 fn orders_with<G: Game>(
     snapshot: &Snapshot,
     player: &PlayerRow,
     order: &G::Order,
-) -> Result<Vec<(Seat, G::Order)>, AppError> {
+    binding: &Binding,
+) -> Result<(Vec<(Seat, G::Order)>, Vec<(Uuid, Seal)>), AppError> {
     let mut orders = Vec::with_capacity(snapshot.players.len());
+    let mut seals = Vec::with_capacity(snapshot.players.len());
     for p in &snapshot.players {
         let seat = Seat(p.seat);
         if p.id == player.id {
             orders.push((seat, order.clone()));
+            seals.push((p.id, binding.seal()));
         } else if let Some(o) = snapshot.orders.iter().find(|o| o.player_id == p.id) {
-            orders.push((seat, order_of::<G>(o)?));
+            let (order, seal) = sealed_order_of::<G>(o)?;
+            orders.push((seat, order));
+            seals.extend(seal.map(|seal| (p.id, seal)));
         }
     }
-    Ok(orders)
+    Ok((orders, seals))
 }

@@ -39,6 +39,14 @@ impl Binding {
         let commitment = order_commitment(order, round, step, player, &nonce);
         Binding { nonce, commitment }
     }
+
+    /// The seal the reveal publishes for this order.
+    pub fn seal(&self) -> Seal {
+        Seal {
+            nonce: self.nonce.clone(),
+            commitment: Some(self.commitment.clone()),
+        }
+    }
 }
 
 /// The text stored for a pending order with its nonce and commitment.
@@ -91,8 +99,17 @@ pub(super) fn unsealed(body: &str) -> Result<(&str, Option<Seal>), AppError> {
 
 /// A stored pending order as the checked order it is (its nonce aside).
 pub(super) fn order_of<G: Game>(row: &OrderRow) -> Result<G::Order, AppError> {
-    let (order, _) = unsealed(&row.body)?;
-    serde_json::from_str(order).map_err(|e| AppError::Internal(format!("stored order: {e}")))
+    Ok(sealed_order_of::<G>(row)?.0)
+}
+
+/// A stored pending order as the checked order it is, and its seal.
+pub(super) fn sealed_order_of<G: Game>(
+    row: &OrderRow,
+) -> Result<(G::Order, Option<Seal>), AppError> {
+    let (order, seal) = unsealed(&row.body)?;
+    let order = serde_json::from_str(order)
+        .map_err(|e| AppError::Internal(format!("stored order: {e}")))?;
+    Ok((order, seal))
 }
 
 /// The seals of a step's orders, by player: those stored, and the one just accepted (the last
@@ -109,13 +126,7 @@ pub(super) fn seals(
     }
     if let Some((player, binding)) = fresh {
         seals.retain(|(id, _)| *id != player);
-        seals.push((
-            player,
-            Seal {
-                nonce: binding.nonce.clone(),
-                commitment: Some(binding.commitment.clone()),
-            },
-        ));
+        seals.push((player, binding.seal()));
     }
     Ok(seals)
 }
