@@ -4,6 +4,7 @@
 
 use std::borrow::Cow;
 
+use serde::Serialize;
 use serde_json::{Value, json};
 
 use super::controls::{KickReason, write_kick};
@@ -12,9 +13,8 @@ use super::missed_turns::policy_kicks;
 use super::receipts::Seal;
 use super::timing::{self, Timing};
 use crate::error::AppError;
-use crate::events::{EventKind, StepResolved};
+use crate::events::{EventKind, Named, StepResolved};
 use crate::fairness::act::{Act, SeatOrder};
-use crate::fairness::jcs::canonical;
 use crate::fairness::order_commitment;
 use crate::rules::{Event as _, Game, HostAct, Seat};
 use crate::store::{
@@ -139,48 +139,88 @@ fn step_log<E: crate::rules::Event>(host: Vec<Value>, events: &[E]) -> Result<St
 /// order shows its nonce and commitment (`seals`, by player; the commitment as kept when the order
 /// was accepted, or computed for an order stored before that), so that its author can check it
 /// against the receipt.
+///
+/// Written straight to its stored, canonical text from typed entries: building each entry as
+/// a `Value` first cost the writer more than the rest of the reveal.
 fn reveal<G: Game>(
     snapshot: &Snapshot,
     (round, step): (u32, &str),
     revealed: &[(Seat, G::Order)],
     (filled, seals): (&[Filled], &[(uuid::Uuid, Seal)]),
-) -> Result<Value, AppError> {
+) -> Result<String, AppError> {
     let source_of = |seat: Seat| {
         filled
             .iter()
             .find(|f| f.seat == seat)
             .map_or(Source::Order, |f| f.source)
     };
-    let mut entries: Vec<(Seat, Value)> = Vec::with_capacity(revealed.len());
-    for (seat, order) in revealed {
+    let named = |seat: Seat| {
         let who = &snapshot.players[seat.0];
-        let order = to_json(order)?;
-        let source = source_of(*seat);
-        let mut entry = json!({"player": {"id": who.id, "name": who.name}, "order": order,
-                               "source": source.as_str()});
-        let seal = seals.iter().find(|(id, _)| *id == who.id);
-        if let (Source::Order, Some((_, seal))) = (source, seal) {
-            let commitment = match &seal.commitment {
-                Some(kept) => kept.clone(),
-                None => order_commitment(&order, round, step, who.id, &seal.nonce),
-            };
-            entry["commitment"] = json!(commitment);
-            entry["nonce"] = json!(seal.nonce);
+        Named {
+            id: who.id,
+            name: Cow::Borrowed(&who.name),
         }
+    };
+    let mut entries: Vec<(Seat, Revealed<'_, G::Order>)> = Vec::with_capacity(revealed.len());
+    for (seat, order) in revealed {
+        let player = named(*seat);
+        let source = source_of(*seat);
+        let seal = seals.iter().find(|(id, _)| *id == player.id);
+        let (commitment, nonce) = match (source, seal) {
+            (Source::Order, Some((_, seal))) => {
+                let commitment = match &seal.commitment {
+                    Some(kept) => Cow::Borrowed(kept.as_str()),
+                    // An order stored before commitments were kept.
+                    None => Cow::Owned(order_commitment(
+                        &to_json(order)?,
+                        round,
+                        step,
+                        player.id,
+                        &seal.nonce,
+                    )),
+                };
+                (Some(commitment), Some(seal.nonce.as_str()))
+            }
+            _ => (None, None),
+        };
+        let entry = Revealed {
+            commitment,
+            nonce,
+            order: Some(order),
+            player,
+            source: source.as_str(),
+        };
         entries.push((*seat, entry));
     }
     for f in filled {
         if !revealed.iter().any(|(seat, _)| *seat == f.seat) {
-            let who = &snapshot.players[f.seat.0];
-            entries.push((
-                f.seat,
-                json!({"player": {"id": who.id, "name": who.name}, "order": null,
-                       "source": f.source.as_str()}),
-            ));
+            let entry = Revealed {
+                commitment: None,
+                nonce: None,
+                order: None,
+                player: named(f.seat),
+                source: f.source.as_str(),
+            };
+            entries.push((f.seat, entry));
         }
     }
     entries.sort_by_key(|(seat, _)| *seat);
-    Ok(Value::Array(entries.into_iter().map(|(_, v)| v).collect()))
+    let entries: Vec<Revealed<'_, G::Order>> = entries.into_iter().map(|(_, e)| e).collect();
+    to_canonical_text(&entries)
+}
+
+/// One revealed order as stored. The members are declared in JCS's order, so that the
+/// canonical writer finds them sorted; the order itself is sorted as it is written.
+#[derive(Serialize)]
+struct Revealed<'a, O> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    commitment: Option<Cow<'a, str>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    nonce: Option<&'a str>,
+    /// None (`null`) for an owed seat the rules let pass with no order.
+    order: Option<&'a O>,
+    player: Named<'a>,
+    source: &'static str,
 }
 
 /// Missed-turn counts after a step: a seat that sent nothing counts one more, one that
@@ -305,7 +345,7 @@ pub(super) fn resolve_step<G: Game>(
     change.resolved.push(NewStep {
         round,
         step: step.to_string(),
-        revealed: canonical(&revealed),
+        revealed,
         log: step_log(host_lines(snapshot, closing, filled, &kicked), this_step)?,
         pools: pools.clone(),
         ..NewStep::default()
