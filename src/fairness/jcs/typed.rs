@@ -23,6 +23,10 @@ use serde_json::{Number, Value};
 use super::utf16_order_of_utf8 as utf16_order;
 use crate::fairness::HEX_DIGITS;
 
+/// The most members an object may have for its names to be sorted on the stack; a larger one
+/// (a map with many keys) sorts through the heap.
+const SMALL_OBJECT: usize = 32;
+
 /// `value`'s canonical encoding as text.
 pub fn to_canonical<T: Serialize + ?Sized>(value: &T) -> Result<String, serde_json::Error> {
     let mut out = Vec::new();
@@ -134,31 +138,65 @@ impl Canonical<'_> {
     }
 
     /// Puts the members of the object that just ended in JCS's order, if they did not come so.
+    ///
+    /// A log entry's members come in the order serde writes them (the tag first, the game's
+    /// fields as declared, the line last), so most entries need sorting, and this runs for
+    /// every object of every step's log inside the writer. An object of up to
+    /// [`SMALL_OBJECT`] members has its names read once into an array on the stack and their
+    /// positions sorted, rather than the members themselves with each comparison finding its
+    /// names again.
     fn sort_members(&mut self, mut object: Object) {
-        let out = &*self.out;
-        let in_order = object
-            .members
-            .windows(2)
-            .all(|pair| utf16_order(pair[0].name(out, 0), pair[1].name(out, 0)) == Ordering::Less);
-        if !in_order {
-            let offset = object.start;
-            let written = &mut self.scratch;
-            written.clear();
-            written.extend_from_slice(&self.out[offset..]);
-            object.members.sort_unstable_by(|a, b| {
-                utf16_order(a.name(written, offset), b.name(written, offset))
-            });
-            self.out.truncate(offset);
+        let n = object.members.len();
+        if (2..=SMALL_OBJECT).contains(&n) {
+            let mut order = [0u8; SMALL_OBJECT];
+            let out = &*self.out;
+            let mut names: [(&[u8], u8); SMALL_OBJECT] = [(&[], 0); SMALL_OBJECT];
             for (i, member) in object.members.iter().enumerate() {
-                if i > 0 {
-                    self.out.push(b',');
+                names[i] = (member.name(out, 0), i as u8);
+            }
+            let names = &mut names[..n];
+            let in_order = names
+                .windows(2)
+                .all(|pair| utf16_order(pair[0].0, pair[1].0) == Ordering::Less);
+            if !in_order {
+                names.sort_unstable_by(|a, b| utf16_order(a.0, b.0));
+                for (slot, (_, i)) in order.iter_mut().zip(names.iter()) {
+                    *slot = *i;
                 }
-                let text = member.text.start - offset..member.text.end - offset;
-                self.out.extend_from_slice(&written[text]);
+                self.rewrite(&object, order[..n].iter().map(|&i| usize::from(i)));
+            }
+        } else if n > SMALL_OBJECT {
+            let out = &*self.out;
+            let in_order = object.members.windows(2).all(|pair| {
+                utf16_order(pair[0].name(out, 0), pair[1].name(out, 0)) == Ordering::Less
+            });
+            if !in_order {
+                let mut positions: Vec<usize> = (0..n).collect();
+                positions.sort_unstable_by(|&a, &b| {
+                    let (a, b) = (&object.members[a], &object.members[b]);
+                    utf16_order(a.name(out, 0), b.name(out, 0))
+                });
+                self.rewrite(&object, positions.into_iter());
             }
         }
         object.members.clear();
         self.spare.push(object.members);
+    }
+
+    /// Writes `object`'s members again, in the order `order` gives their indices (the object
+    /// is copied aside first, since its text is overwritten as it is read).
+    fn rewrite(&mut self, object: &Object, order: impl Iterator<Item = usize>) {
+        let offset = object.start;
+        self.scratch.clear();
+        self.scratch.extend_from_slice(&self.out[offset..]);
+        self.out.truncate(offset);
+        for (i, member) in order.map(|i| &object.members[i]).enumerate() {
+            if i > 0 {
+                self.out.push(b',');
+            }
+            let text = member.text.start - offset..member.text.end - offset;
+            self.out.extend_from_slice(&self.scratch[text]);
+        }
     }
 }
 
@@ -465,10 +503,44 @@ mod tests {
         assert_eq!(to_canonical(&map).unwrap(), r#"{"10":"ten","9":"nine"}"#);
     }
 
+    /// Members written in the order given, as a struct's or a flattened entry's are.
+    struct InOrder(Vec<(String, i64)>);
+
+    impl Serialize for InOrder {
+        fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            serializer.collect_map(self.0.iter().map(|(name, value)| (name, value)))
+        }
+    }
+
     proptest! {
         #[test]
         fn any_value_comes_out_as_the_reference_writes_it(value in any_json()) {
             prop_assert_eq!(to_canonical(&value).unwrap(), reference(&value));
+        }
+
+        /// Objects small enough to sort on the stack and larger ones alike, their members
+        /// arriving in any order (a `Value`'s map always arrives sorted by bytes).
+        #[test]
+        fn members_in_any_order_come_out_sorted(
+            names in prop::collection::btree_set("[a-c\u{e000}\u{1f600}\n\"]{0,4}", 0..48),
+            seed in any::<u64>(),
+        ) {
+            let mut members: Vec<(String, i64)> =
+                names.into_iter().enumerate().map(|(i, n)| (n, i as i64)).collect();
+            // A fixed shuffle from the seed: rotate and reverse parts of the list.
+            let len = members.len().max(1);
+            members.rotate_left(seed as usize % len);
+            if seed & 1 == 1 {
+                members.reverse();
+            }
+            let as_value: Value = members
+                .iter()
+                .map(|(name, value)| (name.clone(), json!(value)))
+                .collect::<serde_json::Map<_, _>>()
+                .into();
+            let nested = json!([as_value.clone(), {"inner": as_value.clone()}]);
+            prop_assert_eq!(to_canonical(&InOrder(members)).unwrap(), reference(&as_value));
+            prop_assert_eq!(to_canonical(&nested).unwrap(), reference(&nested));
         }
     }
 }
