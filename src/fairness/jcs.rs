@@ -26,6 +26,7 @@ use std::fmt;
 use std::io::{self, Write};
 
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_json::ser::{CompactFormatter, Formatter as _};
 use serde_json::{Map, Number, Value};
 use sha2::{Digest, Sha256};
 
@@ -211,10 +212,26 @@ impl Write for HashSink {
 }
 
 fn write_fields(out: &mut impl Write, fields: &[(&str, Field<'_>)]) -> io::Result<()> {
+    // Herald's callers list their fields sorted (an order's commitment is made for every
+    // order): only a list that is not is copied and sorted.
+    let in_order = fields
+        .windows(2)
+        .all(|pair| utf16_order(pair[0].0, pair[1].0) == Ordering::Less);
+    if in_order {
+        return write_field_list(out, fields.iter());
+    }
     let mut sorted: Vec<&(&str, Field<'_>)> = fields.iter().collect();
     sorted.sort_unstable_by(|a, b| utf16_order(a.0, b.0));
+    write_field_list(out, sorted.into_iter())
+}
+
+/// The object whose members are `fields`, in the order given.
+fn write_field_list<'f, 'v: 'f>(
+    out: &mut impl Write,
+    fields: impl Iterator<Item = &'f (&'f str, Field<'v>)>,
+) -> io::Result<()> {
     out.write_all(b"{")?;
-    for (i, (name, field)) in sorted.into_iter().enumerate() {
+    for (i, (name, field)) in fields.enumerate() {
         if i > 0 {
             out.write_all(b",")?;
         }
@@ -222,7 +239,7 @@ fn write_fields(out: &mut impl Write, fields: &[(&str, Field<'_>)]) -> io::Resul
         out.write_all(b":")?;
         match *field {
             Field::Str(text) => write_str(out, text)?,
-            Field::Uint(n) => write!(out, "{n}")?,
+            Field::Uint(n) => CompactFormatter.write_u64(out, n)?,
             Field::Json(value) => write_value(out, value)?,
             Field::Node(node) => write_node(out, node)?,
             Field::Canonical(text) => out.write_all(text.as_bytes())?,

@@ -67,13 +67,17 @@ pub fn order_commitment(
     player: Uuid,
     nonce: &str,
 ) -> String {
+    // Made for every order: the id is written on the stack, and the fields listed in JCS's
+    // order, so that nothing is allocated or sorted but the hex.
+    let mut id = Uuid::encode_buffer();
+    let player = player.hyphenated().encode_lower(&mut id);
     hex(&jcs::digest_fields(&[
         ("kind", Field::Str("herald-order")),
+        ("nonce", Field::Str(nonce)),
         ("order", Field::Json(order)),
+        ("player", Field::Str(player)),
         ("round", Field::Uint(u64::from(round))),
         ("step", Field::Str(step)),
-        ("player", Field::Str(&player.to_string())),
-        ("nonce", Field::Str(nonce)),
     ]))
 }
 
