@@ -7,6 +7,8 @@
 //! without its event. Everything else here (the host's and the player's settings, the delivery
 //! worker's claims and results) runs outside the lobbies' writers.
 
+use std::collections::HashSet;
+
 use sqlx::AnyConnection;
 use uuid::Uuid;
 
@@ -49,21 +51,46 @@ const ENQUEUE: &str = "INSERT INTO notify_outbox \
     FROM notify_subscriptions s JOIN notify_targets t ON t.id = s.target_id \
     WHERE s.lobby_id = $1 AND s.kind = $3 AND t.enabled = 1";
 
-/// The SQLite writer's hook: the deliveries owed for `events`, numbered from `first_seq`.
+/// Whether any destination of the lobby subscribes to anything.
+const SUBSCRIBED: &str = "SELECT EXISTS (SELECT 1 FROM notify_subscriptions WHERE lobby_id = $1)";
+
+/// A change's events, as the outbox sees them.
+pub(super) struct Owed<'a> {
+    pub lobby: Uuid,
+    /// The sequence number of the first of `events`.
+    pub first_seq: i64,
+    pub events: &'a [super::NewEvent],
+    pub now: i64,
+}
+
+/// The SQLite writer's hook: the deliveries owed for a change's events. `quiet` holds the
+/// lobbies the writer knows to have no subscription (it empties it whenever another
+/// connection commits, since only other connections write destinations): most lobbies have
+/// none, and a resolved step's events then cost one look at the subscriptions per lobby
+/// rather than one per event and step.
 pub(super) fn enqueue_sqlite(
     conn: &rusqlite::Connection,
-    lobby: &str,
-    first_seq: i64,
-    events: &[super::NewEvent],
-    now: i64,
+    lobby_text: &str,
+    owed: Owed<'_>,
+    quiet: &mut HashSet<Uuid>,
 ) -> rusqlite::Result<()> {
-    for (offset, event) in events.iter().enumerate() {
+    if !owed.events.iter().any(|e| e.kind.notifiable()) || quiet.contains(&owed.lobby) {
+        return Ok(());
+    }
+    let subscribed: bool = conn
+        .prepare_cached(SUBSCRIBED)?
+        .query_row(rusqlite::params![lobby_text], |row| row.get(0))?;
+    if !subscribed {
+        quiet.insert(owed.lobby);
+        return Ok(());
+    }
+    for (offset, event) in owed.events.iter().enumerate() {
         if event.kind.notifiable() {
             conn.prepare_cached(ENQUEUE)?.execute(rusqlite::params![
-                lobby,
-                first_seq + offset as i64,
+                lobby_text,
+                owed.first_seq + offset as i64,
                 event.kind.as_str(),
-                now
+                owed.now
             ])?;
         }
     }

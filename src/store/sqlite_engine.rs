@@ -10,7 +10,7 @@
 //! The same thread-free idea serves the hot read: [`Readers`] checks a lobby's version on a
 //! small set of read connections, inline, without leaving the calling thread.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
@@ -55,7 +55,7 @@ impl SqliteEngine {
 /// A batch's IMMEDIATE transaction (it rolls back when dropped uncommitted).
 pub(super) struct SqliteBatch<'e> {
     tx: Transaction<'e>,
-    own: &'e OwnWrites,
+    own: &'e mut OwnWrites,
     at: i64,
 }
 
@@ -70,7 +70,7 @@ impl Engine for SqliteEngine {
         self.own.check(&tx)?;
         Ok(SqliteBatch {
             tx,
-            own: &self.own,
+            own: &mut self.own,
             at,
         })
     }
@@ -124,7 +124,13 @@ impl Batch for SqliteBatch<'_> {
     }
 
     async fn apply(&mut self, snapshot: &Snapshot, change: &Change) -> Result<Applied, StoreError> {
-        Ok(apply(&self.tx, snapshot, change, self.at)?)
+        Ok(apply(
+            &self.tx,
+            snapshot,
+            change,
+            self.at,
+            &mut self.own.quiet,
+        )?)
     }
 
     async fn commit(
@@ -142,6 +148,7 @@ fn apply(
     snapshot: &Snapshot,
     change: &Change,
     now: i64,
+    quiet: &mut HashSet<Uuid>,
 ) -> rusqlite::Result<Applied> {
     let lobby = &snapshot.lobby;
     let id = lobby.id.to_string();
@@ -252,7 +259,13 @@ fn apply(
         ])?;
     }
     // The deliveries these events owe, in the same transaction (docs/notifications.md).
-    super::outbox::enqueue_sqlite(conn, &id, lobby.event_seq + 1, &change.events, now)?;
+    let owed = super::outbox::Owed {
+        lobby: lobby.id,
+        first_seq: lobby.event_seq + 1,
+        events: &change.events,
+        now,
+    };
+    super::outbox::enqueue_sqlite(conn, &id, owed, quiet)?;
     Ok(Applied::Written(event_seq))
 }
 
@@ -262,10 +275,16 @@ fn apply(
 /// needs no version lookup: one fewer statement for nearly every order when this server is
 /// the database's only writer. Any other writer (a second process) empties it, and every job
 /// checks the version again until this writer has written the lobby once more.
+///
+/// It also remembers the lobbies found to have no destination subscribed (`quiet`), under
+/// the same condition: destinations are only ever written by other connections (the host's
+/// and the player's settings), so while nobody else has committed, a lobby found quiet stays
+/// so, and its events need no look at the outbox's subscriptions.
 #[derive(Default)]
 struct OwnWrites {
     data_version: Option<i64>,
     versions: HashMap<Uuid, i64>,
+    quiet: HashSet<Uuid>,
 }
 
 /// Lobbies remembered at most; past it the map starts again (which only costs lookups).
@@ -277,7 +296,11 @@ impl OwnWrites {
         let now: i64 = conn.query_row("PRAGMA data_version", [], |row| row.get(0))?;
         if self.data_version != Some(now) {
             self.versions.clear();
+            self.quiet.clear();
             self.data_version = Some(now);
+        }
+        if self.quiet.len() > OWN_WRITES_KEPT {
+            self.quiet.clear();
         }
         Ok(())
     }

@@ -144,6 +144,37 @@ async fn a_standard_webhook_gets_each_subscribed_event_once_signed() {
     }
 }
 
+/// The SQLite writer remembers the lobbies it found with no subscription, to skip the outbox
+/// for their events; a webhook added later must still hear every event after it.
+#[tokio::test]
+async fn a_webhook_added_after_the_lobbys_first_events_hears_every_event_after_it() {
+    for app in notify_apps(settings()).await {
+        let receiver = Receiver::start(Behaviour::Accept).await;
+        let (lobby, host) = app.create_lobby("crossing-swords", json!({})).await;
+        app.join(&lobby, json!({"name": "Ann"})).await;
+        add_webhook(
+            &app,
+            &lobby,
+            &host,
+            &receiver.url,
+            "standard",
+            &["player-joined"],
+        )
+        .await;
+        for name in ["Bob", "Cat"] {
+            app.join(&lobby, json!({"name": name})).await;
+        }
+        receiver.wait_for(2).await;
+        settle().await;
+        let got = receiver.got();
+        assert_eq!(got.len(), 2, "{}: Bob's and Cat's joins only", app.backend);
+        for message in &got {
+            assert_eq!(message.json()["type"], "lobby.player-joined");
+            assert!(!String::from_utf8_lossy(&message.body).contains("Ann joined"));
+        }
+    }
+}
+
 #[tokio::test]
 async fn a_discord_webhook_gets_discords_shape() {
     for app in notify_apps(settings()).await {
