@@ -382,6 +382,9 @@ fn check_addressed(body: &mut Map<String, Value>, round: u32, step: &str) -> Res
     Ok(())
 }
 
+/// A step's orders in seat order, and their seals by player.
+type StepOrders<G> = (Vec<(Seat, <G as Game>::Order)>, Vec<(Uuid, Seal)>);
+
 /// The step's orders in seat order, and their seals by player: those stored, with `player`'s
 /// new `order` and its `binding` in their place. Each stored body is read once for both.
 fn orders_with<G: Game>(
@@ -389,7 +392,7 @@ fn orders_with<G: Game>(
     player: &PlayerRow,
     order: &G::Order,
     binding: &Binding,
-) -> Result<(Vec<(Seat, G::Order)>, Vec<(Uuid, Seal)>), AppError> {
+) -> Result<StepOrders<G>, AppError> {
     let mut orders = Vec::with_capacity(snapshot.players.len());
     let mut seals = Vec::with_capacity(snapshot.players.len());
     for p in &snapshot.players {
