@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Counts the instructions the server executes per accepted order, on the lobbies' writer thread
+# and on every other thread, under valgrind's callgrind: a count that repeats within a fraction
+# of a percent from run to run, where this machine's CPU-second figures spread by 10-15%
+# (docs/performance.md). Loopback only; SQLite on a fresh temporary file.
+#
+#   scripts/writer-instructions.sh [SERVER_BINARY [LOBBIES]]
+#
+# SERVER_BINARY defaults to target/release/herald (built if missing); the load generator is
+# HERALD_LOADGEN (default target/release/herald). To compare with an older server, drive both
+# with the older binary's load generator: a newer one reads fields an older server lacks.
+# Note: valgrind hides the CPU's SHA extensions, so sha2 runs its portable code here and the
+# hashing counts several times what it costs natively (its share is printed apart).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+[ -x target/release/herald ] || cargo build --release --quiet
+server_bin=${1:-target/release/herald} lobbies=${2:-40} port=3231
+command -v valgrind >/dev/null || { echo "valgrind is needed (Debian: valgrind)" >&2; exit 2; }
+work=$(mktemp -d)
+trap 'kill $server 2>/dev/null || true; rm -rf "$work"' EXIT
+HERALD_RATE_LIMIT_EXEMPT=127.0.0.1 RUST_LOG=warn valgrind --tool=callgrind --separate-threads=yes \
+    --callgrind-out-file="$work/cg.out.%p" "$server_bin" --bind 127.0.0.1:$port \
+    --database-url "sqlite://$work/herald.db?mode=rwc" > "$work/server.log" 2>&1 &
+server=$!
+for _ in $(seq 1 600); do
+    curl -sf "http://127.0.0.1:$port/api/v1/lobbies?limit=1" >/dev/null && break
+    sleep 0.2
+done
+orders=$("${HERALD_LOADGEN:-target/release/herald}" load --url "http://127.0.0.1:$port" --game crossing-swords \
+    --lobbies "$lobbies" --players 16 --max-rounds 10 --connections 32 --drive poll |
+    awk '/^orders accepted:/ {print $3}')
+kill -INT $server; wait $server 2>/dev/null || true
+writer=0 other=0 sha=0
+for f in "$work"/cg.out.*-*; do
+    total=$(awk '/^(summary|totals):/ {print $2; exit}' "$f")
+    if grep -q 'write_loop\|sqlite_writer::run_job\|sqlite_engine::apply' "$f"; then
+        writer=$((writer + ${total:-0}))
+        # awk stops reading at the first match: the annotator's broken pipe is expected.
+        sha=$(callgrind_annotate --inclusive=yes "$f" 2>/dev/null |
+            awk '/sha2::sha256::compress256/ {gsub(",", "", $1); print $1; exit}' || true)
+    else
+        other=$((other + ${total:-0}))
+    fi
+done
+awk -v w="$writer" -v o="$other" -v s="${sha:-0}" -v n="$orders" 'BEGIN {
+    printf "orders accepted: %d\n", n
+    printf "instructions per order: writer %.0f (of which SHA-256, portable code: %.0f), other threads %.0f\n", w / n, s / n, o / n
+}'
