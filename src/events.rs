@@ -198,13 +198,12 @@ mod tests {
 
     #[test]
     fn the_notifiable_kinds_are_the_ones_a_destination_may_subscribe_to() {
-        let notifiable: Vec<&str> = EventKind::ALL
+        let mut found: Vec<&str> = EventKind::ALL
             .into_iter()
             .filter(|kind| kind.notifiable())
             .map(EventKind::as_str)
             .collect();
         let mut listed = crate::store::outbox::NOTIFIABLE.to_vec();
-        let mut found = notifiable.clone();
         listed.sort_unstable();
         found.sort_unstable();
         assert_eq!(found, listed);

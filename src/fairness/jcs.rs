@@ -353,10 +353,12 @@ fn write_number(out: &mut impl Write, n: &Number) -> io::Result<()> {
     // JCS numbers are IEEE doubles: an integer is written as itself only while a double holds
     // it exactly (up to 2^53); beyond, and for a fraction or an exponent (which Herald never
     // hashes, but a `Value` may hold), ECMAScript's formatting comes from the reference.
+    // Integers go through serde_json's integer writer: `core::fmt` cost more than the rest of
+    // a number's handling, and a step's log is mostly small integers.
     const EXACT: u64 = 1 << 53;
     match (n.as_i64(), n.as_u64()) {
-        (Some(i), _) if i.unsigned_abs() <= EXACT => write!(out, "{i}"),
-        (_, Some(u)) if u <= EXACT => write!(out, "{u}"),
+        (Some(i), _) if i.unsigned_abs() <= EXACT => CompactFormatter.write_i64(out, i),
+        (_, Some(u)) if u <= EXACT => CompactFormatter.write_u64(out, u),
         _ => {
             let text = serde_json_canonicalizer::to_vec(&Value::Number(n.clone()))
                 .map_err(io::Error::other)?;

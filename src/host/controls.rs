@@ -244,7 +244,7 @@ pub(super) fn kick_player<G: Game>(
             &next,
             &orders,
             (Closing::Answered, &[]),
-            &super::receipts::seals(&snapshot.orders, None)?,
+            &super::receipts::seals(&snapshot.orders)?,
             now,
             &mut change,
         )?,

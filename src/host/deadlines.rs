@@ -322,7 +322,7 @@ fn close_step<G: Game>(
         &state,
         &orders,
         (closing, &filled),
-        &super::receipts::seals(&snapshot.orders, None)?,
+        &super::receipts::seals(&snapshot.orders)?,
         now,
         &mut change,
     )?;

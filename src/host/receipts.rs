@@ -112,21 +112,14 @@ pub(super) fn sealed_order_of<G: Game>(
     Ok((order, seal))
 }
 
-/// The seals of a step's orders, by player: those stored, and the one just accepted (the last
-/// owed order resolves the step without being stored).
-pub(super) fn seals(
-    orders: &[OrderRow],
-    fresh: Option<(Uuid, &Binding)>,
-) -> Result<Vec<(Uuid, Seal)>, AppError> {
-    let mut seals = Vec::with_capacity(orders.len() + 1);
+/// The seals of a step's stored orders, by player (a step closed without a last order: a
+/// deadline or the host; an order that completes a step reads its seals with the orders).
+pub(super) fn seals(orders: &[OrderRow]) -> Result<Vec<(Uuid, Seal)>, AppError> {
+    let mut seals = Vec::with_capacity(orders.len());
     for row in orders {
         if let (_, Some(seal)) = unsealed(&row.body)? {
             seals.push((row.player_id, seal));
         }
-    }
-    if let Some((player, binding)) = fresh {
-        seals.retain(|(id, _)| *id != player);
-        seals.push((player, binding.seal()));
     }
     Ok(seals)
 }

@@ -17,15 +17,11 @@ use std::io;
 use std::ops::Range;
 
 use serde::Serialize;
-use serde_json::ser::{CharEscape, CompactFormatter, Formatter};
+use serde_json::ser::{CharEscape, Formatter};
 use serde_json::{Number, Value};
 
 use super::utf16_order_of_utf8 as utf16_order;
 use crate::fairness::HEX_DIGITS;
-
-/// The most members an object may have for its names to be sorted on the stack; a larger one
-/// (a map with many keys) sorts through the heap.
-const SMALL_OBJECT: usize = 32;
 
 /// `value`'s canonical encoding as text.
 pub fn to_canonical<T: Serialize + ?Sized>(value: &T) -> Result<String, serde_json::Error> {
@@ -116,17 +112,7 @@ impl Canonical<'_> {
 
     fn number(&mut self, n: Number) -> io::Result<()> {
         let start = self.out.len();
-        // Integers a double holds exactly (nearly every number Herald writes: hit points,
-        // counts, seats) are written by serde_json's own integer writer; `write_number` goes
-        // through `core::fmt`, which cost more than the rest of the number's handling.
-        const EXACT: u64 = 1 << 53;
-        match (n.as_i64(), n.as_u64()) {
-            (Some(i), _) if i.unsigned_abs() <= EXACT => {
-                CompactFormatter.write_i64(&mut *self.out, i)?
-            }
-            (_, Some(u)) if u <= EXACT => CompactFormatter.write_u64(&mut *self.out, u)?,
-            _ => super::write_number(&mut *self.out, &n)?,
-        }
+        super::write_number(&mut *self.out, &n)?;
         // A number used as a map key is written between quotes, as part of the name.
         if self.escaped_name().is_some() {
             let digits = String::from_utf8_lossy(&self.out[start..]).into_owned();
@@ -137,47 +123,21 @@ impl Canonical<'_> {
         Ok(())
     }
 
-    /// Puts the members of the object that just ended in JCS's order, if they did not come so.
-    ///
-    /// A log entry's members come in the order serde writes them (the tag first, the game's
-    /// fields as declared, the line last), so most entries need sorting, and this runs for
-    /// every object of every step's log inside the writer. An object of up to
-    /// [`SMALL_OBJECT`] members has its names read once into an array on the stack and their
-    /// positions sorted, rather than the members themselves with each comparison finding its
-    /// names again.
+    /// Puts the members of the object that just ended in JCS's order, if they did not come so
+    /// (a log entry's members come tag first, then the game's fields as declared).
     fn sort_members(&mut self, mut object: Object) {
-        let n = object.members.len();
-        if (2..=SMALL_OBJECT).contains(&n) {
-            let mut order = [0u8; SMALL_OBJECT];
-            let out = &*self.out;
-            let mut names: [(&[u8], u8); SMALL_OBJECT] = [(&[], 0); SMALL_OBJECT];
-            for (i, member) in object.members.iter().enumerate() {
-                names[i] = (member.name(out, 0), i as u8);
-            }
-            let names = &mut names[..n];
-            let in_order = names
-                .windows(2)
-                .all(|pair| utf16_order(pair[0].0, pair[1].0) == Ordering::Less);
-            if !in_order {
-                names.sort_unstable_by(|a, b| utf16_order(a.0, b.0));
-                for (slot, (_, i)) in order.iter_mut().zip(names.iter()) {
-                    *slot = *i;
-                }
-                self.rewrite(&object, order[..n].iter().map(|&i| usize::from(i)));
-            }
-        } else if n > SMALL_OBJECT {
-            let out = &*self.out;
-            let in_order = object.members.windows(2).all(|pair| {
-                utf16_order(pair[0].name(out, 0), pair[1].name(out, 0)) == Ordering::Less
+        let out = &*self.out;
+        let in_order = object
+            .members
+            .windows(2)
+            .all(|pair| utf16_order(pair[0].name(out, 0), pair[1].name(out, 0)) == Ordering::Less);
+        if !in_order {
+            let mut positions: Vec<usize> = (0..object.members.len()).collect();
+            positions.sort_unstable_by(|&a, &b| {
+                let (a, b) = (&object.members[a], &object.members[b]);
+                utf16_order(a.name(out, 0), b.name(out, 0))
             });
-            if !in_order {
-                let mut positions: Vec<usize> = (0..n).collect();
-                positions.sort_unstable_by(|&a, &b| {
-                    let (a, b) = (&object.members[a], &object.members[b]);
-                    utf16_order(a.name(out, 0), b.name(out, 0))
-                });
-                self.rewrite(&object, positions.into_iter());
-            }
+            self.rewrite(&object, positions.into_iter());
         }
         object.members.clear();
         self.spare.push(object.members);
@@ -518,8 +478,8 @@ mod tests {
             prop_assert_eq!(to_canonical(&value).unwrap(), reference(&value));
         }
 
-        /// Objects small enough to sort on the stack and larger ones alike, their members
-        /// arriving in any order (a `Value`'s map always arrives sorted by bytes).
+        /// Objects of any size, their members arriving in any order (a `Value`'s map always
+        /// arrives sorted by bytes).
         #[test]
         fn members_in_any_order_come_out_sorted(
             names in prop::collection::btree_set("[a-c\u{e000}\u{1f600}\n\"]{0,4}", 0..48),
