@@ -132,31 +132,24 @@ impl Canonical<'_> {
             .windows(2)
             .all(|pair| utf16_order(pair[0].name(out, 0), pair[1].name(out, 0)) == Ordering::Less);
         if !in_order {
-            let mut positions: Vec<usize> = (0..object.members.len()).collect();
-            positions.sort_unstable_by(|&a, &b| {
-                let (a, b) = (&object.members[a], &object.members[b]);
-                utf16_order(a.name(out, 0), b.name(out, 0))
+            let offset = object.start;
+            let written = &mut self.scratch;
+            written.clear();
+            written.extend_from_slice(&self.out[offset..]);
+            object.members.sort_unstable_by(|a, b| {
+                utf16_order(a.name(written, offset), b.name(written, offset))
             });
-            self.rewrite(&object, positions.into_iter());
+            self.out.truncate(offset);
+            for (i, member) in object.members.iter().enumerate() {
+                if i > 0 {
+                    self.out.push(b',');
+                }
+                let text = member.text.start - offset..member.text.end - offset;
+                self.out.extend_from_slice(&written[text]);
+            }
         }
         object.members.clear();
         self.spare.push(object.members);
-    }
-
-    /// Writes `object`'s members again, in the order `order` gives their indices (the object
-    /// is copied aside first, since its text is overwritten as it is read).
-    fn rewrite(&mut self, object: &Object, order: impl Iterator<Item = usize>) {
-        let offset = object.start;
-        self.scratch.clear();
-        self.scratch.extend_from_slice(&self.out[offset..]);
-        self.out.truncate(offset);
-        for (i, member) in order.map(|i| &object.members[i]).enumerate() {
-            if i > 0 {
-                self.out.push(b',');
-            }
-            let text = member.text.start - offset..member.text.end - offset;
-            self.out.extend_from_slice(&self.scratch[text]);
-        }
     }
 }
 
