@@ -188,7 +188,8 @@ impl Host {
             // table's UNIQUE (lobby, name_key) would otherwise refuse as a database error.
             let name_key = name_key(&name);
             let taken = |p: &PlayerRow| {
-                self::name_key(&p.name) == name_key || p.name.to_lowercase() == name_key
+                *p.name_rule_key.get_or_init(|| self::name_key(&p.name)) == name_key
+                    || p.name.to_lowercase() == name_key
             };
             if snapshot.players.iter().any(taken) {
                 return Err(AppError::conflict(

@@ -395,7 +395,7 @@ fn orders_with<G: Game>(
 ) -> Result<StepOrders<G>, AppError> {
     let mut orders = Vec::with_capacity(snapshot.players.len());
     let mut seals = Vec::with_capacity(snapshot.players.len());
-    for p in &snapshot.players {
+    for p in snapshot.players.iter() {
         let seat = Seat(p.seat);
         if p.id == player.id {
             orders.push((seat, order.clone()));

@@ -98,7 +98,7 @@ fn lobby_view_of<G: Game>(kind: GameKind, snapshot: &Snapshot) -> Result<LobbyVi
     let submitted: HashSet<Uuid> = snapshot.orders.iter().map(|o| o.player_id).collect();
     let owes: Vec<Seat> = state.as_deref().map(G::owes).unwrap_or_default();
     let mut players = Vec::with_capacity(snapshot.players.len());
-    for player in &snapshot.players {
+    for player in snapshot.players.iter() {
         let seat = Seat(player.seat);
         let mut entry = Map::new();
         entry.insert("id".into(), json!(player.id));

@@ -4,6 +4,8 @@
 //! [`Reads`]: rusqlite's (the SQLite writer) or sqlx's (PostgreSQL, and SQLite's other reads).
 //! The statements are the same on both (`sql.rs`), and so is the mapping (`rows.rs`).
 
+use std::sync::Arc;
+
 use rusqlite::{Connection, params};
 use sqlx::AnyConnection;
 use uuid::Uuid;
@@ -32,7 +34,7 @@ pub(super) async fn load_snapshot(
     let orders = conn.orders(id, lobby.step_seq).await?;
     Ok(Some(Snapshot {
         lobby,
-        players,
+        players: Arc::new(players),
         orders,
         parsed: ParsedState::default(),
         round_steps: RoundSteps::default(),

@@ -134,7 +134,37 @@ pub struct PlayerRow {
     pub fallback: Option<String>,
     /// Steps in a row the player let time out.
     pub misses: i64,
+    /// The name's key as the host's rule for taken names reads it (`host::names::name_key`),
+    /// worked out on first need and kept by the snapshots that follow: a join compares the
+    /// newcomer with every seated player, so without it a lobby of n players works out about
+    /// n²/2 keys, each a Unicode skeleton.
+    pub name_rule_key: Derived<String>,
 }
+
+/// A value worked out from a row on first need and kept by the row's copies. It is not part of
+/// what the row says, so two rows are equal whatever each has worked out so far.
+#[derive(Clone, Debug)]
+pub struct Derived<T>(OnceLock<T>);
+
+impl<T> Default for Derived<T> {
+    fn default() -> Self {
+        Derived(OnceLock::new())
+    }
+}
+
+impl<T> Derived<T> {
+    pub fn get_or_init(&self, work_out: impl FnOnce() -> T) -> &T {
+        self.0.get_or_init(work_out)
+    }
+}
+
+impl<T> PartialEq for Derived<T> {
+    fn eq(&self, _: &Derived<T>) -> bool {
+        true
+    }
+}
+
+impl<T> Eq for Derived<T> {}
 
 impl PlayerRow {
     pub(super) fn read(row: &(impl Stored + ?Sized)) -> Result<PlayerRow, StoreError> {
@@ -147,6 +177,7 @@ impl PlayerRow {
             token_hash: row.text("token_hash")?,
             fallback: row.text_or_null("fallback")?,
             misses: row.int("misses")?,
+            name_rule_key: Derived::default(),
         })
     }
 }
@@ -155,7 +186,9 @@ impl PlayerRow {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OrderRow {
     pub player_id: Uuid,
-    pub body: String,
+    /// Shared with the snapshots that follow: each order's write makes a new snapshot, which
+    /// holds every pending order again.
+    pub body: Arc<str>,
     pub submitted_at: i64,
 }
 
@@ -164,7 +197,7 @@ impl OrderRow {
         let row = Columns::of("orders", row);
         Ok(OrderRow {
             player_id: row.uuid("player_id")?,
-            body: row.text("body")?,
+            body: row.text("body")?.into(),
             submitted_at: row.int("submitted_at")?,
         })
     }
@@ -227,7 +260,9 @@ impl EventRow {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Snapshot {
     pub lobby: LobbyRow,
-    pub players: Vec<PlayerRow>,
+    /// Shared with the snapshots that follow until a write changes a player (a join, a
+    /// substitute, a missed deadline): an order's write leaves them as they are.
+    pub players: Arc<Vec<PlayerRow>>,
     /// Orders pending for `lobby.step_seq`.
     pub orders: Vec<OrderRow>,
     /// `lobby.state` as parsed by whoever read it first.
@@ -337,7 +372,10 @@ impl Snapshot {
             lobby.fairness = fairness;
         }
         for update in change.players {
-            if let Some(player) = next.players.iter_mut().find(|p| p.id == update.id) {
+            if let Some(player) = Arc::make_mut(&mut next.players)
+                .iter_mut()
+                .find(|p| p.id == update.id)
+            {
                 update.apply_to(player);
             }
         }
@@ -345,7 +383,8 @@ impl Snapshot {
         lobby.event_seq += change.events.len() as i64;
         lobby.version += 1;
         if let Some(player) = change.player {
-            next.players.push(PlayerRow {
+            let players = Arc::make_mut(&mut next.players);
+            players.push(PlayerRow {
                 id: player.id,
                 seat: player.seat,
                 name: player.name,
@@ -353,18 +392,23 @@ impl Snapshot {
                 token_hash: player.token_hash,
                 fallback: None,
                 misses: 0,
+                name_rule_key: Derived::default(),
             });
-            next.players.sort_by_key(|p| p.seat);
+            players.sort_by_key(|p| p.seat);
         }
         if let Some(update) = change.player_update
-            && let Some(held) = next.players.iter_mut().find(|p| p.id == update.id)
+            && let Some(held) = Arc::make_mut(&mut next.players)
+                .iter_mut()
+                .find(|p| p.id == update.id)
         {
             held.name = update.name;
+            held.name_rule_key = Derived::default();
             held.token_hash = update.token_hash;
         }
         if let Some(removed) = change.player_removed {
-            next.players.retain(|p| p.id != removed.id);
-            for p in &mut next.players {
+            let players = Arc::make_mut(&mut next.players);
+            players.retain(|p| p.id != removed.id);
+            for p in players.iter_mut() {
                 if p.seat > removed.seat {
                     p.seat -= 1;
                 }
@@ -376,7 +420,7 @@ impl Snapshot {
         if let Some(order) = change.order {
             let row = OrderRow {
                 player_id: order.player_id,
-                body: order.body,
+                body: order.body.into(),
                 submitted_at: at,
             };
             match next

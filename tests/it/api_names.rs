@@ -110,3 +110,48 @@ async fn case_nfd_and_confusable_twins_of_a_seated_name_are_taken() {
         }
     }
 }
+
+/// A join compares the newcomer with each seat's name as it is now: a seat taken over by a
+/// substitute during sign-ups frees its old name and holds the new one, even after earlier
+/// joins have compared with the old (the writer keeps each seat's key between writes).
+#[tokio::test]
+async fn a_join_after_a_substitute_compares_with_the_seats_new_name() {
+    for app in apps().await {
+        let (lobby, host) = app
+            .create_lobby("crossing-swords", json!({"max_players": 16}))
+            .await;
+        let players = format!("/api/v1/lobbies/{lobby}/players");
+        app.join(&lobby, json!({"name": "Ann"})).await;
+        let (bob, _) = app.join(&lobby, json!({"name": "Bob"})).await;
+        // This join compares with Ann and Bob, so both keys are worked out before Bob goes.
+        app.join(&lobby, json!({"name": "Cat"})).await;
+        let replace = format!("{players}/{bob}/replace");
+        let reply = app
+            .post(&replace, Some(&host), json!({"name": "Zed"}))
+            .await;
+        assert_eq!(
+            reply.status,
+            StatusCode::OK,
+            "{}: {}",
+            app.backend,
+            reply.text
+        );
+
+        let reply = app.post(&players, None, json!({"name": "zed"})).await;
+        assert_eq!(
+            (reply.status, reply.code()),
+            (StatusCode::CONFLICT, "name-taken"),
+            "{}: the substitute's name is taken: {}",
+            app.backend,
+            reply.text
+        );
+        let reply = app.post(&players, None, json!({"name": "BOB"})).await;
+        assert_eq!(
+            reply.status,
+            StatusCode::CREATED,
+            "{}: the name the substitute replaced is free: {}",
+            app.backend,
+            reply.text
+        );
+    }
+}
