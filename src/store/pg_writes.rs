@@ -283,7 +283,7 @@ async fn update_lobbies(
 
 /// Rows in chunks of a few fixed sizes, so that only a few statement shapes are prepared and
 /// kept.
-fn chunks<T>(rows: &[T]) -> impl Iterator<Item = &[T]> {
+pub(super) fn chunks<T>(rows: &[T]) -> impl Iterator<Item = &[T]> {
     let mut rest = rows;
     std::iter::from_fn(move || {
         if rest.is_empty() {
@@ -300,7 +300,7 @@ fn chunks<T>(rows: &[T]) -> impl Iterator<Item = &[T]> {
 }
 
 /// `{head} ($1, $2, …), (…)…{tail}` for `rows` rows of `columns` parameters.
-fn values_of(head: &str, columns: usize, rows: usize, tail: &str) -> String {
+pub(super) fn values_of(head: &str, columns: usize, rows: usize, tail: &str) -> String {
     let values: Vec<String> = (0..rows)
         .map(|row| {
             let first = row * columns + 1;
