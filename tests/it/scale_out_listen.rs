@@ -268,3 +268,111 @@ async fn a_deadline_set_by_another_process_wakes_this_ones_scheduler() {
     let view = crate::api_deadlines::wait_for_round(&a, &lobby, 2).await;
     assert_eq!(view["round"], 2, "{view}");
 }
+
+/// A connection that LISTENs on Herald's channel under `name` (its `application_name`).
+async fn watcher(app: &TestApp, name: &str) -> sqlx::postgres::PgListener {
+    use std::str::FromStr;
+    let options = sqlx::postgres::PgConnectOptions::from_str(&app.url)
+        .unwrap()
+        .application_name(name);
+    let pool = sqlx::postgres::PgPoolOptions::new()
+        .max_connections(1)
+        .connect_with(options)
+        .await
+        .unwrap();
+    let mut listener = sqlx::postgres::PgListener::connect_with(&pool)
+        .await
+        .unwrap();
+    listener.listen("herald_commits").await.unwrap();
+    listener
+}
+
+/// Sends `marker` on Herald's channel from a connection of its own: notifications arrive in
+/// commit order, so whatever was announced before the marker is heard before it.
+async fn mark(app: &TestApp, marker: &str) {
+    let conn = sqlx::AnyPool::connect(&app.url).await.unwrap();
+    sqlx::query("SELECT 1 FROM pg_notify('herald_commits', $1)")
+        .bind(marker)
+        .execute(&conn)
+        .await
+        .unwrap();
+    conn.close().await;
+}
+
+/// The payloads `watching` hears up to `marker`, the marker left out.
+async fn heard_before(watching: &mut sqlx::postgres::PgListener, marker: &str) -> Vec<String> {
+    let mut heard = Vec::new();
+    tokio::time::timeout(PATIENCE, async {
+        loop {
+            let payload = watching.recv().await.unwrap().payload().to_owned();
+            if payload == marker {
+                return;
+            }
+            heard.push(payload);
+        }
+    })
+    .await
+    .expect("the marker arrives");
+    heard
+}
+
+/// PostgreSQL commits transactions that NOTIFY one at a time, so a process alone on its
+/// database announces nothing; as soon as another process's listener is connected (here one
+/// named as Herald names them), every batch is announced again.
+#[tokio::test]
+async fn a_lone_process_announces_nothing_and_a_peer_listening_hears_every_batch() {
+    let Ok(admin) = std::env::var(POSTGRES_ENV) else {
+        announce_postgres_skip();
+        return;
+    };
+    let a = crate::support::postgres_app(&admin).await;
+    listening(&a, 1).await;
+    let mut watching = watcher(&a, "herald-test-watcher").await;
+    let (lobby, _) = a.create_lobby("crossing-swords", json!({})).await;
+    a.join(&lobby, json!({"name": "Ann"})).await;
+    mark(&a, "alone").await;
+    assert_eq!(
+        heard_before(&mut watching, "alone").await,
+        Vec::<String>::new(),
+        "nobody else listens: nothing is announced"
+    );
+
+    let _peer = watcher(&a, "herald-listen-peer").await;
+    a.join(&lobby, json!({"name": "Bob"})).await;
+    mark(&a, "with a peer").await;
+    let heard = heard_before(&mut watching, "with a peer").await;
+    assert_eq!(heard.len(), 1, "{heard:?}");
+    assert!(heard[0].contains(&lobby), "the join's batch: {heard:?}");
+}
+
+/// A listener that (re)connects waits for every transaction that began before it listened:
+/// such a batch may have looked for listeners before this one was there and not announced
+/// itself, so the catch-up must come after its commit. A transaction held open here keeps A's
+/// reconnected listener from catching up until it ends.
+#[tokio::test]
+async fn a_listener_catches_up_only_after_the_transactions_begun_before_it_listened() {
+    let Ok(admin) = std::env::var(POSTGRES_ENV) else {
+        announce_postgres_skip();
+        return;
+    };
+    let a = crate::support::postgres_app(&admin).await;
+    listening(&a, 1).await;
+    let pool = sqlx::AnyPool::connect(&a.url).await.unwrap();
+    let mut open = pool.begin().await.unwrap();
+    sqlx::query("SELECT 1 FROM (SELECT txid_current()) AS x")
+        .execute(&mut *open)
+        .await
+        .unwrap();
+    terminate_listener(&a).await;
+    // The listener reconnects after 50 ms; give a listener that did not wait ample time to
+    // show it (the session count moves once the catch-up is done).
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(
+        a.store.wakes().sessions(),
+        1,
+        "the listener caught up while an earlier transaction was open"
+    );
+    open.commit().await.unwrap();
+    listening(&a, 2).await;
+    pool.close().await;
+}
