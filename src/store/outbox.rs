@@ -1,10 +1,10 @@
 //! The notification outbox (migration 0005, docs/notifications.md): destinations, their
 //! subscriptions, the deliveries owed and the attempts made.
 //!
-//! A delivery is owed the moment the event it announces is committed: each writer calls
-//! [`enqueue_sqlite`] or [`enqueue_postgres`] right after inserting a change's events, in the
-//! same transaction, so an event is never committed without its deliveries, nor a delivery
-//! without its event. Everything else here (the host's and the player's settings, the delivery
+//! A delivery is owed the moment the event it announces is committed: the SQLite writer calls
+//! [`enqueue_sqlite`] right after inserting a change's events, and the PostgreSQL writer
+//! inserts a batch's events and their deliveries in the same statements (`pg_writes.rs`), so
+//! an event is never committed without its deliveries, nor a delivery without its event. Everything else here (the host's and the player's settings, the delivery
 //! worker's claims and results) runs outside the lobbies' writers.
 
 use std::collections::HashSet;
@@ -15,7 +15,6 @@ use uuid::Uuid;
 use super::Store;
 use super::StoreError;
 use super::columns::{Columns, Stored};
-use super::rows::EventRow;
 use crate::events::EventKind;
 
 /// The event kinds a destination may subscribe to: the streams' names, less `submitted` (one
@@ -93,42 +92,6 @@ pub(super) fn enqueue_sqlite(
                 owed.now
             ])?;
         }
-    }
-    Ok(())
-}
-
-/// The deliveries owed for many events at once (PostgreSQL): each row of the `VALUES` list that
-/// completes it is one event (lobby, sequence number, kind, time), joined with the enabled
-/// destinations subscribed to its kind, as [`ENQUEUE`] does for one.
-const ENQUEUE_MANY_HEAD: &str = "INSERT INTO notify_outbox \
-    (lobby_id, event_seq, kind, created_at, next_at, id, target_id, status, attempts) \
-    SELECT v.lobby_id, v.seq, v.kind, v.at, v.at, t.id || '.' || v.seq, t.id, 'pending', 0 \
-    FROM (VALUES";
-const ENQUEUE_MANY_TAIL: &str = ") AS v (lobby_id, seq, kind, at) \
-    JOIN notify_subscriptions s ON s.lobby_id = v.lobby_id AND s.kind = v.kind \
-    JOIN notify_targets t ON t.id = s.target_id AND t.enabled = 1";
-
-/// The PostgreSQL writer's hook: the deliveries owed for a batch's events, in one statement
-/// per chunk of events rather than one per event (each a round trip inside the batch's
-/// transaction, for lobbies that mostly have no destination at all).
-pub(super) async fn enqueue_postgres(
-    conn: &mut AnyConnection,
-    events: &[(String, &EventRow)],
-    now: i64,
-) -> Result<(), StoreError> {
-    let owed: Vec<&(String, &EventRow)> =
-        events.iter().filter(|(_, e)| notifiable(&e.kind)).collect();
-    for chunk in super::pg_writes::chunks(&owed) {
-        let sql = super::pg_writes::values_of(ENQUEUE_MANY_HEAD, 4, chunk.len(), ENQUEUE_MANY_TAIL);
-        let mut query = sqlx::query(sqlx::AssertSqlSafe(sql));
-        for (lobby, event) in chunk {
-            query = query
-                .bind(lobby.as_str())
-                .bind(event.seq)
-                .bind(event.kind.as_str())
-                .bind(now);
-        }
-        query.execute(&mut *conn).await?;
     }
     Ok(())
 }

@@ -41,6 +41,9 @@ pub(super) struct PgBatch {
     locked: HashMap<Uuid, i64>,
     deferred: Deferred,
     process: Arc<str>,
+    /// Whether another process listened when the batch began (None: the batch found no lobby
+    /// to lock then, and its announcement looks for itself).
+    heard: Option<bool>,
 }
 
 impl Engine for PgEngine {
@@ -51,12 +54,16 @@ impl Engine for PgEngine {
         // Every lobby the batch will change, locked in one statement, in id order (the order
         // the batch runs in), so that two batches or two processes never wait in a cycle.
         let ids = lobbies.iter().map(Uuid::to_string).collect();
-        let locked = versions::fetch(&mut tx, ids, true).await?;
+        let (locked, heard) = match versions::lock_batch(&mut tx, ids, &self.process).await? {
+            Some(locked) => (locked.versions, locked.heard),
+            None => (HashMap::new(), None),
+        };
         Ok(PgBatch {
             tx,
             locked,
             deferred: Deferred::at(at),
             process: self.process.clone(),
+            heard,
         })
     }
 
@@ -130,8 +137,11 @@ impl Batch for PgBatch {
         self.deferred
             .write(&mut self.tx, changed, published)
             .await?;
-        // In the transaction: delivered only if it commits, once its rows are visible.
-        announce(&mut self.tx, &self.process, changed, published, &clocks).await?;
+        // In the transaction: delivered only if it commits, once its rows are visible; not at
+        // all if the batch's first statement found nobody else listening.
+        if self.heard != Some(false) {
+            announce(&mut self.tx, &self.process, changed, published, &clocks).await?;
+        }
         self.tx.commit().await?;
         Ok(())
     }

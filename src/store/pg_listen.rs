@@ -7,13 +7,16 @@
 //!   changed (a few, chunked, for a batch of very many lobbies): the writing process's id, and
 //!   per lobby its last event number and what kind of change it was (a turn of the game, a
 //!   clock with a wake-up, an event owed to notification destinations).
-//! - Only when someone else listens: the announcement is made only if another process's
-//!   listener is connected to the database when the batch's transaction first looks
-//!   (`pg_stat_activity`). PostgreSQL commits transactions that NOTIFY one at a time, which
-//!   cost a lone process about 7% of its orders per CPU-second (docs/performance.md) for
-//!   announcements nobody hears. A listener that connects after a batch looked does not miss
-//!   that batch: before it catches up, it waits for every transaction that began before it
-//!   was listening to end ([`wait_for_earlier_transactions`]), so the catch-up reads them.
+//! - Only when someone else listens: the announcement is made only if another process has its
+//!   listener registered in `herald_listeners` when the batch locks its lobbies (its first
+//!   statement, `versions::lock_batch`). PostgreSQL commits transactions that NOTIFY one at a
+//!   time, which cost a lone process about 7% of its orders per CPU-second
+//!   (docs/performance.md) for announcements nobody hears. A listener that registers after a
+//!   batch looked does not miss that batch: before it catches up, it waits for every
+//!   transaction that began before it was registered to end
+//!   ([`wait_for_earlier_transactions`]), so the catch-up reads them. A listener removes its
+//!   row when it stops; a killed process's row is removed by the next listener to start
+//!   ([`register`]), and meanwhile only costs announcements nobody hears.
 //! - Listening: one task per process ([`spawn`]) holds a connection of its own (named
 //!   `herald-listen-<process id>` in `pg_stat_activity`) that LISTENs. For another process's
 //!   announcement it wakes the lobby's event streams in the feed (`feed.rs`: they read the new
@@ -122,36 +125,65 @@ pub(super) async fn announce(
             entry.owes |= events.iter().any(|e| notifiable(&e.kind));
         }
     }
-    let own_listener = listener_name(process);
     for chunk in entries.chunks(PER_ANNOUNCEMENT) {
-        // pg_notify in FROM: its void result is no column the Any driver must read. The
-        // activity view is read once per transaction (PostgreSQL keeps its first look), so
-        // every chunk of a batch is announced or none is.
+        // pg_notify in FROM: its void result is no column the Any driver must read. (Only a
+        // batch that locked no lobby when it began gets here without knowing whether anyone
+        // else listens; it asks with each chunk.)
         sqlx::query(
-            "SELECT 1 FROM pg_notify($1, $2) WHERE EXISTS (SELECT 1 FROM pg_stat_activity \
-             WHERE datname = current_database() AND application_name LIKE 'herald-listen-%' \
-             AND application_name <> $3)",
+            "SELECT 1 FROM pg_notify($1, $2) \
+             WHERE EXISTS (SELECT 1 FROM herald_listeners WHERE process <> $3)",
         )
         .bind(CHANNEL)
         .bind(encode(process, chunk))
-        .bind(own_listener.as_str())
+        .bind(process)
         .execute(&mut *conn)
         .await?;
     }
     Ok(())
 }
 
+/// How long a stopping listener tries to remove its registration.
+const UNREGISTER_LIMIT: Duration = Duration::from_secs(2);
 /// How long a new listener waits for earlier transactions at most: a writer's batch takes
 /// milliseconds, so only a session left idle in a transaction (not Herald's) would hold it up.
 const EARLIER_TRANSACTIONS_LIMIT: Duration = Duration::from_secs(10);
 /// How often it looks again meanwhile.
 const EARLIER_TRANSACTIONS_POLL: Duration = Duration::from_millis(2);
 
-/// Waits, on a connection that already LISTENs, until every client transaction on the database
-/// that began before now has ended. A batch that looked for listeners before this one
-/// connected did not announce itself; its transaction began before now, so once this returns
-/// it is committed (or gone) and a catch-up from the database reads it. Batches that look
-/// later see this listener and announce.
+/// Registers this process's listener in `herald_listeners` (its connection already LISTENs),
+/// and removes the rows of processes whose listener is no longer connected (killed ones).
+async fn register(conn: &mut PgListener, process: &str) -> Result<(), sqlx::Error> {
+    sqlx::query("INSERT INTO herald_listeners (process) VALUES ($1) ON CONFLICT DO NOTHING")
+        .bind(process)
+        .execute(&mut *conn)
+        .await?;
+    sqlx::query(
+        "DELETE FROM herald_listeners WHERE process <> $1 AND NOT EXISTS \
+         (SELECT 1 FROM pg_stat_activity WHERE datname = current_database() \
+         AND application_name = 'herald-listen-' || herald_listeners.process)",
+    )
+    .bind(process)
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
+}
+
+/// Removes this process's row: it no longer listens.
+async fn unregister(pool: &PgPool, process: &str) {
+    let removed = sqlx::query("DELETE FROM herald_listeners WHERE process = $1")
+        .bind(process)
+        .execute(pool)
+        .await;
+    if let Err(error) = removed {
+        tracing::warn!(%error, "the listener's registration was left behind");
+    }
+}
+
+/// Waits, on a connection that already LISTENs and is registered, until every client
+/// transaction on the database that began before now has ended. A batch that looked for
+/// listeners before this one registered did not announce itself; its transaction began before
+/// now, so once this returns it is committed (or gone) and a catch-up from the database reads
+/// it. Batches that look later see this listener and announce.
 async fn wait_for_earlier_transactions(conn: &mut PgListener) -> Result<(), sqlx::Error> {
     let since: String = sqlx::query_scalar("SELECT clock_timestamp()::text")
         .fetch_one(&mut *conn)
@@ -244,6 +276,8 @@ pub(super) fn spawn(url: &str, listening: Listening, store: AnyPool) -> Result<(
             () = listen(&pool, &listening) => {}
             () = store.close_event() => {}
         }
+        // Bounded: a server stopping while the database is down must not wait for it.
+        let _ = tokio::time::timeout(UNREGISTER_LIMIT, unregister(&pool, &listening.process)).await;
         pool.close().await;
     });
     Ok(())
@@ -275,6 +309,7 @@ async fn session(
     // being replaced silently, which would lose announcements unnoticed.
     listener.eager_reconnect(false);
     listener.listen(CHANNEL).await?;
+    register(&mut listener, &listening.process).await?;
     wait_for_earlier_transactions(&mut listener).await?;
     *delay = FIRST_RETRY;
     listening.wakes.sessions.fetch_add(1, Ordering::Relaxed);

@@ -210,13 +210,11 @@ impl Deferred {
             .iter()
             .flat_map(|(lobby, events)| events.iter().map(move |e| (lobby.to_string(), e)))
             .collect();
+        // Each chunk of events and the deliveries it owes, in one statement (the outbox's
+        // part reads the subscriptions as they are after the batch took its locks); see
+        // docs/notifications.md.
         for chunk in chunks(&events) {
-            let sql = values_of(
-                "INSERT INTO events (lobby_id, seq, kind, data, created_at) VALUES",
-                5,
-                chunk.len(),
-                "",
-            );
+            let sql = values_of(EVENTS_AND_OWED_HEAD, 5, chunk.len(), EVENTS_AND_OWED_TAIL);
             let mut query = sqlx::query(sqlx::AssertSqlSafe(sql));
             for (lobby, event) in chunk {
                 query = query
@@ -228,11 +226,23 @@ impl Deferred {
             }
             query.execute(&mut *conn).await?;
         }
-        // The deliveries these events owe, in the same transaction (docs/notifications.md).
-        super::outbox::enqueue_postgres(conn, &events, now).await?;
         Ok(())
     }
 }
+
+/// A chunk of events (the `VALUES` list between head and tail) and, in the same statement, the
+/// deliveries they owe: one per enabled destination subscribed to an event's kind (only
+/// notifiable kinds can be subscribed to, `outbox::NOTIFIABLE`), as the SQLite writer's
+/// `outbox::enqueue_sqlite` writes them.
+const EVENTS_AND_OWED_HEAD: &str =
+    "WITH e AS (INSERT INTO events (lobby_id, seq, kind, data, created_at) VALUES";
+const EVENTS_AND_OWED_TAIL: &str = " RETURNING lobby_id, seq, kind, created_at) \
+    INSERT INTO notify_outbox \
+    (lobby_id, event_seq, kind, created_at, next_at, id, target_id, status, attempts) \
+    SELECT e.lobby_id, e.seq, e.kind, e.created_at, e.created_at, t.id || '.' || e.seq, t.id, \
+    'pending', 0 \
+    FROM e JOIN notify_subscriptions s ON s.lobby_id = e.lobby_id AND s.kind = e.kind \
+    JOIN notify_targets t ON t.id = s.target_id AND t.enabled = 1";
 
 /// Sets each lobby's row to the snapshot the batch leaves, if its version is still the one
 /// the batch found (it is: the batch holds the row lock; anything else fails the batch).
@@ -283,7 +293,7 @@ async fn update_lobbies(
 
 /// Rows in chunks of a few fixed sizes, so that only a few statement shapes are prepared and
 /// kept.
-pub(super) fn chunks<T>(rows: &[T]) -> impl Iterator<Item = &[T]> {
+fn chunks<T>(rows: &[T]) -> impl Iterator<Item = &[T]> {
     let mut rest = rows;
     std::iter::from_fn(move || {
         if rest.is_empty() {
@@ -300,7 +310,7 @@ pub(super) fn chunks<T>(rows: &[T]) -> impl Iterator<Item = &[T]> {
 }
 
 /// `{head} ($1, $2, …), (…)…{tail}` for `rows` rows of `columns` parameters.
-pub(super) fn values_of(head: &str, columns: usize, rows: usize, tail: &str) -> String {
+fn values_of(head: &str, columns: usize, rows: usize, tail: &str) -> String {
     let values: Vec<String> = (0..rows)
         .map(|row| {
             let first = row * columns + 1;

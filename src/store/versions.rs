@@ -24,21 +24,15 @@ use super::writer::next_batch;
 /// `lock`, in id order (see `writer.rs`). Lobbies that do not exist are absent.
 pub(super) async fn fetch(
     conn: &mut AnyConnection,
-    mut ids: Vec<String>,
+    ids: Vec<String>,
     lock: bool,
 ) -> Result<HashMap<Uuid, i64>, StoreError> {
-    ids.sort_unstable();
-    ids.dedup();
-    let Some(last) = ids.last().cloned() else {
+    let Some(ids) = padded(ids) else {
         return Ok(HashMap::new());
     };
-    // A few statement shapes rather than one per count (each is prepared and kept): the list
-    // is padded to a power of two by repeating its last id.
-    ids.resize(ids.len().next_power_of_two(), last);
-    let placeholders: Vec<String> = (1..=ids.len()).map(|n| format!("${n}")).collect();
     let sql = format!(
         "SELECT id, version FROM lobbies WHERE id IN ({}) ORDER BY id{}",
-        placeholders.join(", "),
+        placeholders(ids.len()),
         if lock { " FOR UPDATE" } else { "" }
     );
     let mut query = sqlx::query(sqlx::AssertSqlSafe(sql));
@@ -54,6 +48,73 @@ pub(super) async fn fetch(
             Ok((row.uuid("id")?, row.int("version")?))
         })
         .collect()
+}
+
+/// What a PostgreSQL batch learns with its lobbies' row locks, in its first statement.
+#[derive(Debug, Default)]
+pub(super) struct Locked {
+    /// Each lobby's version (lobbies that do not exist are absent).
+    pub versions: HashMap<Uuid, i64>,
+    /// Whether another process's listener was registered (`pg_listen.rs`): if not, the batch
+    /// announces nothing. None when no lobby was found, so nobody looked.
+    pub heard: Option<bool>,
+}
+
+/// Locks `ids` (lobby ids as stored) for the batch, in id order (see `writer.rs`), and reads
+/// in the same statement each one's version and whether a process other than `process` has
+/// its listener registered (`herald_listeners`). The look comes after the transaction began:
+/// a listener registered too late for it waits for this transaction to end before it catches
+/// up (`pg_listen.rs`). None for no ids.
+///
+/// (Whether a lobby has subscriptions is not read here: the statement's snapshot is taken
+/// before it waits for a row lock, and a destination's insert holds the lobby's row until it
+/// commits, so this statement would not see a destination committed just before its lock.)
+pub(super) async fn lock_batch(
+    conn: &mut AnyConnection,
+    ids: Vec<String>,
+    process: &str,
+) -> Result<Option<Locked>, StoreError> {
+    let Some(ids) = padded(ids) else {
+        return Ok(None);
+    };
+    let listener = ids.len() + 1;
+    let sql = format!(
+        "SELECT id, version, \
+         (EXISTS (SELECT 1 FROM herald_listeners WHERE process <> ${listener}))::int::bigint \
+         AS heard \
+         FROM lobbies WHERE id IN ({}) ORDER BY id FOR UPDATE",
+        placeholders(ids.len())
+    );
+    let mut query = sqlx::query(sqlx::AssertSqlSafe(sql));
+    for id in ids {
+        query = query.bind(id);
+    }
+    let rows = query.bind(process).fetch_all(&mut *conn).await?;
+    let mut locked = Locked::default();
+    for row in &rows {
+        let row = Columns::of("lobbies", row);
+        locked.versions.insert(row.uuid("id")?, row.int("version")?);
+        locked.heard = Some(row.int("heard")? != 0);
+    }
+    Ok(Some(locked))
+}
+
+/// The ids sorted, without repeats, padded to a power of two by repeating the last: a few
+/// statement shapes rather than one per count (each is prepared and kept). None for none.
+fn padded(mut ids: Vec<String>) -> Option<Vec<String>> {
+    ids.sort_unstable();
+    ids.dedup();
+    let last = ids.last().cloned()?;
+    ids.resize(ids.len().next_power_of_two(), last);
+    Some(ids)
+}
+
+/// `$1, $2, …, $count`.
+fn placeholders(count: usize) -> String {
+    (1..=count)
+        .map(|n| format!("${n}"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// Most checks answered by one statement.

@@ -317,8 +317,8 @@ async fn heard_before(watching: &mut sqlx::postgres::PgListener, marker: &str) -
 }
 
 /// PostgreSQL commits transactions that NOTIFY one at a time, so a process alone on its
-/// database announces nothing; as soon as another process's listener is connected (here one
-/// named as Herald names them), every batch is announced again.
+/// database announces nothing; as soon as another process's listener is registered (here one
+/// connected and registered as Herald's listener does it), every batch is announced again.
 #[tokio::test]
 async fn a_lone_process_announces_nothing_and_a_peer_listening_hears_every_batch() {
     let Ok(admin) = std::env::var(POSTGRES_ENV) else {
@@ -337,7 +337,11 @@ async fn a_lone_process_announces_nothing_and_a_peer_listening_hears_every_batch
         "nobody else listens: nothing is announced"
     );
 
-    let _peer = watcher(&a, "herald-listen-peer").await;
+    let mut peer = watcher(&a, "herald-listen-peer").await;
+    sqlx::query("INSERT INTO herald_listeners (process) VALUES ('peer')")
+        .execute(&mut peer)
+        .await
+        .unwrap();
     a.join(&lobby, json!({"name": "Bob"})).await;
     mark(&a, "with a peer").await;
     let heard = heard_before(&mut watching, "with a peer").await;
@@ -358,6 +362,11 @@ async fn a_listener_catches_up_only_after_the_transactions_begun_before_it_liste
     let a = crate::support::postgres_app(&admin).await;
     listening(&a, 1).await;
     let pool = sqlx::AnyPool::connect(&a.url).await.unwrap();
+    // A killed process's registration, which A's listener removes when it starts again.
+    sqlx::query("INSERT INTO herald_listeners (process) VALUES ('ghost')")
+        .execute(&pool)
+        .await
+        .unwrap();
     let mut open = pool.begin().await.unwrap();
     sqlx::query("SELECT 1 FROM (SELECT txid_current()) AS x")
         .execute(&mut *open)
@@ -374,5 +383,18 @@ async fn a_listener_catches_up_only_after_the_transactions_begun_before_it_liste
     );
     open.commit().await.unwrap();
     listening(&a, 2).await;
+    let registered: Vec<String> = sqlx::query_scalar("SELECT process FROM herald_listeners")
+        .fetch_all(&pool)
+        .await
+        .unwrap();
+    let own = a.store.listener_name().unwrap();
+    assert_eq!(
+        registered
+            .iter()
+            .map(|p| format!("herald-listen-{p}"))
+            .collect::<Vec<_>>(),
+        [own],
+        "A alone, the ghost's row removed"
+    );
     pool.close().await;
 }
