@@ -316,17 +316,26 @@ async fn heard_before(watching: &mut sqlx::postgres::PgListener, marker: &str) -
     heard
 }
 
+/// One server on a fresh PostgreSQL database, its listener started; None when PostgreSQL is
+/// not configured.
+async fn one_listening_server() -> Option<TestApp> {
+    let Ok(admin) = std::env::var(POSTGRES_ENV) else {
+        announce_postgres_skip();
+        return None;
+    };
+    let a = crate::support::postgres_app(&admin).await;
+    listening(&a, 1).await;
+    Some(a)
+}
+
 /// PostgreSQL commits transactions that NOTIFY one at a time, so a process alone on its
 /// database announces nothing; as soon as another process's listener is registered (here one
 /// connected and registered as Herald's listener does it), every batch is announced again.
 #[tokio::test]
 async fn a_lone_process_announces_nothing_and_a_peer_listening_hears_every_batch() {
-    let Ok(admin) = std::env::var(POSTGRES_ENV) else {
-        announce_postgres_skip();
+    let Some(a) = one_listening_server().await else {
         return;
     };
-    let a = crate::support::postgres_app(&admin).await;
-    listening(&a, 1).await;
     let mut watching = watcher(&a, "herald-test-watcher").await;
     let (lobby, _) = a.create_lobby("crossing-swords", json!({})).await;
     a.join(&lobby, json!({"name": "Ann"})).await;
@@ -355,12 +364,9 @@ async fn a_lone_process_announces_nothing_and_a_peer_listening_hears_every_batch
 /// reconnected listener from catching up until it ends.
 #[tokio::test]
 async fn a_listener_catches_up_only_after_the_transactions_begun_before_it_listened() {
-    let Ok(admin) = std::env::var(POSTGRES_ENV) else {
-        announce_postgres_skip();
+    let Some(a) = one_listening_server().await else {
         return;
     };
-    let a = crate::support::postgres_app(&admin).await;
-    listening(&a, 1).await;
     let pool = sqlx::AnyPool::connect(&a.url).await.unwrap();
     // A killed process's registration, which A's listener removes when it starts again.
     sqlx::query("INSERT INTO herald_listeners (process) VALUES ('ghost')")
