@@ -4,8 +4,9 @@
 //! A delivery is owed the moment the event it announces is committed: the SQLite writer calls
 //! [`enqueue_sqlite`] right after inserting a change's events, and the PostgreSQL writer
 //! inserts a batch's events and their deliveries in the same statements (`pg_writes.rs`), so
-//! an event is never committed without its deliveries, nor a delivery without its event. Everything else here (the host's and the player's settings, the delivery
-//! worker's claims and results) runs outside the lobbies' writers.
+//! an event is never committed without its deliveries, nor a delivery without its event.
+//! Everything else here (the host's and the player's settings, the delivery worker's claims
+//! and results) runs outside the lobbies' writers.
 
 use std::collections::HashSet;
 

@@ -54,16 +54,13 @@ impl Engine for PgEngine {
         // Every lobby the batch will change, locked in one statement, in id order (the order
         // the batch runs in), so that two batches or two processes never wait in a cycle.
         let ids = lobbies.iter().map(Uuid::to_string).collect();
-        let (locked, heard) = match versions::lock_batch(&mut tx, ids, &self.process).await? {
-            Some(locked) => (locked.versions, locked.heard),
-            None => (HashMap::new(), None),
-        };
+        let locked = versions::lock_batch(&mut tx, ids, &self.process).await?;
         Ok(PgBatch {
             tx,
-            locked,
+            locked: locked.versions,
             deferred: Deferred::at(at),
             process: self.process.clone(),
-            heard,
+            heard: locked.heard,
         })
     }
 

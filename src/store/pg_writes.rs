@@ -7,7 +7,7 @@
 //! - the pending orders;
 //! - the events.
 //!
-//! The batch holds every lobby's row lock from its first statement (`versions::fetch`), so
+//! The batch holds every lobby's row lock from its first statement (`versions::lock_batch`), so
 //! nothing can change a lobby between the decision and these writes; the final UPDATE still
 //! checks each lobby's version as the batch found it, and fails the batch if one moved.
 

@@ -20,20 +20,18 @@ use super::StoreError;
 use super::columns::Columns;
 use super::writer::next_batch;
 
-/// The versions of `ids` (lobby ids as stored), locking their rows for the transaction if
-/// `lock`, in id order (see `writer.rs`). Lobbies that do not exist are absent.
+/// The versions of `ids` (lobby ids as stored), read without locking (a batch locks its own
+/// with [`lock_batch`]). Lobbies that do not exist are absent.
 pub(super) async fn fetch(
     conn: &mut AnyConnection,
     ids: Vec<String>,
-    lock: bool,
 ) -> Result<HashMap<Uuid, i64>, StoreError> {
     let Some(ids) = padded(ids) else {
         return Ok(HashMap::new());
     };
     let sql = format!(
-        "SELECT id, version FROM lobbies WHERE id IN ({}) ORDER BY id{}",
-        placeholders(ids.len()),
-        if lock { " FOR UPDATE" } else { "" }
+        "SELECT id, version FROM lobbies WHERE id IN ({}) ORDER BY id",
+        placeholders(ids.len())
     );
     let mut query = sqlx::query(sqlx::AssertSqlSafe(sql));
     for id in ids {
@@ -64,7 +62,7 @@ pub(super) struct Locked {
 /// in the same statement each one's version and whether a process other than `process` has
 /// its listener registered (`herald_listeners`). The look comes after the transaction began:
 /// a listener registered too late for it waits for this transaction to end before it catches
-/// up (`pg_listen.rs`). None for no ids.
+/// up (`pg_listen.rs`). For no ids, nothing is locked and nobody looks (`heard` is None).
 ///
 /// (Whether a lobby has subscriptions is not read here: the statement's snapshot is taken
 /// before it waits for a row lock, and a destination's insert holds the lobby's row until it
@@ -73,9 +71,9 @@ pub(super) async fn lock_batch(
     conn: &mut AnyConnection,
     ids: Vec<String>,
     process: &str,
-) -> Result<Option<Locked>, StoreError> {
+) -> Result<Locked, StoreError> {
     let Some(ids) = padded(ids) else {
-        return Ok(None);
+        return Ok(Locked::default());
     };
     let listener = ids.len() + 1;
     let sql = format!(
@@ -96,7 +94,7 @@ pub(super) async fn lock_batch(
         locked.versions.insert(row.uuid("id")?, row.int("version")?);
         locked.heard = Some(row.int("heard")? != 0);
     }
-    Ok(Some(locked))
+    Ok(locked)
 }
 
 /// The ids sorted, without repeats, padded to a power of two by repeating the last: a few
@@ -169,7 +167,7 @@ async fn serve(pool: AnyPool, mut asks: mpsc::Receiver<Ask>) {
     while next_batch(&mut asks, &mut batch, MAX_ASKS).await {
         let ids = batch.iter().map(|ask| ask.lobby.to_string()).collect();
         let found = match pool.acquire().await {
-            Ok(mut conn) => fetch(&mut conn, ids, false).await,
+            Ok(mut conn) => fetch(&mut conn, ids).await,
             Err(error) => Err(error.into()),
         }
         .map_err(Arc::new);
