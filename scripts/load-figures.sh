@@ -11,6 +11,8 @@
 # database named herald_load.
 # HERALD_LOAD_WEBHOOKS=1 gives every lobby a webhook to a receiver inside the load generator on
 # 127.0.0.1 (issue 15's benchmark); the server then allows private targets for it.
+# HERALD_LOAD_WEBHOOK_EVENTS (comma-separated) names its events instead of the load
+# generator's default (player-joined,started,round-resolved,finished).
 set -euo pipefail
 backend=$1 game=$2 lobbies=$3 players=$4 rounds=$5 connections=${6:-256} drive=${7:-poll}
 cd "$(dirname "$0")/.."
@@ -20,6 +22,7 @@ port=3217
 webhooks=()
 if [ "${HERALD_LOAD_WEBHOOKS:-}" = 1 ]; then
     webhooks=(--webhooks)
+    [ -n "${HERALD_LOAD_WEBHOOK_EVENTS:-}" ] && webhooks+=(--webhook-events "$HERALD_LOAD_WEBHOOK_EVENTS")
     export HERALD_ALLOW_PRIVATE_TARGETS=1
 fi
 . scripts/lib/fresh-server.sh

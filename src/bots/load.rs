@@ -56,11 +56,20 @@ pub struct LoadArgs {
     /// Seed for the bots' choices.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Give every lobby a webhook (`standard`, for its joins, start, steps, rounds and end)
-    /// delivered to a receiver in this process on 127.0.0.1; the server must allow private
-    /// targets (HERALD_ALLOW_PRIVATE_TARGETS=1).
+    /// Give every lobby a webhook (`standard`, for `--webhook-events`) delivered to a
+    /// receiver in this process on 127.0.0.1; the server must allow private targets
+    /// (HERALD_ALLOW_PRIVATE_TARGETS=1). The deliveries the seating owes (joins, starts) are
+    /// let arrive before play begins, so that the play's figures carry the play's deliveries.
     #[arg(long)]
     pub webhooks: bool,
+    /// The events each lobby's webhook asks for. The default is the channel list of issue 15
+    /// that a load run produces: joins, the start, each round with its summary, the end.
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "player-joined,started,round-resolved,finished"
+    )]
+    pub webhook_events: Vec<String>,
 }
 
 /// What the bots saw, added up.
@@ -91,6 +100,16 @@ pub struct Report {
     pub errors: BTreeMap<String, u64>,
     /// Sorted order latencies, microseconds.
     pub latencies_us: Vec<u32>,
+    /// With `--webhooks`: the deliveries that arrived before play began (the seating's) and
+    /// those that arrived after it, once they stopped coming.
+    pub deliveries: Option<Deliveries>,
+}
+
+/// Webhook deliveries counted by the load generator's receiver.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Deliveries {
+    pub seating: u64,
+    pub play: u64,
 }
 
 /// Runs the load, prints the report and returns it.
@@ -120,7 +139,17 @@ pub async fn run(args: LoadArgs) -> Result<Report, ClientError> {
         tables.len(),
         setup_started.elapsed()
     );
+    if let Some(receiver) = &receiver {
+        let owed = seating_deliveries(&args.webhook_events, seated, tables.len());
+        let waited = Instant::now();
+        let arrived = receiver.reached(owed, Duration::from_secs(300)).await;
+        println!(
+            "webhook deliveries of the seating: {arrived} of {owed} arrived {:.1?} after it",
+            waited.elapsed()
+        );
+    }
 
+    let delivered_before_play = receiver.as_ref().map_or(0, |r| r.count());
     let cpu_before = cpu_of(&args.server_pid);
     let helpers = &args.database_processes;
     let helpers_before: Vec<f64> = helpers.iter().map(|n| cpu_seconds_of_named(n)).collect();
@@ -143,10 +172,11 @@ pub async fn run(args: LoadArgs) -> Result<Report, ClientError> {
     // Deliveries go on after the last order; what arrived by then, and in all once they stop.
     let deliveries = match &receiver {
         Some(receiver) => Some((
-            receiver.count(),
+            receiver.count() - delivered_before_play,
             receiver
                 .settled(Duration::from_secs(2), Duration::from_secs(120))
-                .await,
+                .await
+                - delivered_before_play,
         )),
         None => None,
     };
@@ -182,8 +212,8 @@ pub async fn run(args: LoadArgs) -> Result<Report, ClientError> {
         ms(percentile(&tally.latencies_us, 0.99)),
         ms(tally.latencies_us.last().copied().unwrap_or(0)),
     );
-    if let Some((during, total)) = deliveries {
-        println!("webhook deliveries: {during} while playing, {total} in all");
+    if let Some((during, total)) = &deliveries {
+        println!("webhook deliveries of the play: {during} while playing, {total} in all");
     }
     let errors: u64 = tally.errors.values().sum();
     println!("errors: {errors} {:?}", tally.errors);
@@ -236,6 +266,10 @@ pub async fn run(args: LoadArgs) -> Result<Report, ClientError> {
         seconds: secs,
         errors: tally.errors.clone(),
         latencies_us: std::mem::take(&mut tally.latencies_us),
+        deliveries: deliveries.map(|(_, play)| Deliveries {
+            seating: delivered_before_play,
+            play,
+        }),
     })
 }
 
@@ -261,17 +295,10 @@ async fn seat(
     };
     if let Some(url) = hook {
         let _permit = gate.acquire().await.expect("the gate is never closed");
-        let events = [
-            "player-joined",
-            "started",
-            "step-resolved",
-            "round-resolved",
-            "finished",
-        ];
         api.add_webhook(
             &id,
             &host,
-            json!({"url": url, "format": "standard", "events": events}),
+            json!({"url": url, "format": "standard", "events": args.webhook_events}),
         )
         .await?;
     }
@@ -289,6 +316,15 @@ async fn seat(
         id,
         players: seated,
     })
+}
+
+/// The deliveries the seating owes a webhook asking for `events`: one per join and one per
+/// start (the webhook is added before the first join).
+fn seating_deliveries(events: &[String], seated: usize, lobbies: usize) -> u64 {
+    let asks = |kind: &str| events.iter().any(|e| e == kind);
+    let joins = if asks("player-joined") { seated } else { 0 };
+    let starts = if asks("started") { lobbies } else { 0 };
+    (joins + starts) as u64
 }
 
 fn percentile(sorted: &[u32], q: f64) -> u32 {

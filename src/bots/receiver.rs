@@ -40,6 +40,15 @@ impl Receiver {
         self.count.load(Ordering::Relaxed)
     }
 
+    /// Waits until `count` deliveries have arrived, at most `most`; the count then.
+    pub async fn reached(&self, count: u64, most: Duration) -> u64 {
+        let start = std::time::Instant::now();
+        while self.count() < count && start.elapsed() < most {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        self.count()
+    }
+
     /// Waits until no delivery has come for `quiet`, at most `most`; the count then.
     pub async fn settled(&self, quiet: Duration, most: Duration) -> u64 {
         let start = std::time::Instant::now();

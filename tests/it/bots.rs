@@ -15,14 +15,19 @@ use herald::store::Store;
 
 /// Serves Herald on 127.0.0.1 (an ephemeral port) with a temporary SQLite file.
 async fn server() -> (String, tempfile::TempDir) {
+    server_with(herald::Options::default()).await
+}
+
+async fn server_with(options: herald::Options) -> (String, tempfile::TempDir) {
     let dir = tempfile::tempdir().unwrap();
     let url = format!("sqlite://{}?mode=rwc", dir.path().join("h.db").display());
     let store = Store::connect(&url).await.unwrap();
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let address = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(herald::serve(
+    tokio::spawn(herald::serve_with(
         listener,
         Host::new(store),
+        options,
         std::future::pending(),
     ));
     (address, dir)
@@ -88,6 +93,7 @@ async fn the_load_generator_plays_every_lobby_to_the_end_and_counts_what_it_saw(
             database_processes: Vec::new(),
             seed: 1,
             webhooks: false,
+            webhook_events: Vec::new(),
         };
         let report = load::run(args).await.expect("load runs");
         assert_eq!(report.games, 4, "{drive:?}");
@@ -108,4 +114,51 @@ async fn the_load_generator_plays_every_lobby_to_the_end_and_counts_what_it_saw(
             report.rounds
         );
     }
+}
+
+/// Issue 15's benchmark counts what it charges to the play: a webhook on every lobby hears
+/// each join and start before play begins, and during it exactly one delivery per resolved
+/// round and one per finished game (the channel events of the issue; no deadline falls in a
+/// load run).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_load_generators_webhooks_are_counted_for_the_seating_and_the_play_apart() {
+    let options = herald::Options {
+        notifications: herald::notify::Settings {
+            allow_private: true,
+            ..herald::notify::Settings::default()
+        },
+        ..herald::Options::default()
+    };
+    let (url, _dir) = server_with(options).await;
+    let args = LoadArgs {
+        url,
+        game: "crossing-swords".into(),
+        lobbies: 3,
+        players: 3,
+        max_rounds: 3,
+        connections: 8,
+        strategy: Strategy::Random,
+        drive: Drive::Poll,
+        server_pid: Vec::new(),
+        database_processes: Vec::new(),
+        seed: 1,
+        webhooks: true,
+        webhook_events: ["player-joined", "started", "round-resolved", "finished"]
+            .map(String::from)
+            .to_vec(),
+    };
+    let report = load::run(args).await.expect("load runs");
+    assert!(report.errors.is_empty(), "{:?}", report.errors);
+    assert_eq!(report.games, 3);
+    let deliveries = report.deliveries.expect("the receiver counted");
+    assert_eq!(
+        deliveries.seating,
+        3 * (3 + 1),
+        "three joins and a start a lobby"
+    );
+    assert_eq!(
+        deliveries.play,
+        report.rounds + report.games,
+        "a round-resolved per round and a finished per game"
+    );
 }
