@@ -8,7 +8,7 @@
 //! lease on the row it updates. A process that dies mid-delivery leaves a lease that runs out,
 //! after which another takes the row: at least once, and once in the normal case.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use uuid::Uuid;
 
@@ -78,7 +78,125 @@ pub enum Settled {
     Dead,
 }
 
-const CLAIM_SQLITE: &str = "UPDATE notify_outbox SET lease_owner = $1, lease_until = $2 \
+/// Outbox work the SQLite writer runs inside a batch of the lobbies' changes (`writer.rs`,
+/// `Job::Outbox`; `sqlite_outbox.rs` runs the statements): SQLite has one write lock, and
+/// claims and settlements on a connection of their own took it, and an fsync each, beside the
+/// lobbies' writer, whose orders then waited on SQLite's busy handler and whose memory of its
+/// own versions every such commit cleared.
+#[derive(Debug)]
+pub(super) enum OutboxWork {
+    /// Lease up to `limit` deliveries due at `now` to `owner` until `lease_until`.
+    Claim {
+        owner: String,
+        now: i64,
+        lease_until: i64,
+        limit: i64,
+    },
+    /// Record finished attempts whose lease `owner` still holds.
+    Finish { owner: String, records: Records },
+}
+
+/// What outbox work answers: the claimed rows (their material not yet attached), or how many
+/// finished attempts had lost their lease.
+#[derive(Debug)]
+pub(super) enum OutboxDone {
+    Claimed(Vec<Claimed>),
+    Finished { lost: usize },
+}
+
+/// A batch of finished attempts as the statements take them: the settlements as one JSON
+/// array (`SETTLE_*`), and each attempt's record and whether its destination dies, to be
+/// written only for the rows whose lease held.
+#[derive(Debug)]
+pub(super) struct Records {
+    pub settle: String,
+    attempts: Vec<(String, serde_json::Value, Option<String>)>,
+}
+
+impl Records {
+    fn of(finished: &[Finished]) -> Records {
+        let settle: Vec<serde_json::Value> = finished
+            .iter()
+            .map(
+                |Finished {
+                     claimed,
+                     attempt,
+                     settled,
+                 }| {
+                    let (status, next_at) = match settled {
+                        Settled::Delivered => ("delivered", attempt.at),
+                        Settled::Retry { at } => ("pending", *at),
+                        Settled::Dead => ("dead", attempt.at),
+                    };
+                    serde_json::json!({"id": claimed.id, "state": status, "next_at": next_at})
+                },
+            )
+            .collect();
+        let attempts = finished
+            .iter()
+            .map(
+                |Finished {
+                     claimed,
+                     attempt,
+                     settled,
+                 }| {
+                    let record = serde_json::json!({
+                        "outbox_id": claimed.id,
+                        "attempt": claimed.attempts + 1,
+                        "target_id": claimed.target_id.to_string(),
+                        "at": attempt.at,
+                        "status": attempt.status,
+                        "error": attempt.error,
+                    });
+                    let dies =
+                        matches!(settled, Settled::Dead).then(|| claimed.target_id.to_string());
+                    (claimed.id.clone(), record, dies)
+                },
+            )
+            .collect();
+        Records {
+            settle: serde_json::Value::Array(settle).to_string(),
+            attempts,
+        }
+    }
+
+    /// For the rows the settlement `kept` (their lease held): the attempts to record, as one
+    /// JSON array (None if there are none), the destinations to disable, and how many
+    /// attempts lost their lease.
+    pub fn kept(&self, kept: &HashSet<String>) -> (Option<String>, Vec<String>, usize) {
+        let mut attempts = Vec::with_capacity(kept.len());
+        let mut dead = Vec::new();
+        for (id, record, dies) in &self.attempts {
+            if !kept.contains(id) {
+                continue;
+            }
+            attempts.push(record.clone());
+            dead.extend(dies.clone());
+        }
+        let lost = self.attempts.len() - attempts.len();
+        let attempts =
+            (!attempts.is_empty()).then(|| serde_json::Value::Array(attempts).to_string());
+        (attempts, dead, lost)
+    }
+}
+
+/// A claimed row, its material not yet attached.
+pub(super) fn claimed_of(row: &(impl Stored + ?Sized)) -> Result<Claimed, StoreError> {
+    let row = Columns::of("notify_outbox", row);
+    Ok(Claimed {
+        id: row.text("id")?,
+        target_id: row.uuid("target_id")?,
+        lobby_id: row.uuid("lobby_id")?,
+        event_seq: row.int_or_null("event_seq")?,
+        kind: row.text("kind")?,
+        attempts: row.int("attempts")?,
+        created_at: row.int("created_at")?,
+        target: None,
+        event: None,
+    })
+}
+
+pub(super) const CLAIM_SQLITE: &str = "UPDATE notify_outbox SET lease_owner = $1, lease_until = $2 \
     WHERE id IN (SELECT id FROM notify_outbox WHERE status = 'pending' AND next_at <= $3 \
     AND (lease_until IS NULL OR lease_until <= $3) ORDER BY next_at LIMIT $4) \
     AND (lease_until IS NULL OR lease_until <= $3) \
@@ -93,7 +211,7 @@ const CLAIM_POSTGRES: &str = "UPDATE notify_outbox SET lease_owner = $1, lease_u
 
 /// Settles a batch of attempts given as a JSON array of `{id, state, next_at}`, on the rows
 /// whose lease `$2` still holds; answers the ids it settled.
-const SETTLE_SQLITE: &str = "UPDATE notify_outbox SET status = f.state, attempts = attempts + 1, \
+pub(super) const SETTLE_SQLITE: &str = "UPDATE notify_outbox SET status = f.state, attempts = attempts + 1, \
     next_at = f.next_at, lease_owner = NULL, lease_until = NULL \
     FROM (SELECT json_extract(value, '$.id') AS id, json_extract(value, '$.state') AS state, \
     json_extract(value, '$.next_at') AS next_at FROM json_each($1)) AS f \
@@ -107,7 +225,7 @@ const SETTLE_POSTGRES: &str = "UPDATE notify_outbox SET status = f.state, attemp
     RETURNING notify_outbox.id";
 
 /// Records a batch of attempts given as a JSON array.
-const RECORD_SQLITE: &str = "INSERT INTO notify_attempts \
+pub(super) const RECORD_SQLITE: &str = "INSERT INTO notify_attempts \
     (outbox_id, attempt, target_id, at, status, error) \
     SELECT json_extract(value, '$.outbox_id'), json_extract(value, '$.attempt'), \
     json_extract(value, '$.target_id'), json_extract(value, '$.at'), \
@@ -118,6 +236,9 @@ const RECORD_POSTGRES: &str = "INSERT INTO notify_attempts \
     SELECT outbox_id, attempt, target_id, at, status, error \
     FROM jsonb_to_recordset($1::jsonb) AS f(outbox_id text, attempt bigint, target_id text, \
     at bigint, status bigint, error text)";
+
+/// Disables a destination whose delivery died.
+pub(super) const DISABLE_TARGET: &str = "UPDATE notify_targets SET enabled = 0 WHERE id = $1";
 
 /// A claimed delivery's destination and event (`attach_material`), for a list of outbox ids.
 const MATERIAL: &str = "SELECT o.id AS outbox_id, t.id, t.lobby_id, t.player_id, t.channel, \
@@ -139,7 +260,10 @@ fn material_of(
 }
 
 impl Store {
-    /// Claims up to `limit` deliveries due at `now` for `owner` until `lease_until`.
+    /// Claims up to `limit` deliveries due at `now` for `owner` until `lease_until`. On
+    /// SQLite the claim rides the lobbies' writer's next commit ([`OutboxWork`]); on
+    /// PostgreSQL it is a statement of its own, which skips rows another process's claim has
+    /// locked.
     pub async fn claim_deliveries(
         &self,
         owner: &str,
@@ -147,36 +271,43 @@ impl Store {
         lease_until: i64,
         limit: i64,
     ) -> Result<Vec<Claimed>, StoreError> {
-        let sql = match self.backend {
-            Backend::Sqlite => CLAIM_SQLITE,
-            Backend::Postgres => CLAIM_POSTGRES,
+        let mut claimed = match self.backend {
+            Backend::Sqlite => {
+                let work = OutboxWork::Claim {
+                    owner: owner.to_string(),
+                    now,
+                    lease_until,
+                    limit,
+                };
+                match self.outbox_in_writer(work).await? {
+                    OutboxDone::Claimed(claimed) => claimed,
+                    OutboxDone::Finished { .. } => unreachable!("a claim answers its claims"),
+                }
+            }
+            Backend::Postgres => sqlx::query(CLAIM_POSTGRES)
+                .bind(owner)
+                .bind(lease_until)
+                .bind(now)
+                .bind(limit)
+                .fetch_all(&self.pool)
+                .await?
+                .iter()
+                .map(claimed_of)
+                .collect::<Result<Vec<_>, StoreError>>()?,
         };
-        let rows = sqlx::query(sql)
-            .bind(owner)
-            .bind(lease_until)
-            .bind(now)
-            .bind(limit)
-            .fetch_all(&self.pool)
-            .await?;
-        let mut claimed = rows
-            .iter()
-            .map(|row| {
-                let row = Columns::of("notify_outbox", row);
-                Ok(Claimed {
-                    id: row.text("id")?,
-                    target_id: row.uuid("target_id")?,
-                    lobby_id: row.uuid("lobby_id")?,
-                    event_seq: row.int_or_null("event_seq")?,
-                    kind: row.text("kind")?,
-                    attempts: row.int("attempts")?,
-                    created_at: row.int("created_at")?,
-                    target: None,
-                    event: None,
-                })
-            })
-            .collect::<Result<Vec<_>, StoreError>>()?;
         self.attach_material(&mut claimed).await?;
         Ok(claimed)
+    }
+
+    /// Hands outbox work to the (SQLite) writer and waits for its commit.
+    async fn outbox_in_writer(&self, work: OutboxWork) -> Result<OutboxDone, StoreError> {
+        let (reply, answer) = tokio::sync::oneshot::channel();
+        self.writers
+            .queue(Uuid::nil())
+            .send(super::writer::Job::Outbox { work, reply })
+            .await
+            .map_err(|_| StoreError::Stopped("writer"))?;
+        answer.await.map_err(|_| StoreError::Stopped("writer"))?
     }
 
     /// Reads the destinations and events of `claimed` in one query: reading them per delivery,
@@ -245,74 +376,42 @@ impl Store {
         if finished.is_empty() {
             return Ok(0);
         }
-        let settled: Vec<serde_json::Value> = finished
-            .iter()
-            .map(
-                |Finished {
-                     claimed,
-                     attempt,
-                     settled,
-                 }| {
-                    let (status, next_at) = match settled {
-                        Settled::Delivered => ("delivered", attempt.at),
-                        Settled::Retry { at } => ("pending", *at),
-                        Settled::Dead => ("dead", attempt.at),
-                    };
-                    serde_json::json!({"id": claimed.id, "state": status, "next_at": next_at})
-                },
-            )
-            .collect();
-        let (settle_sql, record_sql) = match self.backend {
-            Backend::Sqlite => (SETTLE_SQLITE, RECORD_SQLITE),
-            Backend::Postgres => (SETTLE_POSTGRES, RECORD_POSTGRES),
-        };
+        let records = Records::of(finished);
+        if self.backend == Backend::Sqlite {
+            let work = OutboxWork::Finish {
+                owner: owner.to_string(),
+                records,
+            };
+            return match self.outbox_in_writer(work).await? {
+                OutboxDone::Finished { lost } => Ok(lost),
+                OutboxDone::Claimed(_) => unreachable!("a settlement answers what it lost"),
+            };
+        }
         let mut tx = self.pool.begin().await?;
-        let rows = sqlx::query(settle_sql)
-            .bind(serde_json::Value::Array(settled).to_string())
+        let rows = sqlx::query(SETTLE_POSTGRES)
+            .bind(&records.settle)
             .bind(owner)
             .fetch_all(&mut *tx)
             .await?;
-        let mut kept = std::collections::HashSet::with_capacity(rows.len());
+        let mut kept = HashSet::with_capacity(rows.len());
         for row in &rows {
             kept.insert(Columns::of("notify_outbox", row).text("id")?);
         }
-        let mut attempts = Vec::with_capacity(kept.len());
-        let mut dead = Vec::new();
-        for Finished {
-            claimed,
-            attempt,
-            settled,
-        } in finished
-        {
-            if !kept.contains(&claimed.id) {
-                continue;
-            }
-            attempts.push(serde_json::json!({
-                "outbox_id": claimed.id,
-                "attempt": claimed.attempts + 1,
-                "target_id": claimed.target_id.to_string(),
-                "at": attempt.at,
-                "status": attempt.status,
-                "error": attempt.error,
-            }));
-            if matches!(settled, Settled::Dead) {
-                dead.push(claimed.target_id.to_string());
-            }
-        }
-        if !attempts.is_empty() {
-            sqlx::query(record_sql)
-                .bind(serde_json::Value::Array(attempts).to_string())
+        let (attempts, dead, lost) = records.kept(&kept);
+        if let Some(attempts) = attempts {
+            sqlx::query(RECORD_POSTGRES)
+                .bind(attempts)
                 .execute(&mut *tx)
                 .await?;
         }
         for target in dead {
-            sqlx::query("UPDATE notify_targets SET enabled = 0 WHERE id = $1")
+            sqlx::query(DISABLE_TARGET)
                 .bind(target)
                 .execute(&mut *tx)
                 .await?;
         }
         tx.commit().await?;
-        Ok(finished.len() - kept.len())
+        Ok(lost)
     }
 
     /// The last `limit` attempts on a destination, newest first.

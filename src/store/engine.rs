@@ -18,6 +18,7 @@ use std::sync::Arc;
 use uuid::Uuid;
 
 use super::StoreError;
+use super::deliveries::{OutboxDone, OutboxWork};
 use super::feed::Published;
 use super::rows::{Change, NewLobby, Snapshot};
 use super::writer::Progress;
@@ -65,6 +66,14 @@ pub(super) trait Batch {
 
     /// Writes a decided change, made on `snapshot`, guarded by its version.
     async fn apply(&mut self, snapshot: &Snapshot, change: &Change) -> Result<Applied, StoreError>;
+
+    /// Runs the delivery worker's outbox work in this transaction (SQLite: so that it shares
+    /// the lobbies' commit instead of taking SQLite's one write lock beside them). PostgreSQL
+    /// claims and settles on transactions of its own (several processes claim at once, each
+    /// skipping the rows another has locked), so its store never sends it any.
+    async fn outbox(&mut self, _work: &OutboxWork) -> Result<OutboxDone, StoreError> {
+        Err(StoreError::OutboxElsewhere)
+    }
 
     /// Writes what the batch deferred and commits: `changed` holds each lobby as the batch
     /// leaves it, `published` every written change's events (the batch's [`Progress`]).

@@ -44,6 +44,10 @@ pub enum StoreError {
     /// The SQLite writer's thread could not be started.
     #[error("starting the SQLite writer: {0}")]
     Spawn(#[source] std::io::Error),
+    /// Outbox work was sent to a writer whose database runs it on transactions of its own
+    /// (PostgreSQL): a fault of Herald's, never of a request.
+    #[error("this database's outbox work does not ride the lobbies' writer")]
+    OutboxElsewhere,
     /// A writer or reader of the store has stopped (the store is shutting down).
     #[error("the store's {0} has stopped")]
     Stopped(&'static str),

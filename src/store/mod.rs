@@ -35,6 +35,7 @@ pub mod retention;
 mod rows;
 mod sql;
 mod sqlite_engine;
+mod sqlite_outbox;
 mod transact;
 mod versions;
 mod writer;

@@ -17,6 +17,7 @@ use std::sync::{Arc, Mutex};
 use rusqlite::{Connection, OptionalExtension, Transaction, TransactionBehavior, params};
 use uuid::Uuid;
 
+use super::deliveries::{OutboxDone, OutboxWork};
 use super::engine::{Applied, Batch, Engine};
 use super::feed::Published;
 use super::load::load_snapshot;
@@ -121,6 +122,10 @@ impl Batch for SqliteBatch<'_> {
             self.tx.execute_batch("ROLLBACK TO SAVEPOINT job")?;
         }
         Ok(self.tx.execute_batch("RELEASE SAVEPOINT job")?)
+    }
+
+    async fn outbox(&mut self, work: &OutboxWork) -> Result<OutboxDone, StoreError> {
+        super::sqlite_outbox::run(&self.tx, work)
     }
 
     async fn apply(&mut self, snapshot: &Snapshot, change: &Change) -> Result<Applied, StoreError> {

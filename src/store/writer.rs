@@ -25,6 +25,7 @@ use uuid::Uuid;
 
 use super::StoreError;
 use super::cache::Cache;
+use super::deliveries::{OutboxDone, OutboxWork};
 use super::engine::{Applied, Batch, Engine};
 use super::feed::{Feed, Published};
 use super::pg_engine::PgEngine;
@@ -74,6 +75,11 @@ pub(super) enum Job {
         lobby: NewLobby,
         reply: oneshot::Sender<Result<(), StoreError>>,
     },
+    /// The delivery worker's claims and settlements (SQLite only: `deliveries.rs`).
+    Outbox {
+        work: OutboxWork,
+        reply: oneshot::Sender<Result<OutboxDone, StoreError>>,
+    },
 }
 
 impl Job {
@@ -89,13 +95,26 @@ impl Job {
             Job::CreateLobby { reply, .. } => {
                 let _ = reply.send(Err(StoreError::BatchFailed(error.clone())));
             }
+            Job::Outbox { reply, .. } => {
+                let _ = reply.send(Err(StoreError::BatchFailed(error.clone())));
+            }
         }
     }
 
+    /// The lobby the job is about (outbox work is about none, and sorts first).
     pub fn lobby(&self) -> Uuid {
         match self {
             Job::Transact { lobby, .. } => *lobby,
             Job::CreateLobby { lobby, .. } => lobby.id,
+            Job::Outbox { .. } => Uuid::nil(),
+        }
+    }
+
+    /// Whether the job changes a lobby (what the group-commit counts count).
+    fn changes_a_lobby(&self) -> bool {
+        match self {
+            Job::Transact { .. } | Job::CreateLobby { .. } => true,
+            Job::Outbox { .. } => false,
         }
     }
 }
@@ -227,6 +246,10 @@ enum Ending {
         reply: oneshot::Sender<Result<(), StoreError>>,
         result: Result<(), StoreError>,
     },
+    Outbox {
+        reply: oneshot::Sender<Result<OutboxDone, StoreError>>,
+        result: Result<OutboxDone, StoreError>,
+    },
 }
 
 /// The batch so far: how each job ended, and each changed lobby as it will be once committed.
@@ -330,7 +353,7 @@ impl Progress {
 async fn run_batch<E: Engine>(engine: &mut E, shared: &Shared, batch: &mut Vec<Job>) {
     // Stable: one lobby's jobs keep their queue order.
     batch.sort_by_key(Job::lobby);
-    let changes = batch.len() as u64;
+    let changes = batch.iter().filter(|job| job.changes_a_lobby()).count() as u64;
     let mut progress = Progress::at(shared.clock.now_millis());
     let outcome = in_one_transaction(engine, &shared.cache, batch, &mut progress).await;
     engine.ended(&progress, outcome.is_ok());
@@ -397,6 +420,10 @@ fn finish(progress: Progress, failed: Option<Arc<StoreError>>, shared: &Shared, 
             (Ending::Created { reply, .. }, Some(error)) => {
                 drop(reply.send(Err(StoreError::BatchFailed(error.clone()))))
             }
+            (Ending::Outbox { reply, result }, None) => drop(reply.send(result)),
+            (Ending::Outbox { reply, .. }, Some(error)) => {
+                drop(reply.send(Err(StoreError::BatchFailed(error.clone()))))
+            }
         }
     }
 }
@@ -414,6 +441,14 @@ async fn run_job(
             let result = tx.insert_lobby(&lobby).await;
             tx.close_savepoint(result.is_err()).await?;
             progress.endings.push(Ending::Created { reply, result });
+        }
+        Job::Outbox { work, reply } => {
+            // In a savepoint of its own: outbox work that fails is undone alone and its
+            // caller told, and the batch's lobbies' changes go on as they were.
+            tx.savepoint().await?;
+            let result = tx.outbox(&work).await;
+            tx.close_savepoint(result.is_err()).await?;
+            progress.endings.push(Ending::Outbox { reply, result });
         }
         Job::Transact { lobby, decide } => {
             let current = match progress.changed.get(&lobby) {

@@ -356,3 +356,161 @@ async fn an_attempt_whose_lease_ran_out_is_not_recorded_and_the_new_owners_is() 
         );
     }
 }
+
+/// On SQLite the worker's claims and settlements are commits of the lobbies' writer that
+/// change no lobby (they share its group commit, and its write lock, instead of taking that
+/// lock and an fsync beside it); on PostgreSQL they are transactions of their own.
+#[tokio::test]
+async fn sqlite_claims_and_settlements_ride_the_lobbies_writer() {
+    use herald::notify::worker::LEASE_MS;
+    use herald::store::{Attempt, Finished, Settled};
+    for mut app in notify_apps(settings()).await {
+        app.stop_worker();
+        let (lobby, _, _) = lobby_with_hook(&app, &down_url().await).await;
+        app.join(&lobby, json!({"name": "Ann"})).await;
+        let now = app.clock.now_millis();
+        let (commits, changes) = app.store.group_commits();
+        let claimed = app
+            .store
+            .claim_deliveries("one", now, now + LEASE_MS, 10)
+            .await
+            .unwrap();
+        assert_eq!(claimed.len(), 1, "{}", app.backend);
+        let after_claim = app.store.group_commits();
+        let finished: Vec<Finished> = claimed
+            .into_iter()
+            .map(|claimed| Finished {
+                claimed,
+                attempt: Attempt {
+                    at: now + 1,
+                    status: Some(204),
+                    error: None,
+                },
+                settled: Settled::Delivered,
+            })
+            .collect();
+        let lost = app.store.finish_deliveries("one", &finished).await.unwrap();
+        assert_eq!(lost, 0, "{}", app.backend);
+        let after_settle = app.store.group_commits();
+        let writer_commits = match app.backend {
+            "sqlite" => 1,
+            _ => 0,
+        };
+        assert_eq!(
+            after_claim,
+            (commits + writer_commits, changes),
+            "{}: the claim",
+            app.backend
+        );
+        assert_eq!(
+            after_settle,
+            (commits + 2 * writer_commits, changes),
+            "{}: the settlement",
+            app.backend
+        );
+        assert_eq!(
+            app.store
+                .deliveries(finished[0].claimed.target_id)
+                .await
+                .unwrap()[0]
+                .1,
+            "delivered",
+            "{}",
+            app.backend
+        );
+    }
+}
+
+/// Outbox work shares a batch with lobbies' changes on SQLite, in a savepoint of its own: a
+/// settlement the database refuses (here a trigger refuses every attempt's record) is undone
+/// alone and its caller told, and the join committed in the same transaction stands.
+#[tokio::test]
+async fn a_settlement_that_fails_in_a_shared_sqlite_batch_leaves_its_lobby_changes_standing() {
+    use herald::notify::worker::LEASE_MS;
+    use herald::store::{Attempt, Finished, Settled};
+    use sqlx::{Connection, Executor, SqliteConnection};
+    let mut app = notify_apps(settings()).await.remove(0);
+    assert_eq!(app.backend, "sqlite");
+    app.stop_worker();
+    let (lobby, _, hook) = lobby_with_hook(&app, &down_url().await).await;
+    app.join(&lobby, json!({"name": "Ann"})).await;
+    let now = app.clock.now_millis();
+    let claimed = app
+        .store
+        .claim_deliveries("one", now, now + LEASE_MS, 10)
+        .await
+        .unwrap();
+    let finished: Vec<Finished> = claimed
+        .into_iter()
+        .map(|claimed| Finished {
+            claimed,
+            attempt: Attempt {
+                at: now + 1,
+                status: Some(204),
+                error: None,
+            },
+            settled: Settled::Delivered,
+        })
+        .collect();
+    let (other, _) = app.create_lobby("crossing-swords", json!({})).await;
+    let (commits, _) = app.store.group_commits();
+
+    // Another connection holds the write lock (and adds the refusing trigger) while a first
+    // join is queued, so the writer waits on that join's batch; the settlement and a second
+    // join queued meanwhile then share the next one.
+    let mut blocker = SqliteConnection::connect(&app.url).await.unwrap();
+    blocker.execute("BEGIN IMMEDIATE").await.unwrap();
+    blocker
+        .execute(
+            "CREATE TRIGGER refuse_attempts BEFORE INSERT ON notify_attempts \
+             BEGIN SELECT RAISE(ABORT, 'refused by the test'); END",
+        )
+        .await
+        .unwrap();
+    let players = format!("/api/v1/lobbies/{other}/players");
+    let join = |name: &'static str| app.post(&players, None, json!({"name": name}));
+    let pause = || tokio::time::sleep(Duration::from_millis(300));
+    let (first, settled, second, ()) = tokio::join!(
+        join("Cat"),
+        async {
+            pause().await;
+            app.store.finish_deliveries("one", &finished).await
+        },
+        async {
+            pause().await;
+            join("Dan").await
+        },
+        async {
+            pause().await;
+            pause().await;
+            blocker.execute("COMMIT").await.unwrap();
+        },
+    );
+    assert_eq!(first.status, StatusCode::CREATED, "{}", first.text);
+    assert_eq!(
+        second.status,
+        StatusCode::CREATED,
+        "the join stands: {}",
+        second.text
+    );
+    assert!(
+        matches!(&settled, Err(e) if e.to_string().contains("refused by the test")),
+        "the settlement's caller hears why: {settled:?}"
+    );
+    let (commits_after, _) = app.store.group_commits();
+    assert!(
+        commits_after - commits <= 2,
+        "the settlement and the second join shared a commit: {} commits",
+        commits_after - commits
+    );
+    assert_eq!(
+        deliveries(&app, &hook).await,
+        [("pending".to_string(), 0)],
+        "nothing of the settlement was written"
+    );
+    let view = app
+        .get(&format!("/api/v1/lobbies/{other}"), None)
+        .await
+        .body;
+    assert_eq!(view["players"].as_array().unwrap().len(), 2);
+}

@@ -1,0 +1,55 @@
+//! The delivery worker's outbox work as the SQLite writer runs it, inside a batch of the
+//! lobbies' changes (`writer.rs`, `Job::Outbox`): the claim's lease and the settlement of
+//! finished attempts, the same statements as `deliveries.rs` names, on the writer's rusqlite
+//! transaction. The writer opens a savepoint around each, so that outbox work that fails
+//! leaves the lobbies' changes of the batch as they were.
+
+use std::collections::HashSet;
+
+use rusqlite::{Connection, params};
+
+use super::StoreError;
+use super::columns::Columns;
+use super::deliveries::{
+    CLAIM_SQLITE, DISABLE_TARGET, OutboxDone, OutboxWork, RECORD_SQLITE, SETTLE_SQLITE, claimed_of,
+};
+
+/// Runs `work` on `conn` (the batch's open transaction).
+pub(super) fn run(conn: &Connection, work: &OutboxWork) -> Result<OutboxDone, StoreError> {
+    match work {
+        OutboxWork::Claim {
+            owner,
+            now,
+            lease_until,
+            limit,
+        } => {
+            let mut statement = conn.prepare_cached(CLAIM_SQLITE)?;
+            let mut rows = statement.query(params![owner, lease_until, now, limit])?;
+            let mut claimed = Vec::new();
+            while let Some(row) = rows.next()? {
+                claimed.push(claimed_of(row)?);
+            }
+            Ok(OutboxDone::Claimed(claimed))
+        }
+        OutboxWork::Finish { owner, records } => {
+            let mut kept = HashSet::new();
+            {
+                let mut statement = conn.prepare_cached(SETTLE_SQLITE)?;
+                let mut rows = statement.query(params![records.settle, owner])?;
+                while let Some(row) = rows.next()? {
+                    kept.insert(Columns::of("notify_outbox", row).text("id")?);
+                }
+            }
+            let (attempts, dead, lost) = records.kept(&kept);
+            if let Some(attempts) = attempts {
+                conn.prepare_cached(RECORD_SQLITE)?
+                    .execute(params![attempts])?;
+            }
+            for target in dead {
+                conn.prepare_cached(DISABLE_TARGET)?
+                    .execute(params![target])?;
+            }
+            Ok(OutboxDone::Finished { lost })
+        }
+    }
+}
