@@ -34,7 +34,7 @@ pub use deadlines::Fired;
 pub use fallback::FallbackView;
 pub use games::GameKind;
 pub use lobby::Joined;
-pub use notice_facts::LobbyFacts;
+pub use notice_facts::{LobbyFacts, PublicLog};
 pub use resolve::{HOST_STEP, ROUND_OPENING};
 pub use rounds::{RoundSummary, RoundView};
 pub use scheduler::{RECHECK_MS, Report, Scheduler};

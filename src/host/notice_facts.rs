@@ -3,6 +3,8 @@
 //! views (every player's pools, the round's reveal) cost more than sending the message. Only
 //! public material is read here, as in the views.
 
+use std::borrow::Cow;
+
 use serde::Deserialize;
 use serde::de::IgnoredAny;
 use uuid::Uuid;
@@ -18,53 +20,89 @@ pub struct LobbyFacts {
     pub name: String,
     pub seats_taken: usize,
     pub capacity: usize,
-    /// The players an answer is due from now.
-    pub owing: Vec<Uuid>,
+    /// Whether an answer is due now from the player the notice is for (false for a lobby's
+    /// channel).
+    pub player_owes: bool,
+}
+
+/// A resolved round's public log, as a summary quotes it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PublicLog {
+    /// Its first lines, at most as many as asked for.
+    pub first: Vec<String>,
+    /// How many public lines it has in all.
+    pub lines: usize,
 }
 
 impl Host {
-    /// The lobby's name, seats and who owes an answer, from its snapshot.
-    pub async fn lobby_facts(&self, id: Uuid) -> Result<LobbyFacts, AppError> {
+    /// The lobby's name and seats from its snapshot, and whether `player` owes an answer. The
+    /// game's state (a whole melee's) is read only for a player's own notice: a channel's
+    /// notices, most of them, never ask who owes.
+    pub async fn lobby_facts(
+        &self,
+        id: Uuid,
+        player: Option<Uuid>,
+    ) -> Result<LobbyFacts, AppError> {
         let snapshot = self.snapshot(id).await?;
         let kind = snapshot.lobby.game_kind()?;
-        let (capacity, owes) = with_game!(kind, G => {
+        let seat = player.and_then(|player| {
+            snapshot
+                .players
+                .iter()
+                .find(|p| p.id == player)
+                .map(|p| Seat(p.seat))
+        });
+        let (capacity, player_owes) = with_game!(kind, G => {
             let settings = engine::settings::<G>(&snapshot)?;
-            let state = engine::state::<G>(&snapshot)?;
-            let owes: Vec<Seat> = state.as_deref().map(G::owes).unwrap_or_default();
+            let owes = match seat {
+                Some(seat) => engine::state::<G>(&snapshot)?
+                    .as_deref()
+                    .is_some_and(|state| G::owes(state).contains(&seat)),
+                None => false,
+            };
             (G::capacity(&settings), owes)
         });
         Ok(LobbyFacts {
             name: snapshot.lobby.name.clone(),
             seats_taken: snapshot.players.len(),
             capacity,
-            owing: snapshot
-                .players
-                .iter()
-                .filter(|p| owes.contains(&Seat(p.seat)))
-                .map(|p| p.id)
-                .collect(),
+            player_owes,
         })
     }
 
-    /// The lines of a resolved round's public log, in order (as `round_view` shows them to
-    /// someone who is not a player).
-    pub async fn public_log_lines(&self, id: Uuid, round: u32) -> Result<Vec<String>, AppError> {
-        /// A log entry as far as a notice reads it.
+    /// A resolved round's public log (as `round_view` shows it to someone who is not a
+    /// player): its first `quoted` lines and how many there are. The rest of each entry is
+    /// skipped, and lines past the quoted ones are only counted: a melee's round log is
+    /// kilobytes, and a notice quotes a dozen lines of it.
+    pub async fn public_log(
+        &self,
+        id: Uuid,
+        round: u32,
+        quoted: usize,
+    ) -> Result<PublicLog, AppError> {
+        /// A log entry as far as a notice reads it (its text borrowed from the stored JSON
+        /// unless it holds escapes).
         #[derive(Deserialize)]
-        struct Line {
-            text: Option<String>,
+        struct Line<'a> {
+            #[serde(borrow)]
+            text: Option<Cow<'a, str>>,
             private_to_seat: Option<IgnoredAny>,
         }
-        let mut lines = Vec::new();
-        for log in self.store.round_logs(id, round).await? {
-            let entries: Vec<Line> = engine::from_stored(&log)?;
-            lines.extend(
-                entries
-                    .into_iter()
-                    .filter(|line| line.private_to_seat.is_none())
-                    .filter_map(|line| line.text),
-            );
+        let mut log = PublicLog::default();
+        for stored in self.store.round_logs(id, round).await? {
+            let entries: Vec<Line<'_>> = serde_json::from_str(&stored)
+                .map_err(|e| AppError::Internal(format!("stored JSON: {e}")))?;
+            for text in entries
+                .into_iter()
+                .filter(|line| line.private_to_seat.is_none())
+                .filter_map(|line| line.text)
+            {
+                if log.first.len() < quoted {
+                    log.first.push(text.into_owned());
+                }
+                log.lines += 1;
+            }
         }
-        Ok(lines)
+        Ok(log)
     }
 }

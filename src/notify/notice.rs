@@ -9,6 +9,7 @@ use uuid::Uuid;
 
 use crate::error::AppError;
 use crate::host::Host;
+use crate::host::PublicLog;
 use crate::store::EventRow;
 
 /// Log lines of a round quoted in its summary; the rest is on the lobby's page.
@@ -57,7 +58,7 @@ pub async fn build(
     player: Option<Uuid>,
     link: Option<String>,
 ) -> Result<Notice, AppError> {
-    let facts = host.lobby_facts(lobby_id).await?;
+    let facts = host.lobby_facts(lobby_id, player).await?;
     let data: Value = serde_json::from_str(&event.data).unwrap_or(Value::Null);
     let name = |value: &Value| -> String {
         value
@@ -67,7 +68,7 @@ pub async fn build(
             .to_string()
     };
     let lobby = facts.name.clone();
-    let owes = player.is_some_and(|id| facts.owing.contains(&id));
+    let owes = facts.player_owes;
     let round = data.get("round").and_then(Value::as_u64);
     let step = data.get("step").and_then(Value::as_str).unwrap_or("");
     let (title, text) = match event.kind.as_str() {
@@ -97,7 +98,7 @@ pub async fn build(
             let round = round.unwrap_or(0) as u32;
             (
                 format!("Round {round} of {lobby} is out"),
-                summary(&host.public_log_lines(lobby_id, round).await?),
+                summary(&host.public_log(lobby_id, round, SUMMARY_LINES).await?),
             )
         }
         "deadline-approaching" => (
@@ -131,17 +132,12 @@ pub async fn build(
 }
 
 /// The first lines of a resolved round's public log.
-fn summary(lines: &[String]) -> String {
-    let mut summary = lines
-        .iter()
-        .take(SUMMARY_LINES)
-        .map(String::as_str)
-        .collect::<Vec<_>>()
-        .join("\n");
-    if lines.len() > SUMMARY_LINES {
+fn summary(log: &PublicLog) -> String {
+    let mut summary = log.first.join("\n");
+    if log.lines > log.first.len() {
         summary.push_str(&format!(
             "\n… and {} more lines on the lobby's page.",
-            lines.len() - SUMMARY_LINES
+            log.lines - log.first.len()
         ));
     }
     summary
@@ -166,4 +162,26 @@ fn standings(players: &[Value], result: Option<&Value>) -> String {
         lines.push(format!("Result: {result}"));
     }
     lines.join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_summary_quotes_the_first_lines_and_counts_the_rest() {
+        let log = PublicLog {
+            first: vec!["Ann strikes Bob.".into(), "Bob falls.".into()],
+            lines: 5,
+        };
+        assert_eq!(
+            summary(&log),
+            "Ann strikes Bob.\nBob falls.\n… and 3 more lines on the lobby's page."
+        );
+        let whole = PublicLog {
+            first: vec!["Ann rests.".into()],
+            lines: 1,
+        };
+        assert_eq!(summary(&whole), "Ann rests.");
+    }
 }

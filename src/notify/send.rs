@@ -124,7 +124,7 @@ impl Sender {
         };
         let link = self.settings.lobby_link(delivery.lobby_id);
         let notice = match (delivery.event_seq, &delivery.event) {
-            (None, _) => match host.lobby_facts(delivery.lobby_id).await {
+            (None, _) => match host.lobby_facts(delivery.lobby_id, None).await {
                 Ok(facts) => Notice::test(delivery.lobby_id, &facts.name, link),
                 Err(_) => return permanent("the lobby is gone".into()),
             },
