@@ -105,12 +105,13 @@ pub(super) enum OutboxDone {
 }
 
 /// A batch of finished attempts as the statements take them: the settlements as one JSON
-/// array (`SETTLE_*`), and each attempt's record and whether its destination dies, to be
-/// written only for the rows whose lease held.
+/// array (`SETTLE_*`, which records a success on its outbox row), and each failed attempt's
+/// record and whether its destination dies, to be written only for the rows whose lease held.
 #[derive(Debug)]
 pub(super) struct Records {
     pub settle: String,
-    attempts: Vec<(String, serde_json::Value, Option<String>)>,
+    settled: usize,
+    failures: Vec<(String, serde_json::Value, Option<String>)>,
 }
 
 impl Records {
@@ -123,17 +124,25 @@ impl Records {
                      attempt,
                      settled,
                  }| {
-                    let (status, next_at) = match settled {
+                    let (state, next_at) = match settled {
                         Settled::Delivered => ("delivered", attempt.at),
                         Settled::Retry { at } => ("pending", *at),
                         Settled::Dead => ("dead", attempt.at),
                     };
-                    serde_json::json!({"id": claimed.id, "state": status, "next_at": next_at})
+                    let delivered = matches!(settled, Settled::Delivered);
+                    serde_json::json!({
+                        "id": claimed.id,
+                        "state": state,
+                        "next_at": next_at,
+                        "delivered_at": delivered.then_some(attempt.at),
+                        "delivered_status": if delivered { attempt.status } else { None },
+                    })
                 },
             )
             .collect();
-        let attempts = finished
+        let failures = finished
             .iter()
+            .filter(|finished| !matches!(finished.settled, Settled::Delivered))
             .map(
                 |Finished {
                      claimed,
@@ -156,24 +165,25 @@ impl Records {
             .collect();
         Records {
             settle: serde_json::Value::Array(settle).to_string(),
-            attempts,
+            settled: finished.len(),
+            failures,
         }
     }
 
-    /// For the rows the settlement `kept` (their lease held): the attempts to record, as one
-    /// JSON array (None if there are none), the destinations to disable, and how many
+    /// For the rows the settlement `kept` (their lease held): the failed attempts to record,
+    /// as one JSON array (None if there are none), the destinations to disable, and how many
     /// attempts lost their lease.
     pub fn kept(&self, kept: &HashSet<String>) -> (Option<String>, Vec<String>, usize) {
-        let mut attempts = Vec::with_capacity(kept.len());
+        let mut attempts = Vec::new();
         let mut dead = Vec::new();
-        for (id, record, dies) in &self.attempts {
+        for (id, record, dies) in &self.failures {
             if !kept.contains(id) {
                 continue;
             }
             attempts.push(record.clone());
             dead.extend(dies.clone());
         }
-        let lost = self.attempts.len() - attempts.len();
+        let lost = self.settled - kept.len();
         let attempts =
             (!attempts.is_empty()).then(|| serde_json::Value::Array(attempts).to_string());
         (attempts, dead, lost)
@@ -209,22 +219,27 @@ const CLAIM_POSTGRES: &str = "UPDATE notify_outbox SET lease_owner = $1, lease_u
     AND (lease_until IS NULL OR lease_until <= $3) \
     RETURNING id, target_id, lobby_id, event_seq, kind, attempts, created_at";
 
-/// Settles a batch of attempts given as a JSON array of `{id, state, next_at}`, on the rows
-/// whose lease `$2` still holds; answers the ids it settled.
+/// Settles a batch of attempts given as a JSON array of `{id, state, next_at, delivered_at,
+/// delivered_status}` (the last two null unless delivered: a success is recorded on its row),
+/// on the rows whose lease `$2` still holds; answers the ids it settled.
 pub(super) const SETTLE_SQLITE: &str = "UPDATE notify_outbox SET status = f.state, attempts = attempts + 1, \
-    next_at = f.next_at, lease_owner = NULL, lease_until = NULL \
+    next_at = f.next_at, lease_owner = NULL, lease_until = NULL, \
+    delivered_at = f.delivered_at, delivered_status = f.delivered_status \
     FROM (SELECT json_extract(value, '$.id') AS id, json_extract(value, '$.state') AS state, \
-    json_extract(value, '$.next_at') AS next_at FROM json_each($1)) AS f \
+    json_extract(value, '$.next_at') AS next_at, json_extract(value, '$.delivered_at') AS delivered_at, \
+    json_extract(value, '$.delivered_status') AS delivered_status FROM json_each($1)) AS f \
     WHERE notify_outbox.id = f.id AND notify_outbox.lease_owner = $2 \
     RETURNING notify_outbox.id";
 
 const SETTLE_POSTGRES: &str = "UPDATE notify_outbox SET status = f.state, attempts = attempts + 1, \
-    next_at = f.next_at, lease_owner = NULL, lease_until = NULL \
-    FROM jsonb_to_recordset($1::jsonb) AS f(id text, state text, next_at bigint) \
+    next_at = f.next_at, lease_owner = NULL, lease_until = NULL, \
+    delivered_at = f.delivered_at, delivered_status = f.delivered_status \
+    FROM jsonb_to_recordset($1::jsonb) AS f(id text, state text, next_at bigint, \
+    delivered_at bigint, delivered_status bigint) \
     WHERE notify_outbox.id = f.id AND notify_outbox.lease_owner = $2 \
     RETURNING notify_outbox.id";
 
-/// Records a batch of attempts given as a JSON array.
+/// Records a batch of failed attempts given as a JSON array.
 pub(super) const RECORD_SQLITE: &str = "INSERT INTO notify_attempts \
     (outbox_id, attempt, target_id, at, status, error) \
     SELECT json_extract(value, '$.outbox_id'), json_extract(value, '$.attempt'), \
@@ -414,12 +429,19 @@ impl Store {
         Ok(lost)
     }
 
-    /// The last `limit` attempts on a destination, newest first.
+    /// The last `limit` attempts on a destination, newest first: the failed ones from
+    /// notify_attempts, the successful ones from their outbox rows.
     pub async fn attempts(&self, target: Uuid, limit: i64) -> Result<Vec<AttemptRow>, StoreError> {
         let rows = sqlx::query(
-            "SELECT a.outbox_id, o.kind, a.attempt, a.at, a.status, a.error \
+            "SELECT outbox_id, kind, attempt, at, status, error FROM ( \
+             SELECT a.outbox_id, o.kind, a.attempt, a.at, a.status, a.error \
              FROM notify_attempts a JOIN notify_outbox o ON o.id = a.outbox_id \
-             WHERE a.target_id = $1 ORDER BY a.at DESC, a.attempt DESC LIMIT $2",
+             WHERE a.target_id = $1 \
+             UNION ALL \
+             SELECT o.id AS outbox_id, o.kind, o.attempts AS attempt, o.delivered_at AS at, \
+             o.delivered_status AS status, CAST(NULL AS TEXT) AS error \
+             FROM notify_outbox o WHERE o.target_id = $1 AND o.delivered_at IS NOT NULL \
+             ) AS attempts ORDER BY at DESC, attempt DESC LIMIT $2",
         )
         .bind(target.to_string())
         .bind(limit)

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::time::Duration;
 
 use axum::http::StatusCode;
-use serde_json::json;
+use serde_json::{Value, json};
 use uuid::Uuid;
 
 use crate::notify_receivers::{Behaviour, Receiver, down_url, settings, settle};
@@ -54,7 +54,7 @@ async fn lobby_with_hook(app: &TestApp, url: &str) -> (String, String, String) {
 async fn a_receiver_failing_twice_gets_the_same_delivery_on_the_third_attempt() {
     for app in notify_apps(settings()).await {
         let receiver = Receiver::start(Behaviour::FailFirst(2)).await;
-        let (lobby, _, hook) = lobby_with_hook(&app, &receiver.url).await;
+        let (lobby, host, hook) = lobby_with_hook(&app, &receiver.url).await;
         app.join(&lobby, json!({"name": "Ann"})).await;
         receiver.wait_for(1).await;
         wait_deliveries(&app, &hook, &[("pending", 1)]).await;
@@ -80,6 +80,35 @@ async fn a_receiver_failing_twice_gets_the_same_delivery_on_the_third_attempt() 
         assert!(
             ids.iter().all(|id| *id == ids[0]),
             "one delivery id: {ids:?}"
+        );
+        // The host sees the three attempts, newest first: the success (recorded on the
+        // delivery's own row) above the two failures (recorded apart).
+        let view = app
+            .get(&format!("/api/v1/lobbies/{lobby}/webhooks"), Some(&host))
+            .await
+            .body;
+        let seen: Vec<(i64, Value, bool)> = view["webhooks"][0]["deliveries"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| {
+                assert_eq!(d["delivery_id"], ids[0], "{}", app.backend);
+                (
+                    d["attempt"].as_i64().unwrap(),
+                    d["status"].clone(),
+                    d["error"].is_null(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            seen,
+            [
+                (3, json!(204), true),
+                (2, json!(503), false),
+                (1, json!(503), false)
+            ],
+            "{}",
+            app.backend
         );
     }
 }
@@ -422,8 +451,8 @@ async fn sqlite_claims_and_settlements_ride_the_lobbies_writer() {
 }
 
 /// Outbox work shares a batch with lobbies' changes on SQLite, in a savepoint of its own: a
-/// settlement the database refuses (here a trigger refuses every attempt's record) is undone
-/// alone and its caller told, and the join committed in the same transaction stands.
+/// settlement the database refuses (here a trigger refuses every failed attempt's record) is
+/// undone alone and its caller told, and the join committed in the same transaction stands.
 #[tokio::test]
 async fn a_settlement_that_fails_in_a_shared_sqlite_batch_leaves_its_lobby_changes_standing() {
     use herald::notify::worker::LEASE_MS;
@@ -446,10 +475,10 @@ async fn a_settlement_that_fails_in_a_shared_sqlite_batch_leaves_its_lobby_chang
             claimed,
             attempt: Attempt {
                 at: now + 1,
-                status: Some(204),
-                error: None,
+                status: Some(500),
+                error: Some("the receiver answered 500".into()),
             },
-            settled: Settled::Delivered,
+            settled: Settled::Retry { at: now + 5_000 },
         })
         .collect();
     let (other, _) = app.create_lobby("crossing-swords", json!({})).await;
