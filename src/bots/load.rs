@@ -151,6 +151,7 @@ pub async fn run(args: LoadArgs) -> Result<Report, ClientError> {
 
     let delivered_before_play = receiver.as_ref().map_or(0, |r| r.count());
     let cpu_before = cpu_of(&args.server_pid);
+    let stored_before = stored_of(&args.server_pid);
     let helpers = &args.database_processes;
     let helpers_before: Vec<f64> = helpers.iter().map(|n| cpu_seconds_of_named(n)).collect();
     let started = Instant::now();
@@ -181,6 +182,8 @@ pub async fn run(args: LoadArgs) -> Result<Report, ClientError> {
         None => None,
     };
 
+    // After the play's deliveries have settled, so that their records are counted too.
+    let stored = stored_before.zip(stored_of(&args.server_pid));
     let mut tally = tally.lock().unwrap_or_else(|e| e.into_inner());
     tally.latencies_us.sort_unstable();
     let secs = elapsed.as_secs_f64();
@@ -214,6 +217,14 @@ pub async fn run(args: LoadArgs) -> Result<Report, ClientError> {
     );
     if let Some((during, total)) = &deliveries {
         println!("webhook deliveries of the play: {during} while playing, {total} in all");
+    }
+    if let Some((before, after)) = stored {
+        let bytes = after.saturating_sub(before);
+        println!(
+            "server wrote to storage while playing: {:.1} MB ({:.1} KB per order)",
+            bytes as f64 / 1e6,
+            bytes as f64 / 1e3 / tally.orders.max(1) as f64
+        );
     }
     let errors: u64 = tally.errors.values().sum();
     println!("errors: {errors} {:?}", tally.errors);
@@ -394,6 +405,23 @@ fn cpu_seconds_of_named(name: &str) -> f64 {
 }
 
 /// A memory figure (kB) from /proc/PID/status: VmRSS now, VmHWM the peak.
+/// Bytes the server's processes have caused to be written to storage so far (Linux
+/// `/proc/PID/io`, `write_bytes`: counted when a page is dirtied, so the same work gives the
+/// same figure however busy the machine is, where its CPU-seconds spread; `None` as for
+/// [`cpu_of`]). On SQLite it is the WAL and the checkpoints into the database file.
+fn stored_of(pids: &[u32]) -> Option<u64> {
+    if pids.is_empty() {
+        return None;
+    }
+    pids.iter()
+        .map(|&pid| {
+            let io = std::fs::read_to_string(format!("/proc/{pid}/io")).ok()?;
+            let line = io.lines().find(|l| l.starts_with("write_bytes:"))?;
+            line.split_whitespace().nth(1)?.parse::<u64>().ok()
+        })
+        .sum()
+}
+
 fn memory_kb(pid: u32, field: &str) -> Option<u64> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
     let line = status.lines().find(|l| l.starts_with(field))?;
@@ -403,6 +431,20 @@ fn memory_kb(pid: u32, field: &str) -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn storage_writes_are_read_for_a_live_process_and_none_for_no_process() {
+        // In the checkout, not the system's temporary directory, which may be a tmpfs (whose
+        // pages are never written to storage).
+        let file = tempfile::NamedTempFile::new_in(env!("CARGO_MANIFEST_DIR")).unwrap();
+        let before = stored_of(&[std::process::id()]).expect("our own /proc/PID/io");
+        std::fs::write(file.path(), vec![7u8; 1 << 20]).unwrap();
+        file.as_file().sync_all().unwrap();
+        let after = stored_of(&[std::process::id()]).unwrap();
+        assert!(after >= before + (1 << 20), "{before} then {after}");
+        assert_eq!(stored_of(&[]), None);
+    }
 
     #[test]
     fn percentiles_pick_the_nearest_rank() {
