@@ -44,6 +44,29 @@ async fn wait_deliveries(app: &TestApp, webhook: &str, expected: &[(&str, i64)])
     }
 }
 
+/// Each claimed delivery as finished by one attempt at `at` (answered `status`, failing with
+/// `error` unless None), settled as `settled`.
+fn finished_all(
+    claimed: &[herald::store::Claimed],
+    at: i64,
+    status: Option<i64>,
+    error: Option<&str>,
+    settled: herald::store::Settled,
+) -> Vec<herald::store::Finished> {
+    claimed
+        .iter()
+        .map(|c| herald::store::Finished {
+            claimed: c.clone(),
+            attempt: herald::store::Attempt {
+                at,
+                status,
+                error: error.map(str::to_string),
+            },
+            settled: settled.clone(),
+        })
+        .collect()
+}
+
 async fn lobby_with_hook(app: &TestApp, url: &str) -> (String, String, String) {
     let (lobby, host) = app.create_lobby("crossing-swords", json!({})).await;
     let (hook, _) = add_webhook(app, &lobby, &host, url, "standard", &["player-joined"]).await;
@@ -281,7 +304,7 @@ async fn two_servers_on_one_database_deliver_each_notification_once() {
 #[tokio::test]
 async fn an_attempt_whose_lease_ran_out_is_not_recorded_and_the_new_owners_is() {
     use herald::notify::worker::LEASE_MS;
-    use herald::store::{Attempt, Finished, Settled};
+    use herald::store::Settled;
     for mut app in notify_apps(settings()).await {
         app.stop_worker();
         let (lobby, host, hook) = lobby_with_hook(&app, &down_url().await).await;
@@ -302,18 +325,8 @@ async fn an_attempt_whose_lease_ran_out_is_not_recorded_and_the_new_owners_is() 
             .unwrap();
         assert_eq!(second.len(), 2, "{}: the leases ran out", app.backend);
         let finished = |claimed: &[herald::store::Claimed], owner_at: i64, settled: Settled| {
-            claimed
-                .iter()
-                .map(|c| Finished {
-                    claimed: c.clone(),
-                    attempt: Attempt {
-                        at: owner_at,
-                        status: Some(500),
-                        error: Some("the receiver answered 500".into()),
-                    },
-                    settled: settled.clone(),
-                })
-                .collect::<Vec<_>>()
+            let error = Some("the receiver answered 500");
+            finished_all(claimed, owner_at, Some(500), error, settled)
         };
         let lost = app
             .store
@@ -392,7 +405,7 @@ async fn an_attempt_whose_lease_ran_out_is_not_recorded_and_the_new_owners_is() 
 #[tokio::test]
 async fn sqlite_claims_and_settlements_ride_the_lobbies_writer() {
     use herald::notify::worker::LEASE_MS;
-    use herald::store::{Attempt, Finished, Settled};
+    use herald::store::Settled;
     for mut app in notify_apps(settings()).await {
         app.stop_worker();
         let (lobby, _, _) = lobby_with_hook(&app, &down_url().await).await;
@@ -406,18 +419,7 @@ async fn sqlite_claims_and_settlements_ride_the_lobbies_writer() {
             .unwrap();
         assert_eq!(claimed.len(), 1, "{}", app.backend);
         let after_claim = app.store.group_commits();
-        let finished: Vec<Finished> = claimed
-            .into_iter()
-            .map(|claimed| Finished {
-                claimed,
-                attempt: Attempt {
-                    at: now + 1,
-                    status: Some(204),
-                    error: None,
-                },
-                settled: Settled::Delivered,
-            })
-            .collect();
+        let finished = finished_all(&claimed, now + 1, Some(204), None, Settled::Delivered);
         let lost = app.store.finish_deliveries("one", &finished).await.unwrap();
         assert_eq!(lost, 0, "{}", app.backend);
         let after_settle = app.store.group_commits();
@@ -456,7 +458,7 @@ async fn sqlite_claims_and_settlements_ride_the_lobbies_writer() {
 #[tokio::test]
 async fn a_settlement_that_fails_in_a_shared_sqlite_batch_leaves_its_lobby_changes_standing() {
     use herald::notify::worker::LEASE_MS;
-    use herald::store::{Attempt, Finished, Settled};
+    use herald::store::Settled;
     use sqlx::{Connection, Executor, SqliteConnection};
     let mut app = notify_apps(settings()).await.remove(0);
     assert_eq!(app.backend, "sqlite");
@@ -469,18 +471,14 @@ async fn a_settlement_that_fails_in_a_shared_sqlite_batch_leaves_its_lobby_chang
         .claim_deliveries("one", now, now + LEASE_MS, 10)
         .await
         .unwrap();
-    let finished: Vec<Finished> = claimed
-        .into_iter()
-        .map(|claimed| Finished {
-            claimed,
-            attempt: Attempt {
-                at: now + 1,
-                status: Some(500),
-                error: Some("the receiver answered 500".into()),
-            },
-            settled: Settled::Retry { at: now + 5_000 },
-        })
-        .collect();
+    let error = Some("the receiver answered 500");
+    let finished = finished_all(
+        &claimed,
+        now + 1,
+        Some(500),
+        error,
+        Settled::Retry { at: now + 5_000 },
+    );
     let (other, _) = app.create_lobby("crossing-swords", json!({})).await;
     let (commits, _) = app.store.group_commits();
 
