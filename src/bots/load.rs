@@ -404,7 +404,6 @@ fn cpu_seconds_of_named(name: &str) -> f64 {
         .sum::<f64>()
 }
 
-/// A memory figure (kB) from /proc/PID/status: VmRSS now, VmHWM the peak.
 /// Bytes the server's processes have caused to be written to storage so far (Linux
 /// `/proc/PID/io`, `write_bytes`: counted when a page is dirtied, so the same work gives the
 /// same figure however busy the machine is, where its CPU-seconds spread; `None` as for
@@ -422,6 +421,7 @@ fn stored_of(pids: &[u32]) -> Option<u64> {
         .sum()
 }
 
+/// A memory figure (kB) from /proc/PID/status: VmRSS now, VmHWM the peak.
 fn memory_kb(pid: u32, field: &str) -> Option<u64> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
     let line = status.lines().find(|l| l.starts_with(field))?;

@@ -4,8 +4,8 @@
 use std::sync::Arc;
 
 use rand::SeedableRng;
-use serde::Serialize;
 use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::error::AppError;
@@ -37,8 +37,9 @@ pub fn to_canonical_text<T: Serialize>(value: &T) -> Result<String, AppError> {
         .map_err(|e| AppError::Internal(format!("serialize: {e}")))
 }
 
-/// Reads JSON that Herald itself stored; a failure is our fault, not the client's.
-pub fn from_stored<T: DeserializeOwned>(text: &str) -> Result<T, AppError> {
+/// Reads JSON that Herald itself stored (`T` may borrow from `text`); a failure is our fault,
+/// not the client's.
+pub fn from_stored<'a, T: Deserialize<'a>>(text: &'a str) -> Result<T, AppError> {
     serde_json::from_str(text).map_err(|e| AppError::Internal(format!("stored JSON: {e}")))
 }
 

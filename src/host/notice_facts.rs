@@ -90,8 +90,7 @@ impl Host {
         }
         let mut log = PublicLog::default();
         for stored in self.store.round_logs(id, round).await? {
-            let entries: Vec<Line<'_>> = serde_json::from_str(&stored)
-                .map_err(|e| AppError::Internal(format!("stored JSON: {e}")))?;
+            let entries: Vec<Line<'_>> = engine::from_stored(&stored)?;
             for text in entries
                 .into_iter()
                 .filter(|line| line.private_to_seat.is_none())

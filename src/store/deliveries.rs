@@ -116,53 +116,41 @@ pub(super) struct Records {
 
 impl Records {
     fn of(finished: &[Finished]) -> Records {
-        let settle: Vec<serde_json::Value> = finished
-            .iter()
-            .map(
-                |Finished {
-                     claimed,
-                     attempt,
-                     settled,
-                 }| {
-                    let (state, next_at) = match settled {
-                        Settled::Delivered => ("delivered", attempt.at),
-                        Settled::Retry { at } => ("pending", *at),
-                        Settled::Dead => ("dead", attempt.at),
-                    };
-                    let delivered = matches!(settled, Settled::Delivered);
-                    serde_json::json!({
-                        "id": claimed.id,
-                        "state": state,
-                        "next_at": next_at,
-                        "delivered_at": delivered.then_some(attempt.at),
-                        "delivered_status": if delivered { attempt.status } else { None },
-                    })
-                },
-            )
-            .collect();
-        let failures = finished
-            .iter()
-            .filter(|finished| !matches!(finished.settled, Settled::Delivered))
-            .map(
-                |Finished {
-                     claimed,
-                     attempt,
-                     settled,
-                 }| {
-                    let record = serde_json::json!({
-                        "outbox_id": claimed.id,
-                        "attempt": claimed.attempts + 1,
-                        "target_id": claimed.target_id.to_string(),
-                        "at": attempt.at,
-                        "status": attempt.status,
-                        "error": attempt.error,
-                    });
-                    let dies =
-                        matches!(settled, Settled::Dead).then(|| claimed.target_id.to_string());
-                    (claimed.id.clone(), record, dies)
-                },
-            )
-            .collect();
+        let mut settle = Vec::with_capacity(finished.len());
+        let mut failures = Vec::new();
+        for Finished {
+            claimed,
+            attempt,
+            settled,
+        } in finished
+        {
+            let (state, next_at) = match settled {
+                Settled::Delivered => ("delivered", attempt.at),
+                Settled::Retry { at } => ("pending", *at),
+                Settled::Dead => ("dead", attempt.at),
+            };
+            let delivered = matches!(settled, Settled::Delivered);
+            settle.push(serde_json::json!({
+                "id": claimed.id,
+                "state": state,
+                "next_at": next_at,
+                "delivered_at": delivered.then_some(attempt.at),
+                "delivered_status": if delivered { attempt.status } else { None },
+            }));
+            if delivered {
+                continue;
+            }
+            let record = serde_json::json!({
+                "outbox_id": claimed.id,
+                "attempt": claimed.attempts + 1,
+                "target_id": claimed.target_id.to_string(),
+                "at": attempt.at,
+                "status": attempt.status,
+                "error": attempt.error,
+            });
+            let dies = matches!(settled, Settled::Dead).then(|| claimed.target_id.to_string());
+            failures.push((claimed.id.clone(), record, dies));
+        }
         Records {
             settle: serde_json::Value::Array(settle).to_string(),
             settled: finished.len(),

@@ -11,7 +11,8 @@ use rusqlite::{Connection, params};
 use super::StoreError;
 use super::columns::Columns;
 use super::deliveries::{
-    CLAIM_SQLITE, DISABLE_TARGET, OutboxDone, OutboxWork, RECORD_SQLITE, SETTLE_SQLITE, claimed_of,
+    CLAIM_SQLITE, DISABLE_TARGET, OutboxDone, OutboxWork, RECORD_SQLITE, Records, SETTLE_SQLITE,
+    claimed_of,
 };
 
 /// Runs `work` on `conn` (the batch's open transaction).
@@ -22,34 +23,47 @@ pub(super) fn run(conn: &Connection, work: &OutboxWork) -> Result<OutboxDone, St
             now,
             lease_until,
             limit,
-        } => {
-            let mut statement = conn.prepare_cached(CLAIM_SQLITE)?;
-            let mut rows = statement.query(params![owner, lease_until, now, limit])?;
-            let mut claimed = Vec::new();
-            while let Some(row) = rows.next()? {
-                claimed.push(claimed_of(row)?);
-            }
-            Ok(OutboxDone::Claimed(claimed))
-        }
-        OutboxWork::Finish { owner, records } => {
-            let mut kept = HashSet::new();
-            {
-                let mut statement = conn.prepare_cached(SETTLE_SQLITE)?;
-                let mut rows = statement.query(params![records.settle, owner])?;
-                while let Some(row) = rows.next()? {
-                    kept.insert(Columns::of("notify_outbox", row).text("id")?);
-                }
-            }
-            let (attempts, dead, lost) = records.kept(&kept);
-            if let Some(attempts) = attempts {
-                conn.prepare_cached(RECORD_SQLITE)?
-                    .execute(params![attempts])?;
-            }
-            for target in dead {
-                conn.prepare_cached(DISABLE_TARGET)?
-                    .execute(params![target])?;
-            }
-            Ok(OutboxDone::Finished { lost })
+        } => claim(conn, owner, *now, *lease_until, *limit),
+        OutboxWork::Finish { owner, records } => finish(conn, owner, records),
+    }
+}
+
+/// Leases up to `limit` deliveries due at `now` to `owner` until `lease_until`.
+fn claim(
+    conn: &Connection,
+    owner: &str,
+    now: i64,
+    lease_until: i64,
+    limit: i64,
+) -> Result<OutboxDone, StoreError> {
+    let mut statement = conn.prepare_cached(CLAIM_SQLITE)?;
+    let mut rows = statement.query(params![owner, lease_until, now, limit])?;
+    let mut claimed = Vec::new();
+    while let Some(row) = rows.next()? {
+        claimed.push(claimed_of(row)?);
+    }
+    Ok(OutboxDone::Claimed(claimed))
+}
+
+/// Settles the attempts whose lease `owner` still holds, records the failed ones and
+/// disables the destinations whose delivery died.
+fn finish(conn: &Connection, owner: &str, records: &Records) -> Result<OutboxDone, StoreError> {
+    let mut kept = HashSet::new();
+    {
+        let mut statement = conn.prepare_cached(SETTLE_SQLITE)?;
+        let mut rows = statement.query(params![records.settle, owner])?;
+        while let Some(row) = rows.next()? {
+            kept.insert(Columns::of("notify_outbox", row).text("id")?);
         }
     }
+    let (attempts, dead, lost) = records.kept(&kept);
+    if let Some(attempts) = attempts {
+        conn.prepare_cached(RECORD_SQLITE)?
+            .execute(params![attempts])?;
+    }
+    for target in dead {
+        conn.prepare_cached(DISABLE_TARGET)?
+            .execute(params![target])?;
+    }
+    Ok(OutboxDone::Finished { lost })
 }
