@@ -126,7 +126,8 @@ impl Host {
                 if wakes {
                     self.wake.notify_one();
                 }
-                if owes {
+                // Handed deliveries reach the worker with the commit (`store/handoff.rs`).
+                if owes && !self.store.hands_deliveries_off() {
                     self.outbox.notify_one();
                 }
                 Ok(Committed {

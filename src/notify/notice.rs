@@ -4,7 +4,9 @@
 //! anything the public lobby page does not show. The one private thing a notice may carry is a
 //! player's own link, and only in that player's own mail (`mail.rs`).
 
-use serde_json::{Value, json};
+use serde::Serialize;
+use serde_json::Value;
+use serde_json::value::RawValue;
 use uuid::Uuid;
 
 use crate::error::AppError;
@@ -28,8 +30,17 @@ pub struct Notice {
     pub text: String,
     /// The lobby's public page, when the operator named the public URL.
     pub link: Option<String>,
-    /// The event as the public stream carries it (`{"seq", "data"}`), or null for a test.
-    pub event: Value,
+    /// The event as the public stream carries it (`{"seq", "data"}`), or None (null) for a
+    /// test.
+    pub event: Option<NoticeEvent>,
+}
+
+/// An event in a notice: its sequence number and its data as stored (public, as the stream
+/// sends it).
+#[derive(Clone, Debug, Serialize)]
+pub struct NoticeEvent {
+    pub data: Box<RawValue>,
+    pub seq: i64,
 }
 
 impl Notice {
@@ -42,7 +53,7 @@ impl Notice {
             title: format!("Test message from Herald for {lobby_name}"),
             text: "The host sent this to check that notifications arrive.".into(),
             link,
-            event: Value::Null,
+            event: None,
         }
     }
 }
@@ -127,7 +138,12 @@ pub async fn build(
         title,
         text,
         link,
-        event: json!({"seq": event.seq, "data": data}),
+        event: Some(NoticeEvent {
+            // The stored data is JSON the writer wrote; should it not be, the notice says null.
+            data: RawValue::from_string(event.data.clone())
+                .unwrap_or_else(|_| RawValue::NULL.to_owned()),
+            seq: event.seq,
+        }),
     })
 }
 

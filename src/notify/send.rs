@@ -178,10 +178,9 @@ impl Sender {
             .unwrap_or(OffsetDateTime::UNIX_EPOCH);
         let stamp = now.format(&Rfc3339).unwrap_or_default();
         let body = match channel {
-            Channel::Discord => format::discord(notice, &stamp),
+            Channel::Discord => format::discord(notice, &stamp).to_string().into_bytes(),
             Channel::Standard | Channel::Mail => format::standard(notice, &stamp),
         };
-        let body = body.to_string().into_bytes();
         let mut request = self
             .client
             .post(url)

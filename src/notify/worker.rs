@@ -65,6 +65,23 @@ pub const MAX_AGE_MS: i64 = 86_400_000;
 #[derive(Debug)]
 pub struct Worker {
     task: JoinHandle<()>,
+    /// Its registration for the SQLite writer's hand-off, dropped with it (after the task is
+    /// aborted), so that the writer stops handing deliveries to it at once.
+    _taking: Option<crate::store::Taking>,
+}
+
+/// The deliveries the SQLite writer hands this worker as its batches commit
+/// (`store/handoff.rs`); None on PostgreSQL.
+type Handed = Option<mpsc::UnboundedReceiver<Vec<Claimed>>>;
+
+/// A worker's lease owner's name and its hand-off registration, made before its task starts
+/// (so that a worker is handed every delivery queued once it exists).
+fn register(host: &Host) -> (String, Option<crate::store::Taking>, Handed) {
+    let owner = Uuid::new_v4().to_string();
+    match host.store().take_deliveries(&owner, LEASE_MS) {
+        Some((taking, handed)) => (owner, Some(taking), Some(handed)),
+        None => (owner, None, None),
+    }
 }
 
 impl Drop for Worker {
@@ -78,21 +95,25 @@ impl Drop for Worker {
 /// not wait for that before it listens for its shutdown signal. A sender that cannot be built
 /// (a bad `HERALD_SMTP_URL`) is logged, and nothing is delivered.
 pub fn spawn_building(host: Host, settings: super::Settings) -> Worker {
+    let (owner, taking, handed) = register(&host);
     Worker {
         task: tokio::spawn(async move {
             let clock = host.store().clock().clone();
             match Sender::new(settings, clock) {
-                Ok(sender) => work(host, sender).await,
+                Ok(sender) => work(host, sender, owner, handed).await,
                 Err(error) => tracing::error!(%error, "notifications are off"),
             }
         }),
+        _taking: taking,
     }
 }
 
 /// Starts this process's delivery worker (needs a tokio runtime).
 pub fn spawn(host: Host, sender: Sender) -> Worker {
+    let (owner, taking, handed) = register(&host);
     Worker {
-        task: tokio::spawn(work(host, sender)),
+        task: tokio::spawn(work(host, sender, owner, handed)),
+        _taking: taking,
     }
 }
 
@@ -159,7 +180,7 @@ fn lower_priority(nice: i32) {
 }
 
 /// The worker: claims in this task, records in another, attempts on the delivery thread.
-async fn work(host: Host, sender: Sender) {
+async fn work(host: Host, sender: Sender, owner: String, handed: Handed) {
     let deliverers = match Deliverers::start(sender.nice()) {
         Ok(deliverers) => deliverers,
         Err(error) => {
@@ -172,7 +193,7 @@ async fn work(host: Host, sender: Sender) {
         store: host.store().clone(),
         host: host.clone(),
         sender,
-        owner: Uuid::new_v4().to_string(),
+        owner,
         per_target: Mutex::default(),
         in_flight: Arc::new(Semaphore::new(IN_FLIGHT)),
         finished,
@@ -180,7 +201,7 @@ async fn work(host: Host, sender: Sender) {
         attempts: deliverers.handle.clone(),
     });
     let _recorder = AbortOnDrop(tokio::spawn(record(shared.clone(), results)));
-    run(shared).await;
+    run(shared, handed).await;
     drop(deliverers);
 }
 
@@ -197,6 +218,11 @@ async fn record(shared: Arc<Shared>, mut results: mpsc::UnboundedReceiver<Finish
                 }
             }
         }
+        // A retry may now be due sooner than the worker waits for; nothing else recorded
+        // here makes a delivery due.
+        let retries = batch
+            .iter()
+            .any(|f| matches!(f.settled, Settled::Retry { .. }));
         match shared.store.finish_deliveries(&shared.owner, &batch).await {
             Ok(0) => {}
             Ok(lost) => tracing::info!(
@@ -209,8 +235,9 @@ async fn record(shared: Arc<Shared>, mut results: mpsc::UnboundedReceiver<Finish
             ),
         }
         batch.clear();
-        // A retry may now be due sooner than the worker waits for.
-        shared.wake.notify_one();
+        if retries {
+            shared.wake.notify_one();
+        }
     }
 }
 
@@ -230,7 +257,9 @@ struct Shared {
     attempts: tokio::runtime::Handle,
 }
 
-async fn run(shared: Arc<Shared>) {
+/// Claims what is due, then waits for what may make more due, sending what the SQLite writer
+/// hands over meanwhile without a claim.
+async fn run(shared: Arc<Shared>, mut handed: Handed) {
     let wake = shared.wake.clone();
     let elsewhere = shared.store.wakes().clone();
     let clock = shared.store.clock().clone();
@@ -248,10 +277,7 @@ async fn run(shared: Arc<Shared>) {
             }
         };
         let full = claimed.len() as i64 == BATCH;
-        for delivery in claimed {
-            let shared = shared.clone();
-            tokio::spawn(async move { shared.deliver(delivery).await });
-        }
+        shared.deliver_all(claimed);
         if full {
             continue;
         }
@@ -259,22 +285,69 @@ async fn run(shared: Arc<Shared>) {
             Ok(Some(next)) if next > now => Some(next),
             _ => None,
         };
-        tokio::select! {
-            () = wake.notified() => tokio::time::sleep(LINGER).await,
-            () = elsewhere.outbox.notified() => tokio::time::sleep(LINGER).await,
-            () = tokio::time::sleep(RECHECK) => {}
-            () = async {
-                match next {
-                    Some(next) => clock.sleep_until(next).await,
-                    None => std::future::pending().await,
+        let recheck = tokio::time::sleep(RECHECK);
+        tokio::pin!(recheck);
+        loop {
+            let woke = tokio::select! {
+                batch = async {
+                    match &mut handed {
+                        Some(handed) => handed.recv().await,
+                        None => std::future::pending().await,
+                    }
+                } => Woke::Handed(batch),
+                () = wake.notified() => Woke::Claim { linger: true },
+                () = elsewhere.outbox.notified() => Woke::Claim { linger: true },
+                () = &mut recheck => Woke::Claim { linger: false },
+                () = async {
+                    match next {
+                        Some(next) => clock.sleep_until(next).await,
+                        None => std::future::pending().await,
+                    }
+                } => Woke::Claim { linger: false },
+                () = shared.store.closed() => return,
+            };
+            match woke {
+                Woke::Handed(Some(mut batch)) => {
+                    // Let a moment's commits gather, as a claim does: their deliveries then
+                    // wake the delivery thread (and the receivers) once together, not each.
+                    tokio::time::sleep(LINGER).await;
+                    if let Some(handed) = &mut handed {
+                        while let Ok(more) = handed.try_recv() {
+                            batch.extend(more);
+                        }
+                    }
+                    shared.deliver_all(batch);
                 }
-            } => {}
-            () = shared.store.closed() => return,
+                // Another worker of this process registered for the hand-off.
+                Woke::Handed(None) => handed = None,
+                Woke::Claim { linger } => {
+                    if linger {
+                        tokio::time::sleep(LINGER).await;
+                    }
+                    break;
+                }
+            }
         }
     }
 }
 
+/// What woke the waiting worker.
+enum Woke {
+    /// The SQLite writer handed over a committed batch's deliveries (None: it never will again).
+    Handed(Option<Vec<Claimed>>),
+    /// Something may be due: claim (after letting commits gather, if `linger`).
+    Claim { linger: bool },
+}
+
 impl Shared {
+    /// Sends each of `deliveries` in a task of its own.
+    fn deliver_all(self: &Arc<Self>, deliveries: Vec<Claimed>) {
+        for delivery in deliveries {
+            let shared = self.clone();
+            tokio::spawn(async move { shared.deliver(delivery).await });
+        }
+    }
+
     fn target_slots(&self, target: Uuid) -> Arc<Semaphore> {
         let mut slots = self.per_target.lock().unwrap_or_else(|e| e.into_inner());
         // Destinations come and go: forget those no delivery is using, now and then, so that

@@ -104,14 +104,39 @@ pub(super) enum OutboxDone {
     Finished { lost: usize },
 }
 
-/// A batch of finished attempts as the statements take them: the settlements as one JSON
-/// array (`SETTLE_*`, which records a success on its outbox row), and each failed attempt's
-/// record and whether its destination dies, to be written only for the rows whose lease held.
+/// A batch of finished attempts as the statements take them: each row's settlement (which
+/// records a success on the outbox row itself), and each failed attempt's record and whether
+/// its destination dies, to be written only for the rows whose lease held. SQLite runs a
+/// cached statement per row inside the writer's transaction; PostgreSQL takes each list as one
+/// JSON parameter (`SETTLE_POSTGRES`, `RECORD_POSTGRES`), one round trip whatever its size.
 #[derive(Debug)]
 pub(super) struct Records {
-    pub settle: String,
-    settled: usize,
-    failures: Vec<(String, serde_json::Value, Option<String>)>,
+    pub settle: Vec<Settlement>,
+    failures: Vec<Failure>,
+}
+
+/// One row's settlement: its new state, when it is next due, and its success if it was one.
+#[derive(Debug, serde::Serialize)]
+pub(super) struct Settlement {
+    pub id: String,
+    pub state: &'static str,
+    pub next_at: i64,
+    pub delivered_at: Option<i64>,
+    pub delivered_status: Option<i64>,
+}
+
+/// A failed attempt's record.
+#[derive(Debug, serde::Serialize)]
+pub(super) struct Failure {
+    pub outbox_id: String,
+    pub attempt: i64,
+    pub target_id: String,
+    pub at: i64,
+    pub status: Option<i64>,
+    pub error: Option<String>,
+    /// Whether the delivery died of it (its destination is then disabled).
+    #[serde(skip)]
+    pub dies: bool,
 }
 
 impl Records {
@@ -130,51 +155,44 @@ impl Records {
                 Settled::Dead => ("dead", attempt.at),
             };
             let delivered = matches!(settled, Settled::Delivered);
-            settle.push(serde_json::json!({
-                "id": claimed.id,
-                "state": state,
-                "next_at": next_at,
-                "delivered_at": delivered.then_some(attempt.at),
-                "delivered_status": if delivered { attempt.status } else { None },
-            }));
+            settle.push(Settlement {
+                id: claimed.id.clone(),
+                state,
+                next_at,
+                delivered_at: delivered.then_some(attempt.at),
+                delivered_status: if delivered { attempt.status } else { None },
+            });
             if delivered {
                 continue;
             }
-            let record = serde_json::json!({
-                "outbox_id": claimed.id,
-                "attempt": claimed.attempts + 1,
-                "target_id": claimed.target_id.to_string(),
-                "at": attempt.at,
-                "status": attempt.status,
-                "error": attempt.error,
+            failures.push(Failure {
+                outbox_id: claimed.id.clone(),
+                attempt: claimed.attempts + 1,
+                target_id: claimed.target_id.to_string(),
+                at: attempt.at,
+                status: attempt.status,
+                error: attempt.error.clone(),
+                dies: matches!(settled, Settled::Dead),
             });
-            let dies = matches!(settled, Settled::Dead).then(|| claimed.target_id.to_string());
-            failures.push((claimed.id.clone(), record, dies));
         }
-        Records {
-            settle: serde_json::Value::Array(settle).to_string(),
-            settled: finished.len(),
-            failures,
-        }
+        Records { settle, failures }
     }
 
     /// For the rows the settlement `kept` (their lease held): the failed attempts to record,
-    /// as one JSON array (None if there are none), the destinations to disable, and how many
-    /// attempts lost their lease.
-    pub fn kept(&self, kept: &HashSet<String>) -> (Option<String>, Vec<String>, usize) {
-        let mut attempts = Vec::new();
-        let mut dead = Vec::new();
-        for (id, record, dies) in &self.failures {
-            if !kept.contains(id) {
-                continue;
-            }
-            attempts.push(record.clone());
-            dead.extend(dies.clone());
-        }
-        let lost = self.settled - kept.len();
-        let attempts =
-            (!attempts.is_empty()).then(|| serde_json::Value::Array(attempts).to_string());
-        (attempts, dead, lost)
+    /// the destinations to disable, and how many attempts lost their lease.
+    pub fn kept(&self, kept: &HashSet<String>) -> (Vec<&Failure>, Vec<&str>, usize) {
+        let failures: Vec<&Failure> = self
+            .failures
+            .iter()
+            .filter(|failure| kept.contains(&failure.outbox_id))
+            .collect();
+        let dead = failures
+            .iter()
+            .filter(|failure| failure.dies)
+            .map(|failure| failure.target_id.as_str())
+            .collect();
+        let lost = self.settle.len() - kept.len();
+        (failures, dead, lost)
     }
 }
 
@@ -207,18 +225,14 @@ const CLAIM_POSTGRES: &str = "UPDATE notify_outbox SET lease_owner = $1, lease_u
     AND (lease_until IS NULL OR lease_until <= $3) \
     RETURNING id, target_id, lobby_id, event_seq, kind, attempts, created_at";
 
-/// Settles a batch of attempts given as a JSON array of `{id, state, next_at, delivered_at,
-/// delivered_status}` (the last two null unless delivered: a success is recorded on its row),
-/// on the rows whose lease `$2` still holds; answers the ids it settled.
-pub(super) const SETTLE_SQLITE: &str = "UPDATE notify_outbox SET status = f.state, attempts = attempts + 1, \
-    next_at = f.next_at, lease_owner = NULL, lease_until = NULL, \
-    delivered_at = f.delivered_at, delivered_status = f.delivered_status \
-    FROM (SELECT json_extract(value, '$.id') AS id, json_extract(value, '$.state') AS state, \
-    json_extract(value, '$.next_at') AS next_at, json_extract(value, '$.delivered_at') AS delivered_at, \
-    json_extract(value, '$.delivered_status') AS delivered_status FROM json_each($1)) AS f \
-    WHERE notify_outbox.id = f.id AND notify_outbox.lease_owner = $2 \
-    RETURNING notify_outbox.id";
+/// Settles one attempt's row (`delivered_at` and `delivered_status` null unless delivered: a
+/// success is recorded on its row) if the lease `$6` still holds it.
+pub(super) const SETTLE_SQLITE: &str = "UPDATE notify_outbox SET status = $1, attempts = attempts + 1, \
+    next_at = $2, lease_owner = NULL, lease_until = NULL, delivered_at = $3, delivered_status = $4 \
+    WHERE id = $5 AND lease_owner = $6";
 
+/// Settles a batch of attempts given as a JSON array of [`Settlement`]s on the rows whose lease
+/// `$2` still holds; answers the ids it settled.
 const SETTLE_POSTGRES: &str = "UPDATE notify_outbox SET status = f.state, attempts = attempts + 1, \
     next_at = f.next_at, lease_owner = NULL, lease_until = NULL, \
     delivered_at = f.delivered_at, delivered_status = f.delivered_status \
@@ -227,13 +241,11 @@ const SETTLE_POSTGRES: &str = "UPDATE notify_outbox SET status = f.state, attemp
     WHERE notify_outbox.id = f.id AND notify_outbox.lease_owner = $2 \
     RETURNING notify_outbox.id";
 
-/// Records a batch of failed attempts given as a JSON array.
+/// Records one failed attempt.
 pub(super) const RECORD_SQLITE: &str = "INSERT INTO notify_attempts \
-    (outbox_id, attempt, target_id, at, status, error) \
-    SELECT json_extract(value, '$.outbox_id'), json_extract(value, '$.attempt'), \
-    json_extract(value, '$.target_id'), json_extract(value, '$.at'), \
-    json_extract(value, '$.status'), json_extract(value, '$.error') FROM json_each($1)";
+    (outbox_id, attempt, target_id, at, status, error) VALUES ($1, $2, $3, $4, $5, $6)";
 
+/// Records a batch of failed attempts given as a JSON array of [`Failure`]s.
 const RECORD_POSTGRES: &str = "INSERT INTO notify_attempts \
     (outbox_id, attempt, target_id, at, status, error) \
     SELECT outbox_id, attempt, target_id, at, status, error \
@@ -263,6 +275,27 @@ fn material_of(
 }
 
 impl Store {
+    /// Registers `owner`, this process's delivery worker, to be handed every delivery the
+    /// SQLite writer queues from now on, leased to it for `lease_ms` (`handoff.rs`); it holds
+    /// until the [`Taking`](super::Taking) is dropped. None on PostgreSQL, whose deliveries are
+    /// claimed.
+    pub fn take_deliveries(
+        &self,
+        owner: &str,
+        lease_ms: i64,
+    ) -> Option<(
+        super::Taking,
+        tokio::sync::mpsc::UnboundedReceiver<Vec<Claimed>>,
+    )> {
+        (self.backend == Backend::Sqlite).then(|| self.handoff.register(owner, lease_ms))
+    }
+
+    /// Whether the deliveries this process queues are handed to its worker (so that nothing
+    /// needs to wake the worker's claims for them).
+    pub fn hands_deliveries_off(&self) -> bool {
+        self.handoff.taken()
+    }
+
     /// Claims up to `limit` deliveries due at `now` for `owner` until `lease_until`. On
     /// SQLite the claim rides the lobbies' writer's next commit ([`OutboxWork`]); on
     /// PostgreSQL it is a statement of its own, which skips rows another process's claim has
@@ -392,7 +425,7 @@ impl Store {
         }
         let mut tx = self.pool.begin().await?;
         let rows = sqlx::query(SETTLE_POSTGRES)
-            .bind(&records.settle)
+            .bind(json_text(&records.settle)?)
             .bind(owner)
             .fetch_all(&mut *tx)
             .await?;
@@ -401,9 +434,9 @@ impl Store {
             kept.insert(Columns::of("notify_outbox", row).text("id")?);
         }
         let (attempts, dead, lost) = records.kept(&kept);
-        if let Some(attempts) = attempts {
+        if !attempts.is_empty() {
             sqlx::query(RECORD_POSTGRES)
-                .bind(attempts)
+                .bind(json_text(&attempts)?)
                 .execute(&mut *tx)
                 .await?;
         }
@@ -477,4 +510,13 @@ impl Store {
         .await?;
         Columns::of("notify_outbox", &row).int_or_null("next_at")
     }
+}
+
+/// A list as one JSON parameter (PostgreSQL's batch statements).
+fn json_text(list: &impl serde::Serialize) -> Result<String, StoreError> {
+    serde_json::to_string(list).map_err(|e| StoreError::Corrupt {
+        table: "notify_outbox",
+        column: "settlement",
+        cause: e.to_string(),
+    })
 }

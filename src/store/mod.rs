@@ -25,6 +25,7 @@ mod due;
 mod engine;
 mod error;
 pub mod feed;
+mod handoff;
 mod load;
 mod my_games;
 pub mod outbox;
@@ -51,6 +52,7 @@ use uuid::Uuid;
 
 pub use deliveries::{Attempt, AttemptRow, Claimed, Finished, Settled};
 pub use error::{StoreError, sqlx_unavailable};
+pub use handoff::Taking;
 pub use my_games::MyGameRow;
 pub use outbox::{NewTarget, TargetRow};
 pub use pg_listen::Wakes;
@@ -87,6 +89,8 @@ pub struct Store {
     readers: Readers,
     /// The time every write is stamped with, and what timed work waits on.
     clock: Clock,
+    /// Where the SQLite writer hands the deliveries it queues (`handoff.rs`).
+    handoff: Arc<handoff::Handoff>,
 }
 
 /// How a read checks a lobby's version.
@@ -166,13 +170,14 @@ impl Store {
             Backend::Postgres => feed::Feed::shared(),
         });
         let wakes = Arc::new(Wakes::default());
+        let handoff = Arc::new(handoff::Handoff::default());
         let process = pg_listen::new_process_id();
         let shared = writer::Shared::new(cache.clone(), feed.clone(), clock.clone());
         let (writers, readers) = match backend {
             Backend::Sqlite => {
                 let options = sqlx::sqlite::SqliteConnectOptions::from_str(url)?;
                 let path = options.get_filename();
-                let engine = sqlite_engine::SqliteEngine::open(path)?;
+                let engine = sqlite_engine::SqliteEngine::open(path, handoff.clone())?;
                 let writers = writer::spawn_thread("herald-sqlite-writer", engine, shared)?;
                 let readers = Readers::Sqlite(Arc::new(sqlite_engine::Readers::new(path)));
                 (writers, readers)
@@ -205,6 +210,7 @@ impl Store {
             process,
             readers,
             clock,
+            handoff,
         })
     }
 

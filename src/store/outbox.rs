@@ -16,6 +16,9 @@ use uuid::Uuid;
 use super::Store;
 use super::StoreError;
 use super::columns::{Columns, Stored};
+use super::deliveries::Claimed;
+use super::handoff::Taker;
+use super::rows::EventRow;
 use crate::events::EventKind;
 
 /// The event kinds a destination may subscribe to: the streams' names, less `submitted` (one
@@ -63,17 +66,33 @@ pub(super) struct Owed<'a> {
     pub now: i64,
 }
 
+/// The subscribed, enabled destinations of a lobby for one event kind, read by the SQLite
+/// writer when it hands the deliveries it queues to this process's worker (`handoff.rs`).
+const SUBSCRIBED_TARGETS: &str = "SELECT t.id, t.lobby_id, t.player_id, t.channel, t.address, \
+    t.secret, t.enabled, t.created_at \
+    FROM notify_subscriptions s JOIN notify_targets t ON t.id = s.target_id \
+    WHERE s.lobby_id = $1 AND s.kind = $2 AND t.enabled = 1";
+
+/// A delivery queued already leased to the worker it is handed to, not due again before the
+/// lease runs out (`handoff.rs`).
+const ENQUEUE_HANDED: &str = "INSERT INTO notify_outbox \
+    (lobby_id, event_seq, kind, created_at, next_at, id, target_id, status, attempts, \
+    lease_owner, lease_until) VALUES ($1, $2, $3, $4, $5, $6, $7, 'pending', 0, $8, $5)";
+
 /// The SQLite writer's hook: the deliveries owed for a change's events. `quiet` holds the
 /// lobbies the writer knows to have no subscription (it empties it whenever another
 /// connection commits, since only other connections write destinations): most lobbies have
 /// none, and a resolved step's events then cost one look at the subscriptions per lobby
-/// rather than one per event and step.
+/// rather than one per event and step. With a worker to hand them to (`handing`), each
+/// delivery is queued leased to it and added to `handed`, with its destination and event, for
+/// the writer to send once the batch has committed.
 pub(super) fn enqueue_sqlite(
     conn: &rusqlite::Connection,
     lobby_text: &str,
     owed: Owed<'_>,
     quiet: &mut HashSet<Uuid>,
-) -> rusqlite::Result<()> {
+    handing: Option<(&Taker, &mut Vec<Claimed>)>,
+) -> Result<(), StoreError> {
     if !owed.events.iter().any(|e| e.kind.notifiable()) || quiet.contains(&owed.lobby) {
         return Ok(());
     }
@@ -84,14 +103,62 @@ pub(super) fn enqueue_sqlite(
         quiet.insert(owed.lobby);
         return Ok(());
     }
-    for (offset, event) in owed.events.iter().enumerate() {
-        if event.kind.notifiable() {
+    let notifiable = owed
+        .events
+        .iter()
+        .enumerate()
+        .filter(|(_, event)| event.kind.notifiable())
+        .map(|(offset, event)| (owed.first_seq + offset as i64, event));
+    let Some((taker, handed)) = handing else {
+        for (seq, event) in notifiable {
             conn.prepare_cached(ENQUEUE)?.execute(rusqlite::params![
                 lobby_text,
-                owed.first_seq + offset as i64,
+                seq,
                 event.kind.as_str(),
                 owed.now
             ])?;
+        }
+        return Ok(());
+    };
+    let lease_until = owed.now.saturating_add(taker.lease_ms);
+    for (seq, event) in notifiable {
+        let targets = {
+            let mut statement = conn.prepare_cached(SUBSCRIBED_TARGETS)?;
+            let mut rows = statement.query(rusqlite::params![lobby_text, event.kind.as_str()])?;
+            let mut targets = Vec::new();
+            while let Some(row) = rows.next()? {
+                targets.push(TargetRow::from_row(row)?);
+            }
+            targets
+        };
+        for target in targets {
+            let id = format!("{}.{seq}", target.id);
+            conn.prepare_cached(ENQUEUE_HANDED)?
+                .execute(rusqlite::params![
+                    lobby_text,
+                    seq,
+                    event.kind.as_str(),
+                    owed.now,
+                    lease_until,
+                    id,
+                    target.id.to_string(),
+                    &*taker.owner,
+                ])?;
+            handed.push(Claimed {
+                id,
+                target_id: target.id,
+                lobby_id: owed.lobby,
+                event_seq: Some(seq),
+                kind: event.kind.as_str().to_string(),
+                attempts: 0,
+                created_at: owed.now,
+                target: Some(target),
+                event: Some(EventRow {
+                    seq,
+                    kind: event.kind.as_str().to_string(),
+                    data: event.data.clone(),
+                }),
+            });
         }
     }
     Ok(())

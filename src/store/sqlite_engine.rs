@@ -17,9 +17,10 @@ use std::sync::{Arc, Mutex};
 use rusqlite::{Connection, OptionalExtension, Transaction, TransactionBehavior, params};
 use uuid::Uuid;
 
-use super::deliveries::{OutboxDone, OutboxWork};
+use super::deliveries::{Claimed, OutboxDone, OutboxWork};
 use super::engine::{Applied, Batch, Engine};
 use super::feed::Published;
+use super::handoff::{Handoff, Taker};
 use super::load::load_snapshot;
 use super::rows::{Change, NewLobby, Snapshot, Status};
 use super::writer::Progress;
@@ -42,13 +43,16 @@ pub(super) fn open(path: &Path) -> rusqlite::Result<Connection> {
 pub(super) struct SqliteEngine {
     conn: Connection,
     own: OwnWrites,
+    /// Where the deliveries a batch queues go once it commits (`handoff.rs`).
+    handoff: Arc<Handoff>,
 }
 
 impl SqliteEngine {
-    pub fn open(path: &Path) -> Result<SqliteEngine, StoreError> {
+    pub fn open(path: &Path, handoff: Arc<Handoff>) -> Result<SqliteEngine, StoreError> {
         Ok(SqliteEngine {
             conn: open(path)?,
             own: OwnWrites::default(),
+            handoff,
         })
     }
 }
@@ -58,6 +62,10 @@ pub(super) struct SqliteBatch<'e> {
     tx: Transaction<'e>,
     own: &'e mut OwnWrites,
     at: i64,
+    /// The worker this batch's deliveries are handed to, as registered when it began.
+    taker: Option<Taker>,
+    /// The deliveries its written changes queued leased to that worker, sent once it commits.
+    handed: Vec<Claimed>,
 }
 
 impl Engine for SqliteEngine {
@@ -73,6 +81,8 @@ impl Engine for SqliteEngine {
             tx,
             own: &mut self.own,
             at,
+            taker: self.handoff.taker(),
+            handed: Vec::new(),
         })
     }
 
@@ -129,13 +139,20 @@ impl Batch for SqliteBatch<'_> {
     }
 
     async fn apply(&mut self, snapshot: &Snapshot, change: &Change) -> Result<Applied, StoreError> {
-        Ok(apply(
+        // Kept only if the change is written: one that fails is undone (its savepoint, or the
+        // whole batch), and its deliveries with it.
+        let mut handed = Vec::new();
+        let handing = self.taker.as_ref().map(|taker| (taker, &mut handed));
+        let applied = apply(
             &self.tx,
             snapshot,
             change,
             self.at,
             &mut self.own.quiet,
-        )?)
+            handing,
+        )?;
+        self.handed.append(&mut handed);
+        Ok(applied)
     }
 
     async fn commit(
@@ -143,7 +160,11 @@ impl Batch for SqliteBatch<'_> {
         _changed: &HashMap<Uuid, Arc<Snapshot>>,
         _published: &[(Uuid, Published)],
     ) -> Result<(), StoreError> {
-        Ok(self.tx.commit()?)
+        self.tx.commit()?;
+        if let Some(taker) = &self.taker {
+            taker.hand(self.handed);
+        }
+        Ok(())
     }
 }
 
@@ -154,7 +175,8 @@ fn apply(
     change: &Change,
     now: i64,
     quiet: &mut HashSet<Uuid>,
-) -> rusqlite::Result<Applied> {
+    handing: Option<(&Taker, &mut Vec<Claimed>)>,
+) -> Result<Applied, StoreError> {
     let lobby = &snapshot.lobby;
     let id = lobby.id.to_string();
     let now_seq = lobby.step_seq;
@@ -270,7 +292,7 @@ fn apply(
         events: &change.events,
         now,
     };
-    super::outbox::enqueue_sqlite(conn, &id, owed, quiet)?;
+    super::outbox::enqueue_sqlite(conn, &id, owed, quiet, handing)?;
     Ok(Applied::Written(event_seq))
 }
 

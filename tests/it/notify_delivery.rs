@@ -541,3 +541,74 @@ async fn a_settlement_that_fails_in_a_shared_sqlite_batch_leaves_its_lobby_chang
         .body;
     assert_eq!(view["players"].as_array().unwrap().len(), 2);
 }
+
+/// On SQLite the writer hands each delivery it queues to the registered worker as the batch
+/// commits, leased to it, with its destination and its event (no claim, no read back): no
+/// claim finds it while the lease lives, it is not due before the lease's end, and a worker
+/// that never settles it loses nothing, since the lease runs out and a claim takes the row.
+/// The registration ends when its `Taking` is dropped. PostgreSQL hands nothing over: its
+/// deliveries are claimed, several processes sharing its outbox.
+#[tokio::test]
+async fn sqlite_hands_each_queued_delivery_to_the_registered_worker_leased_to_it() {
+    use herald::notify::worker::LEASE_MS;
+    for mut app in notify_apps(settings()).await {
+        app.stop_worker();
+        let (lobby, _, hook) = lobby_with_hook(&app, &down_url().await).await;
+        let Some((taking, mut handed)) = app.store.take_deliveries("taker", LEASE_MS) else {
+            assert_eq!(app.backend, "postgres");
+            assert!(!app.store.hands_deliveries_off());
+            continue;
+        };
+        assert!(app.store.hands_deliveries_off());
+        let now = app.clock.now_millis();
+        app.join(&lobby, json!({"name": "Ann"})).await;
+        let batch = handed.try_recv().expect("handed as the join committed");
+        assert_eq!(batch.len(), 1);
+        let delivery = &batch[0];
+        let seq = delivery.event_seq.expect("an event's delivery");
+        assert_eq!(delivery.id, format!("{hook}.{seq}"));
+        assert_eq!(
+            (delivery.kind.as_str(), delivery.attempts),
+            ("player-joined", 0)
+        );
+        let target = delivery.target.as_ref().expect("its destination");
+        assert_eq!(
+            (target.id.to_string(), target.channel.as_str()),
+            (hook.clone(), "standard")
+        );
+        let event = delivery.event.as_ref().expect("its event");
+        assert_eq!((event.seq, event.kind.as_str()), (seq, "player-joined"));
+        assert!(event.data.contains("Ann"), "{}", event.data);
+        // Leased to the taker: no claim finds it, and it is due when the lease runs out.
+        let other = app
+            .store
+            .claim_deliveries("other", now, now + LEASE_MS, 10)
+            .await
+            .unwrap();
+        assert!(other.is_empty(), "{other:?}");
+        assert_eq!(
+            app.store.next_delivery_at().await.unwrap(),
+            Some(now + LEASE_MS)
+        );
+        let later = now + LEASE_MS;
+        let taken = app
+            .store
+            .claim_deliveries("other", later, later + LEASE_MS, 10)
+            .await
+            .unwrap();
+        assert_eq!(taken.len(), 1, "the lease ran out");
+        assert_eq!(taken[0].id, delivery.id);
+        // Without a registration the next delivery is queued unclaimed, for any claim.
+        drop(taking);
+        assert!(!app.store.hands_deliveries_off());
+        app.join(&lobby, json!({"name": "Bob"})).await;
+        assert!(handed.try_recv().is_err(), "nothing handed");
+        let claimed = app
+            .store
+            .claim_deliveries("other", now, now + LEASE_MS, 10)
+            .await
+            .unwrap();
+        assert_eq!(claimed.len(), 1, "Bob's join, unleased");
+        assert_ne!(claimed[0].id, delivery.id);
+    }
+}
