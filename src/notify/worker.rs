@@ -1,8 +1,10 @@
 //! The delivery worker: one task per process, off the request path, that claims due deliveries
-//! from the outbox (`store/deliveries.rs`) and sends each in a task of its own.
+//! from the outbox (`store/deliveries.rs`) and sends each in a task of its own. On SQLite it is
+//! also handed what the writer queues, leased to it, as each batch commits
+//! (`store/handoff.rs`): those need no claim.
 //!
-//! - It wakes when this process commits an event someone may be owed (`Host::commit` notifies
-//!   it), when the earliest pending delivery falls due by the store's clock (so tests move the
+//! - It claims when this process commits an event someone may be owed and did not hand the
+//!   deliveries over (`Host::commit` notifies it), when the earliest pending delivery falls due by the store's clock (so tests move the
 //!   clock instead of sleeping through a backoff), when another process announces that it
 //!   queued deliveries (PostgreSQL, `store/pg_listen.rs`), and every [`RECHECK`] of real time
 //!   in case such an announcement was lost.
