@@ -4,8 +4,9 @@
 //! (`store/handoff.rs`): those need no claim.
 //!
 //! - It claims when this process commits an event someone may be owed and did not hand the
-//!   deliveries over (`Host::commit` notifies it), when the earliest pending delivery falls due by the store's clock (so tests move the
-//!   clock instead of sleeping through a backoff), when another process announces that it
+//!   deliveries over (`Host::commit` notifies it), when the earliest pending delivery falls
+//!   due by the store's clock (so tests move the clock instead of sleeping through a
+//!   backoff), when a recorded attempt scheduled a retry, when another process announces that it
 //!   queued deliveries (PostgreSQL, `store/pg_listen.rs`), and every [`RECHECK`] of real time
 //!   in case such an announcement was lost.
 //! - A webhook's request (formatting, signing, the HTTP exchange) runs on a thread of its
