@@ -141,6 +141,11 @@ pub struct LogEntry<'a, E> {
 }
 
 impl<'a, E: Event> LogEntry<'a, E> {
+    /// Its line of text, if everyone may read it.
+    pub fn public_text(&self) -> Option<&str> {
+        self.private_to_seat.is_none().then_some(self.text.as_str())
+    }
+
     pub fn of(event: &'a E) -> LogEntry<'a, E> {
         LogEntry {
             event,

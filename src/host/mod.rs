@@ -19,6 +19,7 @@ pub mod pages;
 mod play;
 mod receipts;
 mod resolve;
+mod round_logs;
 mod rounds;
 mod scheduler;
 mod signups;
@@ -29,12 +30,13 @@ use uuid::Uuid;
 
 use crate::error::AppError;
 pub(crate) use crate::games::with_game;
+pub use crate::store::PublicLog;
 use crate::store::{Committed, Snapshot, Store, TransactError};
 pub use deadlines::Fired;
 pub use fallback::FallbackView;
 pub use games::GameKind;
 pub use lobby::Joined;
-pub use notice_facts::{LobbyFacts, PublicLog};
+pub use notice_facts::LobbyFacts;
 pub use resolve::{HOST_STEP, ROUND_OPENING};
 pub use rounds::{RoundSummary, RoundView};
 pub use scheduler::{RECHECK_MS, Report, Scheduler};
@@ -54,6 +56,8 @@ pub struct Host {
     outbox: std::sync::Arc<tokio::sync::Notify>,
     /// What notifications may do here (private targets, mail, links).
     notify: std::sync::Arc<crate::notify::Settings>,
+    /// The public logs of the rounds this process resolved lately, for their notices.
+    round_logs: std::sync::Arc<round_logs::RoundLogs>,
 }
 
 impl Host {
@@ -63,6 +67,7 @@ impl Host {
             wake: Default::default(),
             outbox: Default::default(),
             notify: Default::default(),
+            round_logs: Default::default(),
         }
     }
 
@@ -110,19 +115,23 @@ impl Host {
         decide: impl FnOnce(&Snapshot) -> Result<(crate::store::Change, T), AppError> + Send + 'static,
     ) -> Result<Committed<T>, AppError> {
         // A change that sets a clock may set one sooner than the scheduler waits for.
+        let round_logs = self.round_logs.clone();
         let decide = move |snapshot: &Snapshot| {
             let (mut change, value) = decide(snapshot)?;
+            let noted = round_logs.note(snapshot, &mut change);
             chain::seal(snapshot, &mut change)?;
             let wakes = change.lobby.clock.is_some_and(|c| c.wake_at.is_some());
             let owes = change.events.iter().any(|e| e.kind.notifiable());
-            Ok((change, (value, wakes, owes)))
+            Ok((change, (value, wakes, owes, noted)))
         };
         match self.store.transact(id, decide).await {
             Ok(Committed {
-                value: (value, wakes, owes),
+                value: (value, wakes, owes, noted),
                 event_seq,
                 at,
             }) => {
+                // Kept only now: a change that failed must not be quoted.
+                self.round_logs.keep(id, noted);
                 if wakes {
                     self.wake.notify_one();
                 }

@@ -13,6 +13,7 @@ use super::engine;
 use super::{Host, with_game};
 use crate::error::AppError;
 use crate::rules::{Game, Seat};
+use crate::store::PublicLog;
 
 /// A lobby as a notice speaks of it now.
 #[derive(Clone, Debug)]
@@ -23,15 +24,6 @@ pub struct LobbyFacts {
     /// Whether an answer is due now from the player the notice is for (false for a lobby's
     /// channel).
     pub player_owes: bool,
-}
-
-/// A resolved round's public log, as a summary quotes it.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct PublicLog {
-    /// Its first lines, at most as many as asked for.
-    pub first: Vec<String>,
-    /// How many public lines it has in all.
-    pub lines: usize,
 }
 
 impl Host {
@@ -71,10 +63,29 @@ impl Host {
     }
 
     /// A resolved round's public log (as `round_view` shows it to someone who is not a
-    /// player): its first `quoted` lines and how many there are. The rest of each entry is
-    /// skipped, and lines past the quoted ones are only counted: a melee's round log is
-    /// kilobytes, and a notice quotes a dozen lines of it.
+    /// player): its first `quoted` lines and how many there are. Kept from the round's
+    /// resolution when this process saw all of it (`round_logs.rs`); else read from the store.
     pub async fn public_log(
+        &self,
+        id: Uuid,
+        round: u32,
+        quoted: usize,
+    ) -> Result<PublicLog, AppError> {
+        if let Some(kept) = self.kept_public_log(id, round, quoted) {
+            return Ok(kept);
+        }
+        self.stored_public_log(id, round, quoted).await
+    }
+
+    /// [`Host::public_log`] as this process kept it from the round's resolution, if it did.
+    pub fn kept_public_log(&self, id: Uuid, round: u32, quoted: usize) -> Option<PublicLog> {
+        self.round_logs.resolved(id, round, quoted)
+    }
+
+    /// [`Host::public_log`] read from the store. The rest of each entry is skipped, and lines
+    /// past the quoted ones are only counted: a melee's round log is kilobytes, and a notice
+    /// quotes a dozen lines of it.
+    pub async fn stored_public_log(
         &self,
         id: Uuid,
         round: u32,

@@ -11,6 +11,7 @@ use super::controls::{KickReason, write_kick};
 use super::engine::{LogEntry, public_pools, rng_for, to_canonical_text, to_json, to_text};
 use super::missed_turns::policy_kicks;
 use super::receipts::Seal;
+use super::round_logs::KEPT_LINES;
 use super::timing::{self, Timing};
 use crate::error::AppError;
 use crate::events::{EventKind, Named, StepResolved};
@@ -18,7 +19,7 @@ use crate::fairness::act::{Act, SeatOrder};
 use crate::fairness::order_commitment;
 use crate::rules::{Event as _, Game, HostAct, Seat};
 use crate::store::{
-    Change, LobbyPatch, NewEvent, NewStep, PlayerPatch, Snapshot, Status, StepClock,
+    Change, LobbyPatch, NewEvent, NewStep, PlayerPatch, PublicLog, Snapshot, Status, StepClock,
 };
 
 /// The name under which a round's opening (its events before any order falls due) is filed.
@@ -28,10 +29,33 @@ pub const ROUND_OPENING: &str = "opening";
 /// the round's last step.
 pub const HOST_STEP: &str = "host";
 
-/// A step's log as stored: canonical, so that the step's digest hashes it as it is.
-fn log_of<E: crate::rules::Event>(events: &[E]) -> Result<String, AppError> {
+/// A step's log as stored (the host's lines, then the game's events; canonical, so that the
+/// step's digest hashes it as it is), and its public lines as a notice quotes them
+/// (`round_logs.rs`).
+fn log_of<E: crate::rules::Event>(
+    host: Vec<Value>,
+    events: &[E],
+) -> Result<(String, PublicLog), AppError> {
     let entries: Vec<LogEntry<E>> = events.iter().map(LogEntry::of).collect();
-    to_canonical_text(&entries)
+    let mut public = PublicLog::default();
+    // The host's lines are everyone's.
+    for text in host.iter().filter_map(|line| line.get("text")?.as_str()) {
+        public.push(text, KEPT_LINES);
+    }
+    for text in entries.iter().filter_map(LogEntry::public_text) {
+        public.push(text, KEPT_LINES);
+    }
+    let log = match host.is_empty() {
+        true => to_canonical_text(&entries)?,
+        false => {
+            let mut all = host;
+            for entry in &entries {
+                all.push(to_json(entry)?);
+            }
+            to_canonical_text(&all)?
+        }
+    };
+    Ok((log, public))
 }
 
 /// What closed a step.
@@ -120,18 +144,6 @@ fn host_lines(
         }));
     }
     lines
-}
-
-/// The log of a step: the host's lines, then the game's events.
-fn step_log<E: crate::rules::Event>(host: Vec<Value>, events: &[E]) -> Result<String, AppError> {
-    if host.is_empty() {
-        return log_of(events);
-    }
-    let mut entries = host;
-    for event in events {
-        entries.push(to_json(&LogEntry::of(event))?);
-    }
-    to_canonical_text(&entries)
 }
 
 /// The revealed orders, each with its source; an owed seat the rules let pass with no order at
@@ -342,21 +354,25 @@ pub(super) fn resolve_step<G: Game>(
         .position(|e| e.opens_round().is_some_and(|r| r > round))
         .unwrap_or(resolution.events.len());
     let (this_step, opening) = resolution.events.split_at(split);
+    let (log, public) = log_of(host_lines(snapshot, closing, filled, &kicked), this_step)?;
     change.resolved.push(NewStep {
         round,
         step: step.to_string(),
         revealed,
-        log: step_log(host_lines(snapshot, closing, filled, &kicked), this_step)?,
+        log,
         pools: pools.clone(),
+        public: Some(public),
         ..NewStep::default()
     });
     if let Some(opened) = opening.first().and_then(|e| e.opens_round()) {
+        let (log, public) = log_of(Vec::new(), opening)?;
         change.resolved.push(NewStep {
             round: opened,
             step: ROUND_OPENING.to_string(),
             revealed: "[]".into(),
-            log: log_of(opening)?,
+            log,
             pools,
+            public: Some(public),
             ..NewStep::default()
         });
     }
@@ -393,12 +409,14 @@ pub(super) fn finish_by_host<G: Game>(
 ) -> Result<(), AppError> {
     let next = &act.state;
     let round = G::round(next);
+    let (log, public) = log_of(Vec::new(), &act.log)?;
     change.resolved.push(NewStep {
         round,
         step: HOST_STEP.to_string(),
         revealed: "[]".into(),
-        log: log_of(&act.log)?,
+        log,
         pools: to_canonical_text(&public_pools::<G>(next, &snapshot.players))?,
+        public: Some(public),
         ..NewStep::default()
     });
     let result = G::outcome(next).map(|o| to_json(&o)).transpose()?;

@@ -58,8 +58,8 @@ pub use outbox::{NewTarget, TargetRow};
 pub use pg_listen::Wakes;
 pub use rows::{
     Change, EventRow, LobbyPatch, LobbyRow, NewEvent, NewLobby, NewOrder, NewPlayer, NewStep,
-    OrderRow, ParsedState, PlayerPatch, PlayerRow, PlayerUpdate, RemovedPlayer, RoundSteps,
-    Snapshot, Status, StepClock, StepRow,
+    OrderRow, ParsedState, PlayerPatch, PlayerRow, PlayerUpdate, PublicLog, RemovedPlayer,
+    RoundSteps, Snapshot, Status, StepClock, StepRow,
 };
 pub use transact::{Committed, TransactError};
 

@@ -520,6 +520,40 @@ pub struct NewStep {
     pub acts: String,
     pub digest: String,
     pub previous_digest: String,
+    /// The log's public lines as a notice quotes them, when the host built the log (not
+    /// written as such: the log holds them). The host keeps them for the round's summary
+    /// (`host/round_logs.rs`), so that a notice need not parse the stored log back.
+    pub public: Option<PublicLog>,
+}
+
+/// A log's public lines (those without `private_to_seat`), as a summary quotes them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PublicLog {
+    /// Its first lines, at most as many as asked for.
+    pub first: Vec<String>,
+    /// How many public lines it has in all.
+    pub lines: usize,
+}
+
+impl PublicLog {
+    /// Adds a public line, quoting it if every line so far is quoted and fewer than `quoted`
+    /// are.
+    pub fn push(&mut self, text: &str, quoted: usize) {
+        if self.first.len() == self.lines && self.first.len() < quoted {
+            self.first.push(text.to_string());
+        }
+        self.lines += 1;
+    }
+
+    /// This log followed by `more`, quoting at most `quoted` lines (and none past a line left
+    /// unquoted, so the quoted ones are always the first).
+    pub fn extend(&mut self, more: &PublicLog, quoted: usize) {
+        if self.first.len() == self.lines {
+            let room = quoted.saturating_sub(self.first.len());
+            self.first.extend(more.first.iter().take(room).cloned());
+        }
+        self.lines += more.lines;
+    }
 }
 
 /// An event to publish.

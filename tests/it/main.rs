@@ -34,6 +34,7 @@ mod notify_mail;
 mod notify_pages;
 mod notify_receivers;
 mod notify_ssrf;
+mod notify_summaries;
 mod notify_webhooks;
 mod pages_browser;
 mod pages_browser_clock;

@@ -23,6 +23,8 @@ pub const POSTGRES_ENV: &str = "HERALD_TEST_POSTGRES_URL";
 
 /// One running application on one backend.
 pub struct TestApp {
+    /// The app's host (its state in memory, such as the rounds' kept logs, is this process's).
+    pub host: Host,
     pub backend: &'static str,
     /// The database URL, to open a second "process" on the same database.
     pub url: String,
@@ -185,8 +187,9 @@ fn build_with(
     });
     let scheduler = host.spawn_scheduler();
     let (stop, stopped) = watch::channel(false);
-    let router = app(AppState::new(host, stopped));
+    let router = app(AppState::new(host.clone(), stopped));
     TestApp {
+        host,
         backend,
         url,
         router,
