@@ -107,10 +107,7 @@ impl Host {
                 .filter(|line| line.private_to_seat.is_none())
                 .filter_map(|line| line.text)
             {
-                if log.first.len() < quoted {
-                    log.first.push(text.into_owned());
-                }
-                log.lines += 1;
+                log.push(&text, quoted);
             }
         }
         Ok(log)

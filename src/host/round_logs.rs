@@ -87,6 +87,9 @@ impl RoundLogs {
             kept.log.extend(&public, KEPT_LINES);
             kept.steps += 1;
         }
+        if noted.is_empty() {
+            return Noted(noted);
+        }
         let closed = closed_rounds(change);
         for kept in &mut noted {
             kept.closed = closed.contains(&kept.round);
