@@ -11,8 +11,16 @@ use tokio::net::TcpStream;
 
 use crate::server_limits::PATIENCE;
 
-#[tokio::test]
-async fn the_binary_logs_to_stderr_and_sigterm_ends_it_within_the_drain_time() {
+/// The binary started on a fresh SQLite file with `envs`, once it logs that it listens: the
+/// child, its address and the lines it logged until then.
+struct Started {
+    child: std::process::Child,
+    address: String,
+    log: Vec<String>,
+    _dir: tempfile::TempDir,
+}
+
+fn start_binary(envs: &[(&str, &str)]) -> Started {
     let dir = tempfile::tempdir().unwrap();
     let mut child = Command::new(env!("CARGO_BIN_EXE_herald"))
         .args(["--bind", "127.0.0.1:0", "--database-url"])
@@ -22,8 +30,7 @@ async fn the_binary_logs_to_stderr_and_sigterm_ends_it_within_the_drain_time() {
         ))
         .env("RUST_LOG", "info")
         .env("NO_COLOR", "1")
-        .env("HERALD_DRAIN_TIMEOUT", "300ms")
-        .env("HERALD_HEADER_TIMEOUT", "10m")
+        .envs(envs.iter().copied())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -49,6 +56,25 @@ async fn the_binary_logs_to_stderr_and_sigterm_ends_it_within_the_drain_time() {
             break line[at..end].to_owned();
         }
     };
+    Started {
+        child,
+        address,
+        log,
+        _dir: dir,
+    }
+}
+
+#[tokio::test]
+async fn the_binary_logs_to_stderr_and_sigterm_ends_it_within_the_drain_time() {
+    let Started {
+        mut child,
+        address,
+        log,
+        _dir,
+    } = start_binary(&[
+        ("HERALD_DRAIN_TIMEOUT", "300ms"),
+        ("HERALD_HEADER_TIMEOUT", "10m"),
+    ]);
     assert!(
         log.iter()
             .any(|l| l.contains("open-file limit") && l.contains("open_files")),
@@ -81,4 +107,49 @@ async fn the_binary_logs_to_stderr_and_sigterm_ends_it_within_the_drain_time() {
     let mut stdout = String::new();
     std::io::Read::read_to_string(&mut child.stdout.take().unwrap(), &mut stdout).unwrap();
     assert_eq!(stdout, "", "logs go to standard error, not standard output");
+}
+
+/// The allocator never asks the kernel for transparent huge pages (mimalloc's `no_thp`
+/// feature, Cargo.toml): with them, every 2 MB region of mimalloc's arena that a thread
+/// touches at all became resident whole, which made an idle server hold 37 MB where it uses
+/// 22 (docs/performance.md, "Idle memory and huge pages"). `hg` in a mapping's `VmFlags` is
+/// the kernel's mark of `madvise(MADV_HUGEPAGE)`, so this holds whatever the machine's own
+/// THP setting is.
+#[cfg(target_os = "linux")]
+#[tokio::test]
+async fn the_binarys_heap_asks_the_kernel_for_no_huge_pages() {
+    let mut started = start_binary(&[]);
+    // Some requests first, so that the runtime's threads have all allocated.
+    for _ in 0..20 {
+        let mut stream = TcpStream::connect(&started.address).await.unwrap();
+        stream
+            .write_all(b"GET /api/v1/lobbies HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+            .await
+            .unwrap();
+        let mut answer = Vec::new();
+        tokio::io::AsyncReadExt::read_to_end(&mut stream, &mut answer)
+            .await
+            .unwrap();
+        assert!(answer.starts_with(b"HTTP/1.1 200"), "{answer:?}");
+    }
+    let smaps = std::fs::read_to_string(format!("/proc/{}/smaps", started.child.id())).unwrap();
+    let mut mapping = "";
+    let mut madvised = Vec::new();
+    for line in smaps.lines() {
+        if let Some(flags) = line.strip_prefix("VmFlags:") {
+            if flags.split_whitespace().any(|flag| flag == "hg") {
+                madvised.push(mapping.to_owned());
+            }
+        } else if line.split_whitespace().next().is_some_and(|range| {
+            range.contains('-') && range.chars().all(|c| c.is_ascii_hexdigit() || c == '-')
+        }) {
+            mapping = line;
+        }
+    }
+    let _ = started.child.kill();
+    let _ = started.child.wait();
+    assert!(
+        madvised.is_empty(),
+        "mappings madvised for huge pages: {madvised:#?}"
+    );
 }
