@@ -5,6 +5,7 @@
 # (docs/performance.md). Loopback only; SQLite on a fresh temporary file.
 #
 #   scripts/writer-instructions.sh [SERVER_BINARY [LOBBIES]]
+#   HERALD_GAME=bst HERALD_PLAYERS=2 scripts/writer-instructions.sh   # another game
 #
 # SERVER_BINARY defaults to target/release/herald (built if missing); the load generator is
 # HERALD_LOADGEN (default target/release/herald). To compare with an older server, drive both
@@ -26,8 +27,8 @@ for _ in $(seq 1 600); do
     curl -sf "http://127.0.0.1:$port/api/v1/lobbies?limit=1" >/dev/null && break
     sleep 0.2
 done
-orders=$("${HERALD_LOADGEN:-target/release/herald}" load --url "http://127.0.0.1:$port" --game crossing-swords \
-    --lobbies "$lobbies" --players 16 --max-rounds 10 --connections 32 --drive poll |
+orders=$("${HERALD_LOADGEN:-target/release/herald}" load --url "http://127.0.0.1:$port" \
+    --game "${HERALD_GAME:-crossing-swords}" --lobbies "$lobbies" --players "${HERALD_PLAYERS:-16}" --max-rounds 10 --connections 32 --drive poll |
     awk '/^orders accepted:/ {print $3}')
 kill -INT $server; wait $server 2>/dev/null || true
 writer=0 other=0 sha=0
