@@ -10,6 +10,7 @@ use serde_json::value::RawValue;
 use uuid::Uuid;
 
 use crate::error::AppError;
+use crate::events::EventKind;
 use crate::host::Host;
 use crate::host::PublicLog;
 use crate::store::EventRow;
@@ -82,37 +83,37 @@ pub async fn build(
     let owes = facts.player_owes;
     let round = data.get("round").and_then(Value::as_u64);
     let step = data.get("step").and_then(Value::as_str).unwrap_or("");
-    let (title, text) = match event.kind.as_str() {
-        "player-joined" => (
+    let (title, text) = match EventKind::parse(&event.kind) {
+        Some(EventKind::PlayerJoined) => (
             format!(
                 "{} joined {lobby}",
                 name(data.get("player").unwrap_or(&data))
             ),
             format!("{} of {} seats taken.", facts.seats_taken, facts.capacity),
         ),
-        "started" | "step-resolved" if owes => (
+        Some(EventKind::Started | EventKind::StepResolved) if owes => (
             format!("Your answer is due in {lobby}"),
             format!(
                 "Round {}, step {step}: your answer is due.",
                 round.unwrap_or(0)
             ),
         ),
-        "started" => (
+        Some(EventKind::Started) => (
             format!("{lobby} has started"),
             format!("Round {}, step {step}.", round.unwrap_or(1)),
         ),
-        "step-resolved" => (
+        Some(EventKind::StepResolved) => (
             format!("A step resolved in {lobby}"),
             format!("Round {}: {step} resolved.", round.unwrap_or(0)),
         ),
-        "round-resolved" => {
+        Some(EventKind::RoundResolved) => {
             let round = round.unwrap_or(0) as u32;
             (
                 format!("Round {round} of {lobby} is out"),
                 summary(&host.public_log(lobby_id, round, SUMMARY_LINES).await?),
             )
         }
-        "deadline-approaching" => (
+        Some(EventKind::DeadlineApproaching) => (
             format!("The deadline in {lobby} is near"),
             format!(
                 "Round {}, step {step}: answers are due by {}.",
@@ -122,14 +123,27 @@ pub async fn build(
                     .unwrap_or("")
             ),
         ),
-        "finished" | "ended-by-host" => {
+        Some(EventKind::Finished | EventKind::EndedByHost) => {
             let view = host.lobby(lobby_id).await?;
             (
                 format!("{lobby} is over"),
                 standings(&view.players, view.result.as_ref()),
             )
         }
-        other => (format!("{lobby}: {other}"), String::new()),
+        // The kinds a channel may ask for that need no more than their name, and a kind this
+        // build does not know (a row written by a newer one).
+        Some(
+            EventKind::SignupsClosed
+            | EventKind::SignupsReopened
+            | EventKind::Submitted
+            | EventKind::PlayerReplaced
+            | EventKind::PlayerKicked
+            | EventKind::PlayerLeft
+            | EventKind::DeadlineSet
+            | EventKind::Paused
+            | EventKind::Resumed,
+        )
+        | None => (format!("{lobby}: {}", event.kind), String::new()),
     };
     Ok(Notice {
         kind: event.kind.clone(),

@@ -11,13 +11,14 @@ use super::play::{PlayPage, after_action, play_page, player_token};
 use super::session::{CheckedForm, Csrf};
 use super::{PageError, PagePath, again, lobby_id, see_other};
 use crate::error::AppError;
+use crate::events::EventKind;
 use crate::http::AppState;
 
 /// One box of the form: what a person reads, and the stream events it stands for.
 pub struct MailChoice {
     pub value: &'static str,
     pub label: &'static str,
-    events: &'static [&'static str],
+    events: &'static [EventKind],
 }
 
 /// What a player may hear about by mail. "Your answer is due" is the start and every new step:
@@ -27,22 +28,22 @@ pub const CHOICES: [MailChoice; 4] = [
     MailChoice {
         value: "due",
         label: "Your answer is due",
-        events: &["started", "step-resolved"],
+        events: &[EventKind::Started, EventKind::StepResolved],
     },
     MailChoice {
         value: "deadline",
         label: "The deadline is approaching",
-        events: &["deadline-approaching"],
+        events: &[EventKind::DeadlineApproaching],
     },
     MailChoice {
         value: "round",
         label: "A round is resolved",
-        events: &["round-resolved"],
+        events: &[EventKind::RoundResolved],
     },
     MailChoice {
         value: "over",
         label: "The game is over",
-        events: &["finished", "ended-by-host"],
+        events: &[EventKind::Finished, EventKind::EndedByHost],
     },
 ];
 
@@ -78,7 +79,10 @@ impl MailSection {
             false => None,
         };
         let wants = |choice: &MailChoice| match &current {
-            Some(kinds) => choice.events.iter().any(|e| kinds.iter().any(|k| k == e)),
+            Some(kinds) => choice
+                .events
+                .iter()
+                .any(|e| kinds.iter().any(|k| k == e.as_str())),
             None => true,
         };
         Ok(MailSection {
@@ -143,7 +147,7 @@ fn events_of(ticked: &[String]) -> Result<Vec<String>, AppError> {
                 "That is not one of the things Herald can mail you about; reload the page.",
             )
         })?;
-        events.extend(choice.events.iter().map(|e| e.to_string()));
+        events.extend(choice.events.iter().map(|e| e.as_str().to_string()));
     }
     if events.is_empty() {
         return Err(AppError::rejected(
@@ -214,7 +218,10 @@ mod tests {
     fn every_box_stands_for_events_a_player_may_subscribe_to() {
         for choice in &CHOICES {
             for event in choice.events {
-                assert!(crate::store::outbox::NOTIFIABLE.contains(event), "{event}");
+                assert!(
+                    crate::store::outbox::NOTIFIABLE.contains(&event.as_str()),
+                    "{event:?}"
+                );
             }
         }
     }
