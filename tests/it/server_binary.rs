@@ -1,6 +1,6 @@
 //! The `herald` binary itself: it logs to standard error (standard output stays empty), logs
-//! its open-file limit, and a SIGTERM with a half-sent request open stops it within the
-//! configured drain time.
+//! its open-file limit, a SIGTERM with a half-sent request open stops it within the
+//! configured drain time, and its allocator asks the kernel for no huge pages.
 
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
