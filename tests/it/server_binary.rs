@@ -20,6 +20,14 @@ struct Started {
     _dir: tempfile::TempDir,
 }
 
+/// A test that fails part-way leaves no server behind.
+impl Drop for Started {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
 fn start_binary(envs: &[(&str, &str)]) -> Started {
     let dir = tempfile::tempdir().unwrap();
     let mut child = Command::new(env!("CARGO_BIN_EXE_herald"))
@@ -66,22 +74,18 @@ fn start_binary(envs: &[(&str, &str)]) -> Started {
 
 #[tokio::test]
 async fn the_binary_logs_to_stderr_and_sigterm_ends_it_within_the_drain_time() {
-    let Started {
-        mut child,
-        address,
-        log,
-        _dir,
-    } = start_binary(&[
+    let mut started = start_binary(&[
         ("HERALD_DRAIN_TIMEOUT", "300ms"),
         ("HERALD_HEADER_TIMEOUT", "10m"),
     ]);
+    let (child, address, log) = (&mut started.child, &started.address, &started.log);
     assert!(
         log.iter()
             .any(|l| l.contains("open-file limit") && l.contains("open_files")),
         "the open-file limit is logged: {log:#?}"
     );
 
-    let mut half = TcpStream::connect(&address).await.unwrap();
+    let mut half = TcpStream::connect(address.as_str()).await.unwrap();
     half.write_all(b"GET /api/v1/lobbies HTTP/1.1\r\nHost: t\r\nX-Half")
         .await
         .unwrap();
@@ -111,14 +115,14 @@ async fn the_binary_logs_to_stderr_and_sigterm_ends_it_within_the_drain_time() {
 
 /// The allocator never asks the kernel for transparent huge pages (mimalloc's `no_thp`
 /// feature, Cargo.toml): with them, every 2 MB region of mimalloc's arena that a thread
-/// touches at all became resident whole, which made an idle server hold 37 MB where it uses
-/// 22 (docs/performance.md, "Idle memory and huge pages"). `hg` in a mapping's `VmFlags` is
+/// touches at all became resident whole, which made an idle server hold 36 MB where it needs
+/// 20 (docs/performance.md, "Idle memory and huge pages"). `hg` in a mapping's `VmFlags` is
 /// the kernel's mark of `madvise(MADV_HUGEPAGE)`, so this holds whatever the machine's own
 /// THP setting is.
 #[cfg(target_os = "linux")]
 #[tokio::test]
 async fn the_binarys_heap_asks_the_kernel_for_no_huge_pages() {
-    let mut started = start_binary(&[]);
+    let started = start_binary(&[]);
     // Some requests first, so that the runtime's threads have all allocated.
     for _ in 0..20 {
         let mut stream = TcpStream::connect(&started.address).await.unwrap();
@@ -133,21 +137,20 @@ async fn the_binarys_heap_asks_the_kernel_for_no_huge_pages() {
         assert!(answer.starts_with(b"HTTP/1.1 200"), "{answer:?}");
     }
     let smaps = std::fs::read_to_string(format!("/proc/{}/smaps", started.child.id())).unwrap();
+    // Each mapping is a header line (its address range first) and then `Name:` fields, the
+    // last of them `VmFlags:`.
     let mut mapping = "";
     let mut madvised = Vec::new();
     for line in smaps.lines() {
-        if let Some(flags) = line.strip_prefix("VmFlags:") {
-            if flags.split_whitespace().any(|flag| flag == "hg") {
-                madvised.push(mapping.to_owned());
+        match line.strip_prefix("VmFlags:") {
+            Some(flags) if flags.split_whitespace().any(|flag| flag == "hg") => {
+                madvised.push(mapping)
             }
-        } else if line.split_whitespace().next().is_some_and(|range| {
-            range.contains('-') && range.chars().all(|c| c.is_ascii_hexdigit() || c == '-')
-        }) {
-            mapping = line;
+            Some(_) => {}
+            None if !line.split_whitespace().next().unwrap_or(":").ends_with(':') => mapping = line,
+            None => {}
         }
     }
-    let _ = started.child.kill();
-    let _ = started.child.wait();
     assert!(
         madvised.is_empty(),
         "mappings madvised for huge pages: {madvised:#?}"
