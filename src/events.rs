@@ -180,6 +180,48 @@ pub struct StepResolved<'a> {
     pub timed_out: bool,
 }
 
+/// The `player-joined` and `player-left` events' data: who, and how many seats are taken
+/// after it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Membership<'a> {
+    #[serde(borrow)]
+    pub player: Named<'a>,
+    pub players: usize,
+}
+
+/// The `started` event's data: the step the game opens with.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Started<'a> {
+    pub round: u32,
+    #[serde(borrow)]
+    pub step: std::borrow::Cow<'a, str>,
+}
+
+/// The `deadline-set` and `deadline-approaching` events' data: the open step and its deadline
+/// (RFC 3339; null when the host cleared it). Members in the order the stored rows have
+/// always had them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Deadline<'a> {
+    #[serde(borrow)]
+    pub deadline_at: Option<std::borrow::Cow<'a, str>>,
+    pub round: u32,
+    #[serde(borrow)]
+    pub step: std::borrow::Cow<'a, str>,
+}
+
+/// The `round-resolved` event's data: the round whose log is now public.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RoundResolved {
+    pub round: u32,
+}
+
+/// The `finished` event's data: the game's outcome as the rules state it (null for a game
+/// without one, such as one the host ended).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Finished {
+    pub result: Option<serde_json::Value>,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -203,12 +245,78 @@ mod tests {
             .filter(|kind| kind.notifiable())
             .map(EventKind::as_str)
             .collect();
-        let mut listed = crate::store::outbox::NOTIFIABLE.to_vec();
+        let mut listed = crate::store::outbox::NOTIFIABLE
+            .map(EventKind::as_str)
+            .to_vec();
         listed.sort_unstable();
         found.sort_unstable();
         assert_eq!(found, listed);
         assert!(!crate::store::outbox::notifiable("submitted"));
         assert!(crate::store::outbox::notifiable("round-resolved"));
         assert!(!crate::store::outbox::notifiable("no-such-kind"));
+    }
+
+    /// The typed payloads write what the rows written from `json!` objects always held (their
+    /// members sorted), so that an old row reads as the type and a new one reads as before.
+    #[test]
+    fn the_typed_payloads_write_what_the_stored_rows_always_held() {
+        use serde_json::json;
+        use std::borrow::Cow;
+        let id = Uuid::nil();
+        let cases = [
+            (
+                serde_json::to_string(&Membership {
+                    player: Named {
+                        id,
+                        name: Cow::Borrowed("Ann"),
+                    },
+                    players: 2,
+                }),
+                json!({"player": {"id": id, "name": "Ann"}, "players": 2}),
+            ),
+            (
+                serde_json::to_string(&Started {
+                    round: 1,
+                    step: Cow::Borrowed("orders"),
+                }),
+                json!({"round": 1, "step": "orders"}),
+            ),
+            (
+                serde_json::to_string(&Deadline {
+                    deadline_at: Some(Cow::Borrowed("2026-12-02T18:00:00Z")),
+                    round: 2,
+                    step: Cow::Borrowed("play"),
+                }),
+                json!({"round": 2, "step": "play", "deadline_at": "2026-12-02T18:00:00Z"}),
+            ),
+            (
+                serde_json::to_string(&Deadline {
+                    deadline_at: None,
+                    round: 2,
+                    step: Cow::Borrowed("play"),
+                }),
+                json!({"round": 2, "step": "play", "deadline_at": null}),
+            ),
+            (
+                serde_json::to_string(&RoundResolved { round: 4 }),
+                json!({"round": 4}),
+            ),
+            (
+                serde_json::to_string(&Finished {
+                    result: Some(json!({"winner": "Ann"})),
+                }),
+                json!({"result": {"winner": "Ann"}}),
+            ),
+            (
+                serde_json::to_string(&Finished { result: None }),
+                json!({"result": null}),
+            ),
+        ];
+        for (typed, stored) in cases {
+            assert_eq!(typed.unwrap(), stored.to_string());
+        }
+        let stored = json!({"player": {"id": id, "name": "Ann"}, "players": 2}).to_string();
+        let read: Membership = serde_json::from_str(&stored).unwrap();
+        assert_eq!((read.player.name.as_ref(), read.players), ("Ann", 2));
     }
 }

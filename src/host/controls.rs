@@ -13,7 +13,7 @@ use super::resolve::{Closing, finish_by_host, resolve_step};
 use super::views::LobbyView;
 use super::{GameKind, Host, clean_name, with_game};
 use crate::error::AppError;
-use crate::events::EventKind;
+use crate::events::{EventKind, Finished};
 use crate::fairness::act::Act;
 use crate::rules::{Game, HostAct, Seat};
 use crate::store::{Change, LobbyPatch, NewEvent, PlayerRow, PlayerUpdate, Snapshot, Status};
@@ -295,7 +295,7 @@ fn end_now<G: Game>(snapshot: &Snapshot, body: Map<String, Value>) -> Result<Cha
     change.acts.push(Act::End { ending: body });
     change.events.push(NewEvent {
         kind: EventKind::EndedByHost,
-        data: json!({"result": result}).to_string(),
+        data: to_text(&Finished { result })?,
     });
     finish_by_host::<G>(snapshot, &act, &mut change)?;
     Ok(change)

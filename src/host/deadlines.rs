@@ -3,6 +3,8 @@
 //! host's clock controls (extend, pause, resume). Each is one transaction on the lobby, so a
 //! step resolves once whoever gets there first (docs/deadlines.md).
 
+use std::borrow::Cow;
+
 use serde_json::{Map, Value, json};
 use uuid::Uuid;
 
@@ -14,7 +16,7 @@ use super::timing::{self, Due, MAX_SECONDS, Timing};
 use super::views::LobbyView;
 use super::{GameKind, Host, with_game};
 use crate::error::AppError;
-use crate::events::EventKind;
+use crate::events::{Deadline, EventKind};
 use crate::rules::{Game, Seat};
 use crate::store::{Change, NewEvent, Snapshot, StepClock};
 
@@ -86,7 +88,7 @@ impl Host {
                     timing::set(now, at - now, reminders)
                 }
             };
-            let event = deadline_event(snapshot, EventKind::DeadlineSet, clock.deadline_at);
+            let event = deadline_event(snapshot, EventKind::DeadlineSet, clock.deadline_at)?;
             Ok((clock, event))
         })
         .await
@@ -175,14 +177,22 @@ fn no_running_clock(clock: StepClock) -> impl FnOnce() -> AppError {
 }
 
 /// A `deadline-set` or `deadline-approaching` event for the open step.
-fn deadline_event(snapshot: &Snapshot, kind: EventKind, at: Option<i64>) -> NewEvent {
+fn deadline_event(
+    snapshot: &Snapshot,
+    kind: EventKind,
+    at: Option<i64>,
+) -> Result<NewEvent, AppError> {
     let lobby = &snapshot.lobby;
-    NewEvent {
+    // A clock runs only while a step is open, so a lobby with a deadline names its step.
+    let data = Deadline {
+        round: lobby.round,
+        step: Cow::Borrowed(lobby.step.as_deref().unwrap_or_default()),
+        deadline_at: at.map(|at| Cow::Owned(timing::rfc3339(at))),
+    };
+    Ok(NewEvent {
         kind,
-        data: json!({"round": lobby.round, "step": lobby.step,
-                     "deadline_at": at.map(timing::rfc3339)})
-        .to_string(),
-    }
+        data: engine::to_text(&data)?,
+    })
 }
 
 /// A host's request to move the deadline, checked.
@@ -269,7 +279,7 @@ fn fire_clock<G: Game>(snapshot: &Snapshot, now: i64) -> Result<(Change, Fired),
                 snapshot,
                 EventKind::DeadlineApproaching,
                 clock.deadline_at,
-            ));
+            )?);
             Ok((change, Fired::Reminded))
         }
         Due::Deadline => Ok((

@@ -1,7 +1,9 @@
 //! The lobby lifecycle: create, list, view, join, close sign-ups, start.
 
+use std::borrow::Cow;
+
 use serde::Serialize;
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 use uuid::Uuid;
 
 use super::auth::{Presented, hash_token, new_token, require_host};
@@ -10,7 +12,7 @@ use super::timing::Timing;
 use super::views::{LobbySummary, LobbyView, lobby_view};
 use super::{GameKind, Host, clean_name, name_key, with_game};
 use crate::error::AppError;
-use crate::events::EventKind;
+use crate::events::{EventKind, Finished, Membership, Named, Started};
 use crate::rules::Game;
 use crate::store::{
     Change, LobbyPatch, NewEvent, NewLobby, NewPlayer, PlayerRow, Snapshot, Status,
@@ -205,10 +207,20 @@ impl Host {
                 join_data,
                 token_hash,
             };
-            let event = json!({"player": {"id": player_id, "name": name}, "players": snapshot.players.len() + 1});
+            let event = Membership {
+                player: Named {
+                    id: player_id,
+                    name: Cow::Borrowed(&name),
+                },
+                players: snapshot.players.len() + 1,
+            };
+            let event = NewEvent {
+                kind: EventKind::PlayerJoined,
+                data: engine::to_text(&event)?,
+            };
             let change = Change {
                 player: Some(player),
-                events: vec![NewEvent { kind: EventKind::PlayerJoined, data: event.to_string() }],
+                events: vec![event],
                 ..Change::default()
             };
             Ok((change, ()))
@@ -326,7 +338,10 @@ fn start_game<G: Game>(snapshot: &Snapshot, now: i64) -> Result<Change, AppError
     let (round, step) = (G::round(&state), G::step(&state));
     events.push(NewEvent {
         kind: EventKind::Started,
-        data: json!({"round": round, "step": step}).to_string(),
+        data: engine::to_text(&Started {
+            round,
+            step: Cow::Borrowed(step),
+        })?,
     });
     // A setup may describe a position that is already over.
     let finished = G::owes(&state).is_empty();
@@ -336,7 +351,7 @@ fn start_game<G: Game>(snapshot: &Snapshot, now: i64) -> Result<Change, AppError
             .transpose()?;
         events.push(NewEvent {
             kind: EventKind::Finished,
-            data: json!({"result": result}).to_string(),
+            data: engine::to_text(&Finished { result })?,
         });
     }
     let mut change = Change {

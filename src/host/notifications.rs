@@ -11,6 +11,7 @@ use super::Host;
 use super::auth::{Presented, require_host, require_player};
 use super::timing::rfc3339;
 use crate::error::AppError;
+use crate::events::EventKind;
 use crate::notify::guard::{Guard, Refusal};
 use crate::notify::{Channel, sign};
 use crate::store::outbox::NOTIFIABLE;
@@ -25,12 +26,12 @@ pub const MAX_EMAIL_CHARS: usize = 254;
 /// Attempts shown per webhook.
 const SHOWN_ATTEMPTS: i64 = 20;
 /// What a player hears about when they do not say.
-pub const PLAYER_DEFAULT_EVENTS: [&str; 5] = [
-    "started",
-    "step-resolved",
-    "deadline-approaching",
-    "round-resolved",
-    "finished",
+pub const PLAYER_DEFAULT_EVENTS: [EventKind; 5] = [
+    EventKind::Started,
+    EventKind::StepResolved,
+    EventKind::DeadlineApproaching,
+    EventKind::RoundResolved,
+    EventKind::Finished,
 ];
 
 /// A webhook just added: its id, and the signing secret (shown this once, `standard` only).
@@ -229,7 +230,7 @@ impl Host {
             Some(events) => events,
             None => PLAYER_DEFAULT_EVENTS
                 .iter()
-                .map(|e| e.to_string())
+                .map(|e| e.as_str().to_string())
                 .collect(),
         };
         no_more_fields(&body)?;
@@ -507,12 +508,12 @@ fn take_events(body: &mut Map<String, Value>) -> Result<Option<Vec<String>>, App
                 "\"events\" must be a list of event names.",
             ));
         };
-        if !NOTIFIABLE.contains(&name.as_str()) {
+        if !EventKind::parse(&name).is_some_and(EventKind::notifiable) {
             return Err(AppError::rejected(
                 "unknown-event",
                 format!(
                     "No notification is sent for {name:?}; the events are: {}.",
-                    NOTIFIABLE.join(", ")
+                    NOTIFIABLE.map(EventKind::as_str).join(", ")
                 ),
             ));
         }

@@ -2,15 +2,17 @@
 //! reopens closed sign-ups. Seats stay contiguous in sign-up order (the store moves the seats
 //! after a removed one down), and the removed name is free again.
 
-use serde_json::json;
+use std::borrow::Cow;
+
 use uuid::Uuid;
 
 use super::Host;
 use super::auth::{Presented, require_host, require_player};
-use super::controls::{named, seated};
+use super::controls::seated;
+use super::engine::to_text;
 use super::views::LobbyView;
 use crate::error::AppError;
-use crate::events::EventKind;
+use crate::events::{EventKind, Membership, Named};
 use crate::store::{Change, NewEvent, PlayerRow, RemovedPlayer, Snapshot, Status};
 
 /// A sign-up can be withdrawn until the game starts.
@@ -24,19 +26,25 @@ fn before_start(snapshot: &Snapshot) -> Result<(), AppError> {
     }
 }
 
-fn removal(snapshot: &Snapshot, player: &PlayerRow) -> Change {
-    let event = json!({"player": named(player), "players": snapshot.players.len() - 1});
-    Change {
+fn removal(snapshot: &Snapshot, player: &PlayerRow) -> Result<Change, AppError> {
+    let event = Membership {
+        player: Named {
+            id: player.id,
+            name: Cow::Borrowed(&player.name),
+        },
+        players: snapshot.players.len() - 1,
+    };
+    Ok(Change {
         player_removed: Some(RemovedPlayer {
             id: player.id,
             seat: player.seat,
         }),
         events: vec![NewEvent {
             kind: EventKind::PlayerLeft,
-            data: event.to_string(),
+            data: to_text(&event)?,
         }],
         ..Change::default()
-    }
+    })
 }
 
 impl Host {
@@ -52,7 +60,7 @@ impl Host {
             require_host(snapshot, &presented)?;
             let player = seated(snapshot, &player_id)?;
             before_start(snapshot)?;
-            Ok((removal(snapshot, player), ()))
+            Ok((removal(snapshot, player)?, ()))
         })
         .await
     }
@@ -63,7 +71,7 @@ impl Host {
         self.change(id, move |snapshot| {
             let player = require_player(snapshot, &presented)?;
             before_start(snapshot)?;
-            Ok((removal(snapshot, player), ()))
+            Ok((removal(snapshot, player)?, ()))
         })
         .await
     }

@@ -10,7 +10,7 @@ use serde_json::value::RawValue;
 use uuid::Uuid;
 
 use crate::error::AppError;
-use crate::events::EventKind;
+use crate::events::{Deadline, EventKind, Membership, RoundResolved, Started, StepResolved};
 use crate::host::Host;
 use crate::host::PublicLog;
 use crate::store::EventRow;
@@ -71,58 +71,56 @@ pub async fn build(
     link: Option<String>,
 ) -> Result<Notice, AppError> {
     let facts = host.lobby_facts(lobby_id, player).await?;
-    let data: Value = serde_json::from_str(&event.data).unwrap_or(Value::Null);
-    let name = |value: &Value| -> String {
-        value
-            .get("name")
-            .and_then(Value::as_str)
-            .unwrap_or("a player")
-            .to_string()
-    };
     let lobby = facts.name.clone();
     let owes = facts.player_owes;
-    let round = data.get("round").and_then(Value::as_u64);
-    let step = data.get("step").and_then(Value::as_str).unwrap_or("");
+    let data = event.data.as_str();
+    // Each kind's data is read as the type the host writes it as; data that does not read so
+    // (a row written by another build) gets the plain title, as an unknown kind does.
+    let plain = || (format!("{lobby}: {}", event.kind), String::new());
     let (title, text) = match EventKind::parse(&event.kind) {
-        Some(EventKind::PlayerJoined) => (
-            format!(
-                "{} joined {lobby}",
-                name(data.get("player").unwrap_or(&data))
+        Some(EventKind::PlayerJoined) => match read::<Membership>(data) {
+            Some(joined) => (
+                format!("{} joined {lobby}", joined.player.name),
+                format!("{} of {} seats taken.", facts.seats_taken, facts.capacity),
             ),
-            format!("{} of {} seats taken.", facts.seats_taken, facts.capacity),
-        ),
-        Some(EventKind::Started | EventKind::StepResolved) if owes => (
-            format!("Your answer is due in {lobby}"),
-            format!(
-                "Round {}, step {step}: your answer is due.",
-                round.unwrap_or(0)
-            ),
-        ),
-        Some(EventKind::Started) => (
-            format!("{lobby} has started"),
-            format!("Round {}, step {step}.", round.unwrap_or(1)),
-        ),
-        Some(EventKind::StepResolved) => (
-            format!("A step resolved in {lobby}"),
-            format!("Round {}: {step} resolved.", round.unwrap_or(0)),
-        ),
-        Some(EventKind::RoundResolved) => {
-            let round = round.unwrap_or(0) as u32;
-            (
+            None => plain(),
+        },
+        Some(kind @ (EventKind::Started | EventKind::StepResolved)) => {
+            match (step_named(kind, data, owes), kind) {
+                (Some((round, step)), _) if owes => (
+                    format!("Your answer is due in {lobby}"),
+                    format!("Round {round}, step {step}: your answer is due."),
+                ),
+                (Some((round, step)), EventKind::Started) => (
+                    format!("{lobby} has started"),
+                    format!("Round {round}, step {step}."),
+                ),
+                (Some((round, step)), _) => (
+                    format!("A step resolved in {lobby}"),
+                    format!("Round {round}: {step} resolved."),
+                ),
+                (None, _) => plain(),
+            }
+        }
+        Some(EventKind::RoundResolved) => match read::<RoundResolved>(data) {
+            Some(RoundResolved { round }) => (
                 format!("Round {round} of {lobby} is out"),
                 summary(&host.public_log(lobby_id, round, SUMMARY_LINES).await?),
-            )
-        }
-        Some(EventKind::DeadlineApproaching) => (
-            format!("The deadline in {lobby} is near"),
-            format!(
-                "Round {}, step {step}: answers are due by {}.",
-                round.unwrap_or(0),
-                data.get("deadline_at")
-                    .and_then(Value::as_str)
-                    .unwrap_or("")
             ),
-        ),
+            None => plain(),
+        },
+        Some(EventKind::DeadlineApproaching) => match read::<Deadline>(data) {
+            Some(due) => (
+                format!("The deadline in {lobby} is near"),
+                format!(
+                    "Round {}, step {}: answers are due by {}.",
+                    due.round,
+                    due.step,
+                    due.deadline_at.unwrap_or_default()
+                ),
+            ),
+            None => plain(),
+        },
         Some(EventKind::Finished | EventKind::EndedByHost) => {
             let view = host.lobby(lobby_id).await?;
             (
@@ -143,7 +141,7 @@ pub async fn build(
             | EventKind::Paused
             | EventKind::Resumed,
         )
-        | None => (format!("{lobby}: {}", event.kind), String::new()),
+        | None => plain(),
     };
     Ok(Notice {
         kind: event.kind.clone(),
@@ -159,6 +157,24 @@ pub async fn build(
             seq: event.seq,
         }),
     })
+}
+
+/// The round and step a `started` or `step-resolved` notice names: the step that opened, for a
+/// reader whose answer it is due from (`owes`); otherwise the step that resolved.
+fn step_named(kind: EventKind, data: &str, owes: bool) -> Option<(u32, String)> {
+    match kind {
+        EventKind::Started => read::<Started>(data).map(|s| (s.round, s.step.into_owned())),
+        EventKind::StepResolved => read::<StepResolved>(data).map(|s| match owes {
+            true => (s.next_round, s.next_step.into_owned()),
+            false => (s.round, s.step.into_owned()),
+        }),
+        _ => None,
+    }
+}
+
+/// An event's stored data as the type its kind is written as.
+fn read<'a, T: serde::Deserialize<'a>>(data: &'a str) -> Option<T> {
+    serde_json::from_str(data).ok()
 }
 
 /// The first lines of a resolved round's public log.
@@ -213,5 +229,23 @@ mod tests {
             lines: 1,
         };
         assert_eq!(summary(&whole), "Ann rests.");
+    }
+
+    /// A player told that their answer is due after a step resolved is told the step that
+    /// opened, not the one that closed; anyone else hears which step resolved.
+    #[test]
+    fn a_step_resolved_notice_names_the_step_due_to_the_player_who_owes_it() {
+        let data = r#"{"round":3,"step":"play","next_round":3,"next_step":"follow-up","timed_out":false,"digest":"ab","previous_digest":"cd"}"#;
+        let kind = EventKind::StepResolved;
+        assert_eq!(step_named(kind, data, true), Some((3, "follow-up".into())));
+        assert_eq!(step_named(kind, data, false), Some((3, "play".into())));
+        let started = r#"{"round":1,"step":"orders"}"#;
+        assert_eq!(
+            step_named(EventKind::Started, started, true),
+            Some((1, "orders".into()))
+        );
+        // Data that is not what the kind is written as names no step: the plain title.
+        assert_eq!(step_named(kind, r#"{"round":"x"}"#, true), None);
+        assert_eq!(step_named(EventKind::Paused, "{}", true), None);
     }
 }

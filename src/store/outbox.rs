@@ -23,22 +23,23 @@ use crate::events::EventKind;
 
 /// The event kinds a destination may subscribe to: the streams' names, less `submitted` (one
 /// per order: noise for a channel, and the most frequent event, which the writers then skip).
-pub const NOTIFIABLE: [&str; 15] = [
-    "player-joined",
-    "player-left",
-    "signups-closed",
-    "signups-reopened",
-    "started",
-    "step-resolved",
-    "round-resolved",
-    "deadline-set",
-    "deadline-approaching",
-    "paused",
-    "resumed",
-    "player-replaced",
-    "player-kicked",
-    "ended-by-host",
-    "finished",
+/// In the order the host's page and the documents list them.
+pub const NOTIFIABLE: [EventKind; 15] = [
+    EventKind::PlayerJoined,
+    EventKind::PlayerLeft,
+    EventKind::SignupsClosed,
+    EventKind::SignupsReopened,
+    EventKind::Started,
+    EventKind::StepResolved,
+    EventKind::RoundResolved,
+    EventKind::DeadlineSet,
+    EventKind::DeadlineApproaching,
+    EventKind::Paused,
+    EventKind::Resumed,
+    EventKind::PlayerReplaced,
+    EventKind::PlayerKicked,
+    EventKind::EndedByHost,
+    EventKind::Finished,
 ];
 
 /// Whether an event stored as `kind` can be owed to anyone ([`EventKind::notifiable`]).

@@ -11,6 +11,7 @@ use super::host_panel::{HostPage, host_page, host_token};
 use super::session::{CheckedForm, Csrf};
 use super::{PageError, PagePath, again, lobby_id, see_other};
 use crate::error::AppError;
+use crate::events::EventKind;
 use crate::host::WebhookView;
 use crate::http::AppState;
 
@@ -27,7 +28,9 @@ impl WebhooksSection {
     pub async fn of(app: &AppState, id: uuid::Uuid, token: &str) -> Result<Self, AppError> {
         Ok(WebhooksSection {
             webhooks: app.host.webhooks(id, Some(token)).await?,
-            events: crate::store::outbox::NOTIFIABLE.to_vec(),
+            events: crate::store::outbox::NOTIFIABLE
+                .map(EventKind::as_str)
+                .to_vec(),
             mail_on: app.host.notify_settings().mail_on(),
         })
     }

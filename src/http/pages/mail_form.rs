@@ -219,7 +219,7 @@ mod tests {
         for choice in &CHOICES {
             for event in choice.events {
                 assert!(
-                    crate::store::outbox::NOTIFIABLE.contains(&event.as_str()),
+                    crate::store::outbox::NOTIFIABLE.contains(event),
                     "{event:?}"
                 );
             }
