@@ -129,9 +129,32 @@ impl Token {
     }
 }
 
+/// Every token's notation, by colour (in [`Colour::ALL`]'s order) and number less
+/// [`Token::MIN`]: written from this table, a token costs no formatting (a duel's state, log,
+/// pools and prompts name dozens of tokens on every step).
+const CODES: [[&str; 8]; 4] = [
+    ["R3", "R4", "R5", "R6", "R7", "R8", "R9", "R10"],
+    ["Y3", "Y4", "Y5", "Y6", "Y7", "Y8", "Y9", "Y10"],
+    ["B3", "B4", "B5", "B6", "B7", "B8", "B9", "B10"],
+    ["W3", "W4", "W5", "W6", "W7", "W8", "W9", "W10"],
+];
+
+impl Token {
+    /// The token's notation: its colour letter and its number, `R7`, `W10` (api.md).
+    pub const fn code(self) -> &'static str {
+        let colour = match self.colour {
+            Colour::Red => 0,
+            Colour::Yellow => 1,
+            Colour::Blue => 2,
+            Colour::Wild => 3,
+        };
+        CODES[colour][(self.number - Self::MIN) as usize]
+    }
+}
+
 impl fmt::Display for Token {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", self.colour.letter(), self.number)
+        f.write_str(self.code())
     }
 }
 
@@ -172,14 +195,28 @@ impl FromStr for Token {
 
 impl Serialize for Token {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(self)
+        s.serialize_str(self.code())
     }
 }
 
 impl<'de> Deserialize<'de> for Token {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Token, D::Error> {
-        let s = String::deserialize(d)?;
-        s.parse().map_err(serde::de::Error::custom)
+        d.deserialize_str(TokenVisitor)
+    }
+}
+
+/// Reads a token's notation where the text holds it, without a `String` of its own.
+struct TokenVisitor;
+
+impl serde::de::Visitor<'_> for TokenVisitor {
+    type Value = Token;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a token such as \"R7\"")
+    }
+
+    fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<Token, E> {
+        s.parse().map_err(E::custom)
     }
 }
 
@@ -243,8 +280,19 @@ mod tests {
     #[test]
     fn token_codes_round_trip_and_bad_codes_are_refused_api_md() {
         for t in Token::full_set() {
+            assert_eq!(t.code(), format!("{}{}", t.colour().letter(), t.number()));
             assert_eq!(t.to_string().parse::<Token>(), Ok(t));
+            let json = serde_json::to_string(&t).unwrap();
+            assert_eq!(json, format!("\"{}\"", t.code()));
+            assert_eq!(serde_json::from_str::<Token>(&json).unwrap(), t);
         }
+        // JSON may escape any character: the notation is read from the unescaped text.
+        assert_eq!(
+            serde_json::from_str::<Token>(r#""\u0052\u0037""#).unwrap(),
+            Token::new(Colour::Red, 7).unwrap()
+        );
+        assert!(serde_json::from_str::<Token>(r#""R2""#).is_err());
+        assert!(serde_json::from_str::<Token>("7").is_err());
         for bad in [
             "", "R", "R2", "R11", "X5", "r5", "R05x", "R+5", "W100", "B 3",
         ] {
