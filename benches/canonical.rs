@@ -83,6 +83,7 @@ fn bench(c: &mut Criterion) {
         step: "orders",
         revealed: "[]",
         log,
+        public_log: None,
         pools: "{}",
     };
     let mut group = c.benchmark_group("step log");

@@ -32,7 +32,7 @@ use sha2::{Digest, Sha256};
 
 mod typed;
 
-pub use typed::to_canonical;
+pub use typed::{CanonicalList, to_canonical};
 
 /// A field of an object to hash, borrowed from its owner.
 #[derive(Clone, Copy, Debug)]

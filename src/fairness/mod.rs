@@ -131,6 +131,9 @@ pub struct StoredStep<'a> {
     pub step: &'a str,
     pub revealed: &'a str,
     pub log: &'a str,
+    /// The log's public entries as canonical text, when the writer has them apart (the host
+    /// does, for a log with private entries); None to have them read from `log`.
+    pub public_log: Option<&'a str>,
     pub pools: &'a str,
 }
 
@@ -140,7 +143,8 @@ const PRIVATE_MARK: &str = "\"private_to_seat\"";
 /// [`step_digest`] of a step from its stored text, without building `Value`s: the host
 /// digests every step it resolves on the order's path (see `jcs`'s documentation). The
 /// reveal, pools and log are hashed as stored, being canonical already, unless the log has
-/// private entries: then it is read for its public ones. Text that never names
+/// private entries: then its public ones are hashed as the writer gave them apart
+/// (`public_log`), or else read from the log. Text that never names
 /// `"private_to_seat"` has no such member, so the test below never takes a private entry for
 /// public (a name that merely contains the words only costs the slower path).
 pub fn stored_step_digest(
@@ -154,6 +158,13 @@ pub fn stored_step_digest(
             Field::Canonical(step.pools),
         ]
     };
+    if let Some(public) = step.public_log {
+        return Ok(digest_step(
+            previous,
+            (step.round, step.step),
+            fields(Field::Canonical(public)),
+        ));
+    }
     if !step.log.contains(PRIVATE_MARK) {
         return Ok(digest_step(
             previous,
@@ -255,6 +266,7 @@ mod tests {
                 step: "orders",
                 revealed: &jcs::canonical(&revealed),
                 log: &jcs::to_canonical(&log).unwrap(),
+                public_log: None,
                 pools: &jcs::canonical(&pools),
             },
         )
@@ -301,6 +313,7 @@ mod tests {
                     step: "orders",
                     revealed: &jcs::canonical(&revealed),
                     log: &jcs::to_canonical(&log).unwrap(),
+                    public_log: None,
                     pools: &jcs::canonical(&pools),
                 },
             )

@@ -41,6 +41,7 @@ pub(super) fn seal(snapshot: &Snapshot, change: &mut Change) -> Result<(), AppEr
             step: &step.step,
             revealed: &step.revealed,
             log: &step.log,
+            public_log: step.digested_log.as_deref(),
             pools: &step.pools,
         };
         step.digest = stored_step_digest(&head, content)

@@ -14,8 +14,9 @@ use super::receipts::Seal;
 use super::round_logs::KEPT_LINES;
 use super::timing::{self, Timing};
 use crate::error::AppError;
-use crate::events::{EventKind, Named, StepResolved};
+use crate::events::{Deadline, EventKind, Finished, Named, RoundResolved, StepResolved};
 use crate::fairness::act::{Act, SeatOrder};
+use crate::fairness::jcs::CanonicalList;
 use crate::fairness::order_commitment;
 use crate::rules::{Event as _, Game, HostAct, Seat};
 use crate::store::{
@@ -29,33 +30,70 @@ pub const ROUND_OPENING: &str = "opening";
 /// the round's last step.
 pub const HOST_STEP: &str = "host";
 
-/// A step's log as stored (the host's lines, then the game's events; canonical, so that the
-/// step's digest hashes it as it is), and its public lines as a notice quotes them
+/// A step's log as written by the host: as stored (the host's lines, then the game's events;
+/// canonical, so that the step's digest hashes it as it is), its public entries as the digest
+/// hashes them when some entry is private, and its public lines as a notice quotes them
 /// (`round_logs.rs`).
-fn log_of<E: crate::rules::Event>(
-    host: Vec<Value>,
-    events: &[E],
-) -> Result<(String, PublicLog), AppError> {
-    let entries: Vec<LogEntry<E>> = events.iter().map(LogEntry::of).collect();
+struct WrittenLog {
+    log: String,
+    digested: Option<String>,
+    public: PublicLog,
+}
+
+/// Writes a step's log ([`WrittenLog`]). Each entry is written canonically on its own: a
+/// canonical array is its canonical elements between brackets, so the stored log and its
+/// public part are joined from the same texts, and the digest never reads the log back.
+fn log_of<E: crate::rules::Event>(host: Vec<Value>, events: &[E]) -> Result<WrittenLog, AppError> {
+    let written = |e: serde_json::Error| AppError::Internal(format!("serialize: {e}"));
     let mut public = PublicLog::default();
-    // The host's lines are everyone's.
-    for text in host.iter().filter_map(|line| line.get("text")?.as_str()) {
-        public.push(text, KEPT_LINES);
-    }
-    for text in entries.iter().filter_map(LogEntry::public_text) {
-        public.push(text, KEPT_LINES);
-    }
-    let log = match host.is_empty() {
-        true => to_canonical_text(&entries)?,
-        false => {
-            let mut all = host;
-            for entry in &entries {
-                all.push(to_json(entry)?);
-            }
-            to_canonical_text(&all)?
+    let mut entries = CanonicalList::default();
+    // Whether each entry is everyone's; the host's lines are.
+    let mut everyones = Vec::with_capacity(host.len() + events.len());
+    for line in &host {
+        if let Some(text) = line.get("text").and_then(Value::as_str) {
+            public.push(text, KEPT_LINES);
         }
+        entries.push(line).map_err(written)?;
+        everyones.push(true);
+    }
+    for event in events {
+        let entry = LogEntry::of(event);
+        if let Some(text) = entry.public_text() {
+            public.push(text, KEPT_LINES);
+        }
+        entries.push(&entry).map_err(written)?;
+        everyones.push(entry.public_text().is_some());
+    }
+    let log = canonical_array(entries.elements());
+    let digested = match everyones.iter().all(|everyone| *everyone) {
+        true => None,
+        false => Some(canonical_array(
+            entries
+                .elements()
+                .zip(everyones.iter().copied())
+                .filter_map(|(text, everyone)| everyone.then_some(text)),
+        )),
     };
-    Ok((log, public))
+    Ok(WrittenLog {
+        log,
+        digested,
+        public,
+    })
+}
+
+/// The canonical JSON array of elements that are canonical JSON texts.
+fn canonical_array<'a>(elements: impl Iterator<Item = &'a str> + Clone) -> String {
+    let len: usize = elements.clone().map(|e| e.len() + 1).sum();
+    let mut text = String::with_capacity(len + 2);
+    text.push('[');
+    for (i, element) in elements.enumerate() {
+        if i > 0 {
+            text.push(',');
+        }
+        text.push_str(element);
+    }
+    text.push(']');
+    text
 }
 
 /// What closed a step.
@@ -272,9 +310,11 @@ pub(super) fn open_clock<G: Game>(
     if let Some(deadline_at) = clock.deadline_at {
         change.events.push(NewEvent {
             kind: EventKind::DeadlineSet,
-            data: json!({"round": G::round(state), "step": G::step(state),
-                         "deadline_at": timing::rfc3339(deadline_at)})
-            .to_string(),
+            data: to_text(&Deadline {
+                round: G::round(state),
+                step: Cow::Borrowed(G::step(state)),
+                deadline_at: Some(Cow::Owned(timing::rfc3339(deadline_at))),
+            })?,
         });
     }
     change.lobby.clock = Some(clock);
@@ -335,14 +375,14 @@ pub(super) fn resolve_step<G: Game>(
     if finished || next_round > round {
         change.events.push(NewEvent {
             kind: EventKind::RoundResolved,
-            data: json!({"round": round}).to_string(),
+            data: to_text(&RoundResolved { round })?,
         });
     }
     if finished {
         let result = G::outcome(&next).map(|o| to_json(&o)).transpose()?;
         change.events.push(NewEvent {
             kind: EventKind::Finished,
-            data: json!({"result": result}).to_string(),
+            data: to_text(&Finished { result })?,
         });
     }
     let pools = to_canonical_text(&public_pools::<G>(&next, &snapshot.players))?;
@@ -354,25 +394,27 @@ pub(super) fn resolve_step<G: Game>(
         .position(|e| e.opens_round().is_some_and(|r| r > round))
         .unwrap_or(resolution.events.len());
     let (this_step, opening) = resolution.events.split_at(split);
-    let (log, public) = log_of(host_lines(snapshot, closing, filled, &kicked), this_step)?;
+    let written = log_of(host_lines(snapshot, closing, filled, &kicked), this_step)?;
     change.resolved.push(NewStep {
         round,
         step: step.to_string(),
         revealed,
-        log,
+        log: written.log,
+        digested_log: written.digested,
         pools: pools.clone(),
-        public: Some(public),
+        public: Some(written.public),
         ..NewStep::default()
     });
     if let Some(opened) = opening.first().and_then(|e| e.opens_round()) {
-        let (log, public) = log_of(Vec::new(), opening)?;
+        let written = log_of(Vec::new(), opening)?;
         change.resolved.push(NewStep {
             round: opened,
             step: ROUND_OPENING.to_string(),
             revealed: "[]".into(),
-            log,
+            log: written.log,
+            digested_log: written.digested,
             pools,
-            public: Some(public),
+            public: Some(written.public),
             ..NewStep::default()
         });
     }
@@ -409,24 +451,25 @@ pub(super) fn finish_by_host<G: Game>(
 ) -> Result<(), AppError> {
     let next = &act.state;
     let round = G::round(next);
-    let (log, public) = log_of(Vec::new(), &act.log)?;
+    let written = log_of(Vec::new(), &act.log)?;
     change.resolved.push(NewStep {
         round,
         step: HOST_STEP.to_string(),
         revealed: "[]".into(),
-        log,
+        log: written.log,
+        digested_log: written.digested,
         pools: to_canonical_text(&public_pools::<G>(next, &snapshot.players))?,
-        public: Some(public),
+        public: Some(written.public),
         ..NewStep::default()
     });
     let result = G::outcome(next).map(|o| to_json(&o)).transpose()?;
     change.events.push(NewEvent {
         kind: EventKind::RoundResolved,
-        data: json!({"round": round}).to_string(),
+        data: to_text(&RoundResolved { round })?,
     });
     change.events.push(NewEvent {
         kind: EventKind::Finished,
-        data: json!({"result": result}).to_string(),
+        data: to_text(&Finished { result })?,
     });
     change.lobby = LobbyPatch {
         status: Some(Status::Finished),
@@ -438,4 +481,89 @@ pub(super) fn finish_by_host<G: Game>(
         fairness: None,
     };
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fairness::jcs;
+    use crate::rules::{Audience, Event};
+    use serde_json::json;
+
+    /// A log event with a seat-private variant, as a duel's draw is.
+    #[derive(Clone, Debug, Serialize)]
+    #[serde(tag = "kind", rename_all = "kebab-case")]
+    enum Drawn {
+        Struck { by: String },
+        Drew { seat: usize, tokens: Vec<String> },
+    }
+
+    impl std::fmt::Display for Drawn {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            match self {
+                Drawn::Struck { by } => write!(f, "{by} strikes \"hard\"."),
+                Drawn::Drew { tokens, .. } => write!(f, "You drew {}.", tokens.join(" ")),
+            }
+        }
+    }
+
+    impl Event for Drawn {
+        fn audience(&self) -> Audience {
+            match self {
+                Drawn::Struck { .. } => Audience::Everyone,
+                Drawn::Drew { seat, .. } => Audience::Only(Seat(*seat)),
+            }
+        }
+    }
+
+    /// The log joined from its entries' texts is the log written whole, and the public part
+    /// the digest hashes is the stored log less its private entries: the digest of the step
+    /// is the one an archive's checker computes from the stored log.
+    #[test]
+    fn a_log_written_entry_by_entry_is_the_canonical_log_and_its_public_part() {
+        let host = vec![json!({"kind": "deadline-passed", "text": "The deadline passed."})];
+        let events = [
+            Drawn::Drew {
+                seat: 1,
+                tokens: vec!["R7".into(), "W10".into()],
+            },
+            Drawn::Struck { by: "Ann".into() },
+            Drawn::Drew {
+                seat: 0,
+                tokens: vec!["B3".into()],
+            },
+        ];
+        let written = log_of(host.clone(), &events).unwrap();
+        let mut whole = host;
+        whole.extend(events.iter().map(|e| to_json(&LogEntry::of(e)).unwrap()));
+        let whole = Value::Array(whole);
+        assert_eq!(written.log, jcs::canonical(&whole));
+        let public = crate::fairness::public_log(&whole);
+        assert_eq!(public.as_array().unwrap().len(), 2);
+        assert_eq!(
+            written.digested.as_deref(),
+            Some(jcs::canonical(&public).as_str())
+        );
+        assert_eq!(
+            written.public.first,
+            ["The deadline passed.", "Ann strikes \"hard\"."]
+        );
+        let step = |public_log| crate::fairness::StoredStep {
+            round: 1,
+            step: "play",
+            revealed: "[]",
+            log: &written.log,
+            public_log,
+            pools: "{}",
+        };
+        assert_eq!(
+            crate::fairness::stored_step_digest("prev", step(written.digested.as_deref())).unwrap(),
+            crate::fairness::stored_step_digest("prev", step(None)).unwrap()
+        );
+
+        // A log with no private entry is hashed as stored; an empty one is `[]`.
+        let open = log_of(Vec::new(), &events[1..2]).unwrap();
+        assert_eq!(open.digested, None);
+        assert_eq!(log_of::<Drawn>(Vec::new(), &[]).unwrap().log, "[]");
+    }
 }

@@ -514,6 +514,10 @@ pub struct NewStep {
     /// the step's digest hashes them as they are.
     pub revealed: String,
     pub log: String,
+    /// The log's public entries as canonical JSON, when some entry is private: what the
+    /// step's digest hashes, written with the log so that the digest need not read it back
+    /// (not stored). None when the whole log is public, or when the writer did not say.
+    pub digested_log: Option<String>,
     pub pools: String,
     /// The acts since the step before (JSON list), and the step's chained digest; filled in by
     /// `fairness::seal` once the change is decided.

@@ -26,21 +26,78 @@ use crate::fairness::HEX_DIGITS;
 /// `value`'s canonical encoding as text.
 pub fn to_canonical<T: Serialize + ?Sized>(value: &T) -> Result<String, serde_json::Error> {
     let mut out = Vec::new();
-    let formatter = Canonical::new(&mut out);
-    let mut serializer = serde_json::Serializer::with_formatter(io::sink(), formatter);
-    value.serialize(&mut serializer)?;
-    drop(serializer);
+    write_canonical(&mut out, &mut Room::default(), value)?;
     Ok(String::from_utf8(out).expect("serde_json writes UTF-8"))
+}
+
+/// Appends `value`'s canonical encoding to `out`, working in `room`.
+fn write_canonical<T: Serialize + ?Sized>(
+    out: &mut Vec<u8>,
+    room: &mut Room,
+    value: &T,
+) -> Result<(), serde_json::Error> {
+    let formatter = Canonical {
+        out,
+        room,
+        key: None,
+    };
+    let mut serializer = serde_json::Serializer::with_formatter(io::sink(), formatter);
+    value.serialize(&mut serializer)
+}
+
+/// The canonical encodings of several values, written one after another into one buffer
+/// with one working room: a step's log is written entry by entry (so that its public entries
+/// can be joined apart), and each entry on its own would allocate its buffers anew.
+#[derive(Default)]
+pub struct CanonicalList {
+    out: Vec<u8>,
+    room: Room,
+    /// Where each element's text ends in `out`.
+    ends: Vec<usize>,
+}
+
+impl CanonicalList {
+    /// Adds `value`'s canonical encoding as the next element.
+    pub fn push<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), serde_json::Error> {
+        let start = self.out.len();
+        match write_canonical(&mut self.out, &mut self.room, value) {
+            Ok(()) => {
+                self.ends.push(self.out.len());
+                Ok(())
+            }
+            Err(e) => {
+                // Nothing of a value that failed stays behind.
+                self.out.truncate(start);
+                self.room = Room::default();
+                Err(e)
+            }
+        }
+    }
+
+    /// The elements' texts, in the order they were added.
+    pub fn elements(&self) -> impl Iterator<Item = &str> + Clone {
+        let text = std::str::from_utf8(&self.out).expect("serde_json writes UTF-8");
+        let starts = std::iter::once(0).chain(self.ends.iter().copied());
+        starts
+            .zip(self.ends.iter().copied())
+            .map(|(start, end)| &text[start..end])
+    }
 }
 
 /// Writes into `out`, ignoring the writer serde_json hands it (a sink), so that an object's
 /// members can be reordered once it ends.
 struct Canonical<'a> {
     out: &'a mut Vec<u8>,
-    /// The objects being written, innermost last.
-    objects: Vec<Object>,
+    room: &'a mut Room,
     /// The member name being written, if any.
     key: Option<Key>,
+}
+
+/// The canonical writer's working space, kept from one value to the next.
+#[derive(Default)]
+struct Room {
+    /// The objects being written, innermost last.
+    objects: Vec<Object>,
     /// Member lists and a copy buffer kept for reuse: a log writes hundreds of small objects.
     spare: Vec<Vec<Member>>,
     scratch: Vec<u8>,
@@ -125,16 +182,6 @@ impl Member {
 }
 
 impl Canonical<'_> {
-    fn new(out: &mut Vec<u8>) -> Canonical<'_> {
-        Canonical {
-            out,
-            objects: Vec::new(),
-            key: None,
-            spare: Vec::new(),
-            scratch: Vec::new(),
-        }
-    }
-
     /// The member name being written, once it holds an escape.
     fn escaped_name(&mut self) -> Option<&mut String> {
         self.key.as_mut().and_then(|key| key.escaped.as_mut())
@@ -176,7 +223,7 @@ impl Canonical<'_> {
             .all(|pair| pair[0].order(&pair[1], out, 0) == Ordering::Less);
         if !in_order {
             let offset = object.start;
-            let written = &mut self.scratch;
+            let written = &mut self.room.scratch;
             written.clear();
             written.extend_from_slice(&self.out[offset..]);
             object
@@ -192,7 +239,7 @@ impl Canonical<'_> {
             }
         }
         object.members.clear();
-        self.spare.push(object.members);
+        self.room.spare.push(object.members);
     }
 }
 
@@ -350,8 +397,8 @@ impl Formatter for Canonical<'_> {
 
     fn begin_object<W: ?Sized + io::Write>(&mut self, _: &mut W) -> io::Result<()> {
         self.out.push(b'{');
-        let members = self.spare.pop().unwrap_or_default();
-        self.objects.push(Object {
+        let members = self.room.spare.pop().unwrap_or_default();
+        self.room.objects.push(Object {
             start: self.out.len(),
             members,
         });
@@ -359,7 +406,11 @@ impl Formatter for Canonical<'_> {
     }
 
     fn end_object<W: ?Sized + io::Write>(&mut self, _: &mut W) -> io::Result<()> {
-        let object = self.objects.pop().expect("an object ends after it began");
+        let object = self
+            .room
+            .objects
+            .pop()
+            .expect("an object ends after it began");
         self.sort_members(object);
         self.out.push(b'}');
         Ok(())
@@ -393,7 +444,8 @@ impl Formatter for Canonical<'_> {
             &self.out[key.start + 1..end - 1],
             key.escaped,
         );
-        self.objects
+        self.room
+            .objects
             .last_mut()
             .expect("a member is inside an object")
             .members
@@ -405,6 +457,7 @@ impl Formatter for Canonical<'_> {
     fn end_object_value<W: ?Sized + io::Write>(&mut self, _: &mut W) -> io::Result<()> {
         let end = self.out.len();
         let member = self
+            .room
             .objects
             .last_mut()
             .and_then(|o| o.members.last_mut())
@@ -460,6 +513,37 @@ mod tests {
         text: String,
         #[serde(skip_serializing_if = "Option::is_none")]
         private_to_seat: Option<usize>,
+    }
+
+    /// Values written one after another share the buffer and the room, and each element reads
+    /// back as its own canonical text; a value that fails leaves nothing behind.
+    #[test]
+    fn a_list_holds_each_values_canonical_text_and_nothing_of_a_failure() {
+        struct Fails;
+        impl Serialize for Fails {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                use serde::ser::SerializeMap;
+                let mut map = s.serialize_map(None)?;
+                map.serialize_entry("z", &1)?;
+                Err(serde::ser::Error::custom("no"))
+            }
+        }
+        let values = [
+            json!({"b": {"y": [1, {"d": 2, "c": 3}], "x": null}, "a": "\u{e000}"}),
+            json!([]),
+            json!({"kind": "drew", "private_to_seat": 0, "text": "You drew R7."}),
+            json!("plain"),
+        ];
+        let mut list = CanonicalList::default();
+        for (i, value) in values.iter().enumerate() {
+            list.push(value).unwrap();
+            if i == 1 {
+                assert!(list.push(&Fails).is_err());
+            }
+        }
+        let texts: Vec<&str> = list.elements().collect();
+        let expected: Vec<String> = values.iter().map(reference).collect();
+        assert_eq!(texts, expected);
     }
 
     #[test]
