@@ -661,20 +661,20 @@ async fn killing_one_of_two_processes_behind_the_proxy_loses_no_acknowledged_ord
     let env = [
         ("HERALD_TRUSTED_PROXIES", PROXY_SOURCE),
         ("HERALD_RATE_LIMIT_EXEMPT", "127.0.0.1"),
+        ("RUST_LOG", REQUEST_LOG),
     ];
     // The first applies the migrations before the second starts.
-    let (mut first, first_address) = herald(&database, &env);
-    let (second, second_address) = herald(&database, &env);
-    let proxy = proxy(&haproxy, &[first_address, second_address]);
+    let mut processes = [herald(&database, &env), herald(&database, &env)];
+    let proxy = proxy(&haproxy, &[processes[0].1, processes[1].1]);
     let client = client_from(None);
 
     let mut lobbies = Vec::new();
     for _ in 0..LOBBIES {
         lobbies.push(seated_lobby(&client, &proxy.url, ROUNDS).await);
     }
-    // Two listeners on the first lobby, opened one after the other before any game starts:
-    // HAProxy gives the second to the process with fewer connections, so each process holds
-    // one, and whichever process dies, one listener loses its stream.
+    // Two listeners on the first lobby, opened before any game starts. The proxy keeps a lobby
+    // on one process, streams included: that process is the one that dies, so both listeners
+    // lose their streams and resume on the other.
     let mut listeners = Vec::new();
     for _ in 0..2 {
         let (opened, is_open) = tokio::sync::oneshot::channel();
@@ -700,13 +700,14 @@ async fn killing_one_of_two_processes_behind_the_proxy_loses_no_acknowledged_ord
             progress.clone(),
         )));
     }
-    // Mid-game, with orders in flight on both processes, the first one dies.
+    // Mid-game, with orders in flight, the process serving the first lobby dies.
     let deadline = Instant::now() + PATIENCE;
     while progress.load(Ordering::SeqCst) < 3 {
         assert!(Instant::now() < deadline, "the games did not get going");
         tokio::time::sleep(Duration::from_millis(5)).await;
     }
-    first.kill();
+    let holder = usize::from(answered_for(&processes[0].0, &lobbies[0].id) == 0);
+    processes[holder].0.kill();
     for game in games {
         game.await.expect("a game's players");
     }
@@ -806,7 +807,7 @@ async fn killing_one_of_two_processes_behind_the_proxy_loses_no_acknowledged_ord
             }
         }
     }
-    drop(second);
+    drop(processes);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -842,6 +843,96 @@ async fn behind_the_proxy_each_client_has_its_own_rate_limit() {
     assert_eq!(refused.body["error"]["code"], "rate-limited");
     // ...and another client behind the same proxy still has its own.
     assert_eq!(create([127, 0, 0, 6]).await.status, 201);
+}
+
+/// What the processes of [`behind_the_proxy_each_lobby_is_served_by_one_process`] log: each
+/// request's path, when it was answered.
+const REQUEST_LOG: &str = "info,sqlx=warn,herald::http=debug,tower_http=debug";
+/// How many requests naming `lobby` (API or page) `process` answered, by its [`REQUEST_LOG`].
+fn answered_for(process: &Process, lobby: &str) -> usize {
+    let (api, page) = (format!("lobbies/{lobby}}}"), format!("lobbies/{lobby}/"));
+    process
+        .log()
+        .lines()
+        .filter(|l| l.contains("finished processing request"))
+        .filter(|l| l.contains(&api) || l.contains(&page))
+        .count()
+}
+
+/// Lobbies enough that all of them landing on one of two processes is not chance (about one in
+/// ten thousand with a 60/40 split of the hash ring).
+const AFFINITY_LOBBIES: usize = 24;
+
+/// The proxy sends every request that names a lobby, API call or page, to one process (the
+/// lobby's requests on one process find its state in that process's memory; spread over
+/// several, each write made elsewhere makes the others reload it), and spreads the lobbies over
+/// the processes. Read from each process's log of the paths it answered.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn behind_the_proxy_each_lobby_is_served_by_one_process() {
+    let (Some(admin), Some(haproxy)) = (postgres_admin(), haproxy_binary()) else {
+        return;
+    };
+    let database = fresh_database(&admin).await;
+    let env = [
+        ("HERALD_TRUSTED_PROXIES", PROXY_SOURCE),
+        ("HERALD_LOBBIES_PER_MINUTE", "0"),
+        ("HERALD_JOINS_PER_MINUTE", "0"),
+        ("RUST_LOG", REQUEST_LOG),
+    ];
+    let processes = [herald(&database, &env), herald(&database, &env)];
+    let proxy = proxy(&haproxy, &[processes[0].1, processes[1].1]);
+    let client = client_from(None);
+    let (get, post) = (reqwest::Method::GET, reqwest::Method::POST);
+    let base = &proxy.url;
+    let mut lobbies = Vec::new();
+    for i in 0..AFFINITY_LOBBIES {
+        let created = call_ok(
+            &client,
+            post.clone(),
+            &format!("{base}/api/v1/lobbies"),
+            None,
+            Some(&json!({"game": "crossing-swords", "name": format!("Affinity {i}")})),
+        )
+        .await;
+        let id = created["id"].as_str().expect("a lobby id").to_owned();
+        let joined = call_ok(
+            &client,
+            post.clone(),
+            &format!("{base}/api/v1/lobbies/{id}/players"),
+            None,
+            Some(&json!({"name": "P"})),
+        )
+        .await;
+        let token = joined["player_token"].as_str().expect("a player token");
+        for (path, token) in [
+            (format!("/api/v1/lobbies/{id}"), None),
+            (format!("/api/v1/lobbies/{id}/me"), Some(token)),
+            (format!("/lobbies/{id}"), None),
+        ] {
+            call_ok(&client, get.clone(), &format!("{base}{path}"), token, None).await;
+        }
+        lobbies.push(id);
+    }
+    // The join, the view, `me` and the page: four answered requests name each lobby.
+    const NAMING: usize = 4;
+    let answered = |process: usize, lobby: &str| answered_for(&processes[process].0, lobby);
+    let mut served = [0, 0];
+    for lobby in &lobbies {
+        wait_until("every request in a process's log", || {
+            answered(0, lobby) + answered(1, lobby) == NAMING
+        })
+        .await;
+        let counts = [answered(0, lobby), answered(1, lobby)];
+        assert!(
+            counts.contains(&0),
+            "lobby {lobby}'s requests were split between the processes: {counts:?}"
+        );
+        served[usize::from(counts[0] == 0)] += 1;
+    }
+    assert!(
+        served.iter().all(|&n| n > 0),
+        "every lobby went to one process: {served:?} lobbies per process"
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
