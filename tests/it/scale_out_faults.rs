@@ -2,7 +2,8 @@
 //! a process killed with SIGKILL under load behind the real HAProxy with the repository's
 //! configuration (`deploy/haproxy.cfg`), and a PostgreSQL server of the test's own stopped and
 //! started again under load. Also: through the proxy, Herald tells clients apart by the address
-//! HAProxy forwards, so one client's rate limit is not everyone's.
+//! HAProxy forwards, so one client's rate limit is not everyone's; and the proxy keeps each
+//! lobby on one process.
 //!
 //! PostgreSQL only: skipped (and said so) without `HERALD_TEST_POSTGRES_URL`. Without HAProxy
 //! the proxy tests say loudly that they skipped, except under `CI=true`, where that is a failure
@@ -845,7 +846,7 @@ async fn behind_the_proxy_each_client_has_its_own_rate_limit() {
     assert_eq!(create([127, 0, 0, 6]).await.status, 201);
 }
 
-/// What the processes of [`behind_the_proxy_each_lobby_is_served_by_one_process`] log: each
+/// What the processes log when a test must know which one answered a lobby's requests: each
 /// request's path, when it was answered.
 const REQUEST_LOG: &str = "info,sqlx=warn,herald::http=debug,tower_http=debug";
 /// How many requests naming `lobby` (API or page) `process` answered, by its [`REQUEST_LOG`].
