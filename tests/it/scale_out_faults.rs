@@ -916,14 +916,14 @@ async fn behind_the_proxy_each_lobby_is_served_by_one_process() {
     }
     // The join, the view, `me` and the page: four answered requests name each lobby.
     const NAMING: usize = 4;
-    let answered = |process: usize, lobby: &str| answered_for(&processes[process].0, lobby);
+    let answered = |lobby: &str| processes.each_ref().map(|(p, _)| answered_for(p, lobby));
     let mut served = [0, 0];
     for lobby in &lobbies {
         wait_until("every request in a process's log", || {
-            answered(0, lobby) + answered(1, lobby) == NAMING
+            answered(lobby).iter().sum::<usize>() == NAMING
         })
         .await;
-        let counts = [answered(0, lobby), answered(1, lobby)];
+        let counts = answered(lobby);
         assert!(
             counts.contains(&0),
             "lobby {lobby}'s requests were split between the processes: {counts:?}"
