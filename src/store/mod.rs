@@ -37,6 +37,7 @@ mod rows;
 mod sql;
 mod sqlite_engine;
 mod sqlite_outbox;
+mod sqlite_witness;
 mod transact;
 mod versions;
 mod writer;
@@ -177,9 +178,11 @@ impl Store {
             Backend::Sqlite => {
                 let options = sqlx::sqlite::SqliteConnectOptions::from_str(url)?;
                 let path = options.get_filename();
-                let engine = sqlite_engine::SqliteEngine::open(path, handoff.clone())?;
+                let witness = sqlite_witness::Witness::new(path);
+                let engine =
+                    sqlite_engine::SqliteEngine::open(path, handoff.clone(), witness.clone())?;
                 let writers = writer::spawn_thread("herald-sqlite-writer", engine, shared)?;
-                let readers = Readers::Sqlite(Arc::new(sqlite_engine::Readers::new(path)));
+                let readers = Readers::Sqlite(Arc::new(sqlite_engine::Readers::new(path, witness)));
                 (writers, readers)
             }
             // Several writers, each with its own connection: PostgreSQL runs their
@@ -244,6 +247,16 @@ impl Store {
     /// copy of it (see `cache.rs`).
     pub fn cache_misses(&self) -> u64 {
         self.cache.misses()
+    }
+
+    /// SQLite: how many reads have asked the database for a lobby's version, because the WAL
+    /// index could not show that nobody but this process's writer had committed since it
+    /// last did (`sqlite_witness.rs`). None on PostgreSQL, where every read asks.
+    pub fn sqlite_version_lookups(&self) -> Option<u64> {
+        match &self.readers {
+            Readers::Sqlite(readers) => Some(readers.lookups()),
+            Readers::Postgres(_) => None,
+        }
     }
 
     /// Closes the pool (waits for connections in use to be returned).

@@ -248,3 +248,58 @@ async fn the_cache_follows_the_hosts_controls() {
         assert_cache_matches_database(&app, &fresh, &lobby, "after the end").await;
     }
 }
+
+/// SQLite: while this server's writer is the only one committing to its file, a read trusts
+/// the cached lobby without asking the database for its version (the WAL index shows nobody
+/// else has committed: `sqlite_witness.rs`); once another server commits, reads ask again and
+/// see its change; and this server's next commit trusts again only what it writes itself, not
+/// a lobby the other server changed before it.
+#[tokio::test]
+async fn on_sqlite_a_read_asks_the_database_only_after_another_writer_has_committed() {
+    let app = crate::support::sqlite_app().await;
+    let lookups = || app.store.sqlite_version_lookups().expect("SQLite");
+    let players = |reply: crate::support::Reply| reply.body["players"].as_array().unwrap().len();
+    let (mine, _) = app.create_lobby("crossing-swords", json!({})).await;
+    let (theirs, _) = app.create_lobby("crossing-swords", json!({})).await;
+    let (mine_view, theirs_view) = (
+        format!("/api/v1/lobbies/{mine}"),
+        format!("/api/v1/lobbies/{theirs}"),
+    );
+    app.join(&mine, json!({"name": "Ann"})).await;
+    app.join(&theirs, json!({"name": "Ann"})).await;
+
+    let before = lookups();
+    for _ in 0..3 {
+        assert_eq!(players(app.get(&mine_view, None).await), 1);
+        assert_eq!(players(app.get(&theirs_view, None).await), 1);
+    }
+    assert_eq!(lookups(), before, "no other writer: no version lookup");
+
+    let second = app.second_server().await;
+    second.join(&theirs, json!({"name": "Bob"})).await;
+    assert_eq!(
+        players(app.get(&theirs_view, None).await),
+        2,
+        "the other server's join is seen"
+    );
+    assert_eq!(
+        lookups(),
+        before + 1,
+        "after another writer's commit, a read asks"
+    );
+    assert_eq!(players(app.get(&mine_view, None).await), 1);
+    assert_eq!(lookups(), before + 2, "for every lobby");
+
+    // This server commits again, to the other lobby: from then on it trusts what it wrote,
+    // and still asks for the lobby the other server changed.
+    app.join(&mine, json!({"name": "Cat"})).await;
+    let again = lookups();
+    assert_eq!(players(app.get(&mine_view, None).await), 2);
+    assert_eq!(lookups(), again, "what this server wrote is trusted again");
+    assert_eq!(
+        players(app.get(&theirs_view, None).await),
+        2,
+        "the lobby the other server changed is not taken at this server's old version"
+    );
+    assert_eq!(lookups(), again + 1, "it is asked for");
+}
