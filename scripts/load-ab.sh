@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Compares two release binaries under the same load, side by side: PAIRS pairs of runs whose
+# order alternates (A B, B A, A B, ...), each a fresh server on a fresh database (as
+# load-figures.sh starts one) played through by `herald load`. Prints one line per run: orders
+# per server CPU-second, and on PostgreSQL per CPU-second of the server and the database
+# together. Loopback only.
+#
+#   scripts/load-ab.sh OLD_BINARY NEW_BINARY PAIRS BACKEND GAME LOBBIES PLAYERS ROUNDS IN_FLIGHT
+#   e.g. scripts/load-ab.sh /tmp/herald-old target/release/herald 3 sqlite crossing-swords 1000 16 10 128
+#
+# LOADGEN names the binary whose `herald load` drives both (default: NEW_BINARY).
+# PostgreSQL: HERALD_LOAD_POSTGRES (default postgres://postgres@127.0.0.1:5432) gets a fresh
+# database named herald_load for every run.
+set -euo pipefail
+a=$1 b=$2 pairs=$3 backend=$4 game=$5 lobbies=$6 players=$7 rounds=$8 in_flight=$9
+loadgen=${LOADGEN:-$b}
+base=${HERALD_LOAD_POSTGRES:-postgres://postgres@127.0.0.1:5432}
+port=3219
+ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
+
+run() {
+    local bin=$1 work url server out count_db=()
+    work=$(mktemp -d)
+    case $backend in
+        sqlite) url="sqlite://$work/herald.db?mode=rwc" ;;
+        postgres)
+            psql "$base/postgres" -qc "DROP DATABASE IF EXISTS herald_load WITH (FORCE)" \
+                -c "CREATE DATABASE herald_load" >/dev/null
+            url="$base/herald_load"
+            count_db=(--database-processes postgres) ;;
+        *) echo "backend: sqlite or postgres" >&2; exit 2 ;;
+    esac
+    HERALD_RATE_LIMIT_EXEMPT=127.0.0.1 HERALD_MAX_CONNECTIONS=20000 RUST_LOG=warn \
+        "$bin" --bind 127.0.0.1:$port --database-url "$url" > "$work/server.log" 2>&1 &
+    server=$!
+    for _ in $(seq 1 100); do
+        curl -sf "http://127.0.0.1:$port/api/v1/lobbies?limit=1" >/dev/null && break
+        sleep 0.1
+    done
+    out=$("$loadgen" load --url "http://127.0.0.1:$port" --game "$game" --lobbies "$lobbies" \
+        --players "$players" --max-rounds "$rounds" --connections "$in_flight" \
+        --server-pid "$server" "${count_db[@]}" 2>&1)
+    kill -INT "$server"; wait "$server" 2>/dev/null || true
+    rm -rf "$work"
+    # Each figure as the load generator printed it; with the database's, recomputed from the
+    # two CPU times so that older load generators' wording reads the same.
+    local orders server_cpu db_cpu p99 together=-
+    orders=$(grep -oP 'orders accepted: \K[0-9]+' <<<"$out")
+    server_cpu=$(grep -oP 'server CPU while playing: \K[0-9.]+' <<<"$out")
+    db_cpu=$(grep -oP 'postgres CPU while playing: \K[0-9.]+' <<<"$out" || true)
+    p99=$(grep -oP 'p99 \K[0-9.]+' <<<"$out")
+    [ -n "$db_cpu" ] && together=$(awk -v n="$orders" -v s="$server_cpu" -v d="$db_cpu" 'BEGIN { if (s + d > 0) printf "%d", n / (s + d); else printf "-" }')
+    echo "$bin orders=$orders per-server-cpu-s=$(awk -v n="$orders" -v s="$server_cpu" 'BEGIN { if (s > 0) printf "%d", n / s; else printf "-" }') with-db=$together p99=${p99}ms"
+}
+
+for i in $(seq 1 "$pairs"); do
+    if [ $((i % 2)) = 1 ]; then order=("$a" "$b"); else order=("$b" "$a"); fi
+    for bin in "${order[@]}"; do
+        echo -n "pair $i: "
+        run "$bin"
+    done
+done
