@@ -12,36 +12,21 @@
 # PostgreSQL: HERALD_LOAD_POSTGRES (default postgres://postgres@127.0.0.1:5432) gets a fresh
 # database named herald_load for every run.
 set -euo pipefail
-a=$1 b=$2 pairs=$3 backend=$4 game=$5 lobbies=$6 players=$7 rounds=$8 in_flight=$9
-loadgen=${LOADGEN:-$b}
-base=${HERALD_LOAD_POSTGRES:-postgres://postgres@127.0.0.1:5432}
-port=3219
+a=$(realpath "$1") b=$(realpath "$2") pairs=$3 backend=$4 game=$5 lobbies=$6 players=$7 rounds=$8 in_flight=$9
+loadgen=$(realpath "${LOADGEN:-$2}")
+cd "$(dirname "$0")/.."
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
+port=3219
+. scripts/lib/fresh-server.sh
 
 run() {
-    local bin=$1 work url server out count_db=()
-    work=$(mktemp -d)
-    case $backend in
-        sqlite) url="sqlite://$work/herald.db?mode=rwc" ;;
-        postgres)
-            psql "$base/postgres" -qc "DROP DATABASE IF EXISTS herald_load WITH (FORCE)" \
-                -c "CREATE DATABASE herald_load" >/dev/null
-            url="$base/herald_load"
-            count_db=(--database-processes postgres) ;;
-        *) echo "backend: sqlite or postgres" >&2; exit 2 ;;
-    esac
-    HERALD_RATE_LIMIT_EXEMPT=127.0.0.1 HERALD_MAX_CONNECTIONS=20000 RUST_LOG=warn \
-        "$bin" --bind 127.0.0.1:$port --database-url "$url" > "$work/server.log" 2>&1 &
-    server=$!
-    for _ in $(seq 1 100); do
-        curl -sf "http://127.0.0.1:$port/api/v1/lobbies?limit=1" >/dev/null && break
-        sleep 0.1
-    done
+    local bin=$1 out count_db=()
+    [ "$backend" = postgres ] && count_db=(--database-processes postgres)
+    HERALD_BIN=$bin start_fresh_server "$backend" "$port"
     out=$("$loadgen" load --url "http://127.0.0.1:$port" --game "$game" --lobbies "$lobbies" \
         --players "$players" --max-rounds "$rounds" --connections "$in_flight" \
         --server-pid "$server" "${count_db[@]}" 2>&1)
-    kill -INT "$server"; wait "$server" 2>/dev/null || true
-    rm -rf "$work"
+    stop_fresh_server
     # Each figure as the load generator printed it; with the database's, recomputed from the
     # two CPU times so that older load generators' wording reads the same.
     local orders server_cpu db_cpu p99 together=-

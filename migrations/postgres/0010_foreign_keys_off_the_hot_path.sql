@@ -6,7 +6,8 @@
 -- before it deletes a lobby's rows. So the keys only re-checked what the store guarantees, and
 -- on PostgreSQL the re-check was dear: a trigger per inserted row, each taking a KEY SHARE lock
 -- on the lobby's and the player's rows (a WAL record each). Measured, the database's CPU per
--- order fell by a quarter without them (docs/performance.md, "Foreign keys off the hot path").
+-- order fell by a quarter without them (docs/performance.md, "Foreign keys off PostgreSQL's
+-- hot path").
 -- SQLite keeps its keys: there a check is an in-process lookup of a cached page.
 ALTER TABLE orders DROP CONSTRAINT IF EXISTS orders_lobby_id_fkey;
 ALTER TABLE orders DROP CONSTRAINT IF EXISTS orders_player_id_fkey;

@@ -1,13 +1,14 @@
-# Sourced by load-figures.sh and flamegraph.sh (from the repository root): builds the release
-# binary and starts it on a fresh database, SQLite (a file in a temporary directory) or
-# PostgreSQL (the database herald_load, recreated on HERALD_LOAD_POSTGRES, default
-# postgres://postgres@127.0.0.1:5432). Sets `work` (that directory) and `server` (the pid);
-# both are cleaned up on exit. Returns once the server answers.
+# Sourced by load-figures.sh, flamegraph.sh and load-ab.sh (from the repository root): builds
+# the release binary (or takes the one HERALD_BIN names) and starts it on a fresh database,
+# SQLite (a file in a temporary directory) or PostgreSQL (the database herald_load, recreated on
+# HERALD_LOAD_POSTGRES, default postgres://postgres@127.0.0.1:5432). Sets `work` (that
+# directory) and `server` (the pid); both are cleaned up on exit, or by stop_fresh_server.
+# Returns once the server answers.
 #
 #   start_fresh_server BACKEND PORT
 start_fresh_server() {
-    local backend=$1 port=$2 url base
-    cargo build --release --quiet
+    local backend=$1 port=$2 url base bin=${HERALD_BIN:-target/release/herald}
+    [ -n "${HERALD_BIN:-}" ] || cargo build --release --quiet
     work=$(mktemp -d)
     case $backend in
         sqlite) url="sqlite://$work/herald.db?mode=rwc" ;;
@@ -23,12 +24,20 @@ start_fresh_server() {
     # other limit stays at its default.
     HERALD_RATE_LIMIT_EXEMPT=${HERALD_RATE_LIMIT_EXEMPT:-127.0.0.1} \
     HERALD_MAX_CONNECTIONS=${HERALD_MAX_CONNECTIONS:-20000} \
-    RUST_LOG=warn target/release/herald --bind 127.0.0.1:"$port" --database-url "$url" \
+    RUST_LOG=warn "$bin" --bind 127.0.0.1:"$port" --database-url "$url" \
         > "$work/server.log" 2>&1 &
     server=$!
-    trap 'kill $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$work"' EXIT
+    trap stop_fresh_server EXIT
     for _ in $(seq 1 50); do
         curl -sf "http://127.0.0.1:$port/api/v1/lobbies?limit=1" >/dev/null && break
         sleep 0.1
     done
+}
+
+# Stops the server start_fresh_server started and removes its directory.
+stop_fresh_server() {
+    kill "$server" 2>/dev/null || true
+    wait "$server" 2>/dev/null || true
+    rm -rf "$work"
+    trap - EXIT
 }

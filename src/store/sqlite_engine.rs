@@ -334,8 +334,9 @@ struct OwnWrites {
     quiet: HashSet<Uuid>,
 }
 
-/// Lobbies remembered at most; past it the map starts again (which only costs lookups).
-const OWN_WRITES_KEPT: usize = 1 << 16;
+/// Lobbies remembered at most, here and by the reads' witness; past it the map starts again
+/// (which only costs lookups).
+pub(super) const OWN_WRITES_KEPT: usize = 1 << 16;
 
 impl OwnWrites {
     /// Called holding the write lock, before the batch reads anything.

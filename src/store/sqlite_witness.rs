@@ -32,6 +32,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use uuid::Uuid;
 
 use super::rows::Snapshot;
+use super::sqlite_engine::OWN_WRITES_KEPT;
 
 /// One copy of the WAL index header, as the file holds it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -56,9 +57,6 @@ impl Header {
         after.change() == self.change().wrapping_add(1)
     }
 }
-
-/// Lobbies remembered at most; past it the versions start again (which only costs lookups).
-const KEPT: usize = 1 << 16;
 
 #[derive(Debug, Default)]
 struct Seen {
@@ -119,7 +117,9 @@ impl Witness {
             (Some(before), Some(after)) if before.one_commit_to(&after) => {
                 // Someone else committed since this writer last did (or this is its first
                 // commit): what it recorded before may no longer be what the file holds.
-                if seen.header != Some(before) || seen.versions.len() + changed.len() > KEPT {
+                if seen.header != Some(before)
+                    || seen.versions.len() + changed.len() > OWN_WRITES_KEPT
+                {
                     seen.versions.clear();
                 }
                 seen.header = Some(after);
