@@ -30,6 +30,9 @@ pub(super) struct Deferred {
     /// Pending orders' bodies, keyed as the table is (lobby, step, player): a later order of
     /// the same player for the same step replaces the earlier, as the upsert would have.
     orders: HashMap<(String, i64, String), String>,
+    /// The lobbies whose state a change of the batch set: only theirs is sent (see
+    /// [`update_lobbies`]).
+    states_set: HashSet<Uuid>,
     /// The lobbies whose clock a change set with a wake-up (for the batch's announcement,
     /// `pg_listen.rs`: other processes' schedulers may have to wake sooner).
     pub clocks: HashSet<Uuid>,
@@ -42,6 +45,7 @@ impl Deferred {
             now,
             versions_before: HashMap::new(),
             orders: HashMap::new(),
+            states_set: HashSet::new(),
             clocks: HashSet::new(),
         }
     }
@@ -162,6 +166,9 @@ pub(super) async fn apply(
         .versions_before
         .entry(lobby.id)
         .or_insert(lobby.version);
+    if change.lobby.state.is_some() {
+        deferred.states_set.insert(lobby.id);
+    }
     if change.lobby.clock.is_some_and(|c| c.wake_at.is_some()) {
         deferred.clocks.insert(lobby.id);
     }
@@ -177,9 +184,15 @@ impl Deferred {
         changed: &HashMap<Uuid, Arc<Snapshot>>,
         published: &[(Uuid, Published)],
     ) -> Result<(), StoreError> {
-        let lobbies: Vec<(&Snapshot, i64)> = changed
+        let lobbies: Vec<LobbyWrite> = changed
             .iter()
-            .filter_map(|(id, after)| Some((&**after, *self.versions_before.get(id)?)))
+            .filter_map(|(id, after)| {
+                Some(LobbyWrite {
+                    after,
+                    before: *self.versions_before.get(id)?,
+                    state_set: self.states_set.contains(id),
+                })
+            })
             .collect();
         for chunk in chunks(&lobbies) {
             update_lobbies(conn, chunk).await?;
@@ -244,15 +257,29 @@ const EVENTS_AND_OWED_TAIL: &str = " RETURNING lobby_id, seq, kind, created_at) 
     FROM e JOIN notify_subscriptions s ON s.lobby_id = e.lobby_id AND s.kind = e.kind \
     JOIN notify_targets t ON t.id = s.target_id AND t.enabled = 1";
 
+/// A changed lobby as the batch leaves it, with its version as the batch found it, and
+/// whether a change of the batch set its state.
+struct LobbyWrite<'a> {
+    after: &'a Snapshot,
+    before: i64,
+    state_set: bool,
+}
+
 /// Sets each lobby's row to the snapshot the batch leaves, if its version is still the one
 /// the batch found (it is: the batch holds the row lock; anything else fails the batch).
+///
+/// A lobby's state is sent only if a change of the batch set it; a null keeps the stored one
+/// (a state, once set, is never unset). A game's state is kilobytes and most batches only take
+/// orders: sent again, PostgreSQL received it, and compressed it again to store it, for every
+/// changed lobby of every batch; kept, the stored value is copied as it is.
 async fn update_lobbies(
     conn: &mut AnyConnection,
-    lobbies: &[(&Snapshot, i64)],
+    lobbies: &[LobbyWrite<'_>],
 ) -> Result<(), StoreError> {
     let sql = values_of(
-        "UPDATE lobbies AS l SET status = v.status, state = v.state, round = v.round, \
-         step = v.step, step_seq = v.step_seq, event_seq = v.event_seq, version = v.version, \
+        "UPDATE lobbies AS l SET status = v.status, state = COALESCE(v.state, l.state), \
+         round = v.round, step = v.step, step_seq = v.step_seq, event_seq = v.event_seq, \
+         version = v.version, \
          deadline_at = v.deadline_at, paused_left = v.paused_left, \
          remind_below = v.remind_below, wake_at = v.wake_at, fairness = v.fairness \
          FROM (VALUES",
@@ -263,18 +290,18 @@ async fn update_lobbies(
          WHERE l.id = v.id AND l.version = v.before",
     );
     let mut query = sqlx::query(sqlx::AssertSqlSafe(sql));
-    for (after, before) in lobbies {
-        let lobby = &after.lobby;
+    for write in lobbies {
+        let lobby = &write.after.lobby;
         query = query
             .bind(lobby.id.to_string())
             .bind(lobby.status.as_str())
-            .bind(lobby.state.as_deref())
+            .bind(lobby.state.as_deref().filter(|_| write.state_set))
             .bind(i64::from(lobby.round))
             .bind(lobby.step.as_deref())
             .bind(lobby.step_seq)
             .bind(lobby.event_seq)
             .bind(lobby.version)
-            .bind(*before)
+            .bind(write.before)
             .bind(lobby.clock.deadline_at)
             .bind(lobby.clock.paused_left)
             .bind(lobby.clock.remind_below)
