@@ -67,6 +67,14 @@ struct Seen {
     versions: HashMap<Uuid, i64>,
 }
 
+impl Seen {
+    /// Trust nothing until a commit shows its chain again.
+    fn forget(&mut self) {
+        self.header = None;
+        self.versions.clear();
+    }
+}
+
 /// Shared by the writer (who records) and the reads (who ask).
 #[derive(Debug)]
 pub(super) struct Witness {
@@ -127,14 +135,13 @@ impl Witness {
                     seen.versions.insert(*lobby, snapshot.lobby.version);
                 }
             }
-            _ => self.forget(&mut seen),
+            _ => seen.forget(),
         }
     }
 
     /// After a batch that did not commit: trust nothing until the next commit shows its chain.
     pub fn failed(&self) {
-        let mut seen = self.lock();
-        self.forget(&mut seen);
+        self.lock().forget();
     }
 
     /// The lobby's version as this writer committed it, if the file is still exactly as its
@@ -145,11 +152,6 @@ impl Witness {
             (seen.header?, *seen.versions.get(&lobby)?)
         };
         (self.header()? == header).then_some(version)
-    }
-
-    fn forget(&self, seen: &mut Seen) {
-        seen.header = None;
-        seen.versions.clear();
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Seen> {
