@@ -241,6 +241,40 @@ async fn mark_page(client: &Client, mark: u32) {
         .unwrap();
 }
 
+/// The mark [`submit_form`] leaves on the page whose form it sends.
+const SUBMITTING: u32 = 0x5e4d;
+
+/// Clicks `css`, which submits a form, and waits until the browser has loaded the document
+/// the form's answer sent it to. chromedriver's click can return before the browser has sent
+/// the form, and the old page's elements (its `h1`, its pools table) would pass for the
+/// answer's: the test would go on while the order is still on its way, and the next page it
+/// loads would be a step behind (then the next answer is sent for a step that has moved on,
+/// and refused). Only a new document erases the old one's mark; a live update swaps content
+/// in place and keeps it.
+pub(crate) async fn submit_form(client: &Client, css: &str) {
+    mark_page(client, SUBMITTING).await;
+    wait_for(client, css).await.click().await.unwrap();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        // Mid-navigation the script may find no document to run in: not loaded yet.
+        let loaded = client
+            .execute(
+                "return window.heraldTestMark === undefined && document.readyState === 'complete';",
+                vec![],
+            )
+            .await
+            .ok();
+        if loaded == Some(Value::Bool(true)) {
+            return;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "after {css}: the form's answer never loaded"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
 /// The page still holds its mark: it updated in place, and never navigated by itself.
 async fn assert_page_marked(client: &Client, mark: u32) {
     let held = client
@@ -648,15 +682,7 @@ pub(crate) async fn answer_decision(client: &Client, play: &str, picture: &str) 
         .await
         .unwrap()
         .unwrap_or_default();
-    let click = async |css: &str| {
-        client
-            .find(Locator::Css(css))
-            .await
-            .unwrap()
-            .click()
-            .await
-            .unwrap();
-    };
+    let click = async |css: &str| submit_form(client, css).await;
     if step == "gather-power" {
         screenshots(client, picture).await;
         let pair = client.find(Locator::Css("#f-tokens")).await.unwrap();
@@ -701,7 +727,6 @@ pub(crate) async fn answer_decision(client: &Client, play: &str, picture: &str) 
     } else {
         click("button[name=accept]").await;
     }
-    wait_for(client, "h1").await;
     assert!(
         client.find(Locator::Css("#order-error")).await.is_err(),
         "the {step} answer was refused"
@@ -791,12 +816,7 @@ async fn play_bst(base: &str, clients: &[Client]) -> Result<(), String> {
             .select_by_value(token)
             .await
             .unwrap();
-        form.find(Locator::Css("button[type=submit]"))
-            .await
-            .unwrap()
-            .click()
-            .await
-            .unwrap();
+        submit_form(client, "#order-form button[type=submit]").await;
         wait_for(client, "#pending, #orders-h, #nothing-owed").await;
     }
 

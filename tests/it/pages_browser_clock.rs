@@ -13,7 +13,7 @@ use herald::host::timing::{parse_rfc3339, rfc3339};
 use serde_json::{Value, json};
 
 use crate::pages_browser::{
-    browser_available, goto, screenshots, wait_for, wait_for_text, with_browsers,
+    browser_available, goto, screenshots, submit_form, wait_for, wait_for_text, with_browsers,
 };
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
@@ -52,23 +52,10 @@ async fn wait_until(client: &Client, what: &str, script: &str, done: impl Fn(&st
     }
 }
 
-/// Clicks `css`, which submits a form, and waits until the browser has loaded the page the
-/// form's answer sent it to (a new document: the old one's mark is gone) and it shows
-/// `expect`. A live update of the old page can never be mistaken for the answer.
+/// Clicks `css`, which submits a form, and waits until the page its answer sent the browser
+/// to shows `expect` (a live update of the old page can never be mistaken for the answer).
 async fn submit(client: &Client, css: &str, expect: &str) {
-    client
-        .execute("window.heraldClockMark = 1;", vec![])
-        .await
-        .unwrap();
-    wait_for(client, css).await.click().await.unwrap();
-    wait_until(
-        client,
-        &format!("after {css}"),
-        "return (window.heraldClockMark === undefined && document.readyState === 'complete') \
-           ? 'loaded' : '';",
-        |s| s == "loaded",
-    )
-    .await;
+    submit_form(client, css).await;
     wait_for(client, expect).await;
 }
 

@@ -15,8 +15,8 @@ use fantoccini::{Client, Locator};
 
 use crate::notify_mail::with_smtp;
 use crate::pages_browser::{
-    answer_decision, browser_available, fits_phone_and_desktop, goto, order, screenshots, wait_for,
-    wait_for_text, with_browsers_without_script,
+    answer_decision, browser_available, fits_phone_and_desktop, goto, order, screenshots,
+    submit_form, wait_for, wait_for_text, with_browsers_without_script,
 };
 use crate::pages_bst::opening;
 
@@ -481,7 +481,7 @@ async fn duel(base: &str, clients: &[Client]) -> Result<(), String> {
             .select_by_value(token)
             .await
             .unwrap();
-        click(client, "#order-form button[type=submit]").await;
+        submit_form(client, "#order-form button[type=submit]").await;
         wait_for(client, "#pending, #nothing-owed, #orders-h").await;
     }
 

@@ -6,7 +6,7 @@
 use fantoccini::{Client, Locator};
 
 use crate::pages_browser::{
-    browser_available, screenshots, wait_for, wait_for_text, with_browsers,
+    browser_available, screenshots, submit_form, wait_for, wait_for_text, with_browsers,
 };
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
@@ -65,8 +65,7 @@ async fn answer(client: &Client, play: &str) -> Option<String> {
         }
         other => panic!("unexpected step {other}"),
     }
-    click(client, "#order-form button[type=submit]:not([name])").await;
-    wait_for(client, "h1").await;
+    submit_form(client, "#order-form button[type=submit]:not([name])").await;
     assert!(
         client.find(Locator::Css("#order-error")).await.is_err(),
         "the {step} answer was refused"
