@@ -254,24 +254,33 @@ const SUBMITTING: u32 = 0x5e4d;
 pub(crate) async fn submit_form(client: &Client, css: &str) {
     mark_page(client, SUBMITTING).await;
     wait_for(client, css).await.click().await.unwrap();
+    // Mid-navigation the script may find no document to run in: not loaded yet.
+    wait_until(
+        client,
+        &format!("after {css}, the form's answer"),
+        "return (window.heraldTestMark === undefined && document.readyState === 'complete') \
+           ? 'loaded' : '';",
+        |s| s == "loaded",
+    )
+    .await;
+}
+
+/// Runs `script` on the open page until it returns a string that `done` accepts (bounded).
+pub(crate) async fn wait_until(
+    client: &Client,
+    what: &str,
+    script: &str,
+    done: impl Fn(&str) -> bool,
+) {
     let deadline = Instant::now() + Duration::from_secs(30);
     loop {
-        // Mid-navigation the script may find no document to run in: not loaded yet.
-        let loaded = client
-            .execute(
-                "return window.heraldTestMark === undefined && document.readyState === 'complete';",
-                vec![],
-            )
-            .await
-            .ok();
-        if loaded == Some(Value::Bool(true)) {
+        let got = client.execute(script, vec![]).await.ok();
+        let text = got.as_ref().and_then(Value::as_str).unwrap_or_default();
+        if done(text) {
             return;
         }
-        assert!(
-            Instant::now() < deadline,
-            "after {css}: the form's answer never loaded"
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
+        assert!(Instant::now() < deadline, "{what}: the page shows {text:?}");
+        tokio::time::sleep(Duration::from_millis(150)).await;
     }
 }
 
@@ -682,21 +691,20 @@ pub(crate) async fn answer_decision(client: &Client, play: &str, picture: &str) 
         .await
         .unwrap()
         .unwrap_or_default();
-    let click = async |css: &str| submit_form(client, css).await;
     if step == "gather-power" {
         screenshots(client, picture).await;
         let pair = client.find(Locator::Css("#f-tokens")).await.unwrap();
         pair.select_by_index(1).await.unwrap();
-        click("#order-form button[type=submit]:not([name])").await;
+        submit_form(client, "#order-form button[type=submit]:not([name])").await;
     } else if client
         .find(Locator::Css("button[name=decline]"))
         .await
         .is_ok()
     {
-        click("button[name=decline]").await;
+        submit_form(client, "button[name=decline]").await;
     } else if let Ok(token) = client.find(Locator::Css("#f-token")).await {
         token.select_by_index(1).await.unwrap();
-        click("#order-form button[type=submit]:not([name])").await;
+        submit_form(client, "#order-form button[type=submit]:not([name])").await;
     } else if client
         .find(Locator::Css("input[type=checkbox]"))
         .await
@@ -723,9 +731,9 @@ pub(crate) async fn answer_decision(client: &Client, play: &str, picture: &str) 
         {
             box_.click().await.unwrap();
         }
-        click("#order-form button[type=submit]:not([name])").await;
+        submit_form(client, "#order-form button[type=submit]:not([name])").await;
     } else {
-        click("button[name=accept]").await;
+        submit_form(client, "button[name=accept]").await;
     }
     assert!(
         client.find(Locator::Css("#order-error")).await.is_err(),

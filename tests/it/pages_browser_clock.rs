@@ -6,14 +6,13 @@
 //! The in-process server runs on the system clock: the lobby's deadline is an hour away, far
 //! beyond the test, so only the host's controls move the game.
 
-use std::time::{Duration, Instant};
-
 use fantoccini::{Client, Locator};
 use herald::host::timing::{parse_rfc3339, rfc3339};
 use serde_json::{Value, json};
 
 use crate::pages_browser::{
-    browser_available, goto, screenshots, submit_form, wait_for, wait_for_text, with_browsers,
+    browser_available, goto, screenshots, submit_form, wait_for, wait_for_text, wait_until,
+    with_browsers,
 };
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
@@ -36,20 +35,6 @@ async fn api(client: &Client, path: &str, token: Option<&str>, body: Value) -> (
         .await
         .unwrap_or_else(|e| panic!("POST {path}: {e}"));
     (reply[0].as_u64().unwrap(), reply[1].clone())
-}
-
-/// Runs `script` on the open page until it returns a string that `done` accepts (bounded).
-async fn wait_until(client: &Client, what: &str, script: &str, done: impl Fn(&str) -> bool) {
-    let deadline = Instant::now() + Duration::from_secs(30);
-    loop {
-        let got = client.execute(script, vec![]).await.ok();
-        let text = got.as_ref().and_then(Value::as_str).unwrap_or_default();
-        if done(text) {
-            return;
-        }
-        assert!(Instant::now() < deadline, "{what}: the page shows {text:?}");
-        tokio::time::sleep(Duration::from_millis(150)).await;
-    }
 }
 
 /// Clicks `css`, which submits a form, and waits until the page its answer sent the browser
