@@ -1,4 +1,4 @@
-//! Blood Sweat and Tears: the pure adjudicator (rulings: `shared/rules/bst.md`; how this code
+//! Blood Sweat and Tears: the pure adjudicator (rulings: `docs/rules/bst/`; how this code
 //! maps them, and every gap decided here: `docs/rules/bst.md`).
 //!
 //! The game is a queue of turn-sequence phases (T1-T14) run by [`engine::Run`] until a step

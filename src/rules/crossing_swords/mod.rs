@@ -1,4 +1,4 @@
-//! Crossing Swords: the pure adjudicator (rulings: `shared/rules/crossing-swords.md`; how they
+//! Crossing Swords: the pure adjudicator (rulings: `docs/rules/crossing-swords/`; how they
 //! map to this code: `docs/rules/crossing-swords.md`).
 //!
 //! A melee of 2-16 players (G1). Every turn each living player secretly picks one of ten moves

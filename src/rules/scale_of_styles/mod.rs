@@ -1,4 +1,4 @@
-//! The Scale of Styles duel: the pure adjudicator (rulings: `shared/rules/scale-of-styles.md`;
+//! The Scale of Styles duel: the pure adjudicator (rulings: `docs/rules/scale-of-styles/`;
 //! how they map to this code, and every gap decided here: `docs/rules/scale-of-styles.md`).
 //!
 //! Two fighters, each with his own ordered pack: the battle plan (T2). Before round 1 both

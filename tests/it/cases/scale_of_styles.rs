@@ -1,5 +1,5 @@
 //! The Scale of Styles in the one case schema (`tests/cases/scale-of-styles/`): the worked
-//! cases TC-01..TC-06 of `shared/rules/scale-of-styles.md` §6 and more. Players `A` and `B`
+//! cases TC-01..TC-06 of `docs/rules/scale-of-styles/examples.md` §6 and more. Players `A` and `B`
 //! duel from the case's settings (usually a `setup` and a `dice` list); a seat a step leaves
 //! to `timeouts` gets the rulings' default, as a timed-out player does.
 //!
