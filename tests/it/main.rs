@@ -45,6 +45,7 @@ mod pages_browser_pages;
 mod pages_browser_phone;
 mod pages_browser_sos;
 mod pages_bst;
+mod pages_bst_forms;
 mod pages_client;
 mod pages_deadlines;
 mod pages_errors_walk;
