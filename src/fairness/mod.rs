@@ -14,6 +14,7 @@ pub mod archive;
 pub mod cli;
 pub mod fork;
 pub mod jcs;
+pub mod publish;
 mod readjudicate;
 pub mod replay;
 pub mod verify;

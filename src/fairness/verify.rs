@@ -8,7 +8,7 @@ use std::fmt;
 use super::archive::{Archive, ArchivedStep};
 use super::readjudicate::replay;
 use super::{FORMAT, StepContent, order_commitment, seed_commitment, step_digest};
-use crate::host::{GameKind, with_game};
+use crate::games::{GameKind, with_game};
 
 /// The host's own lines in a step's log (how the step closed, who sent nothing, who the
 /// missed-turn policy removed): covered by the digest, but not the rules' to replay.

@@ -23,12 +23,7 @@ use crate::store::{
     Change, LobbyPatch, NewEvent, NewStep, PlayerPatch, PublicLog, Snapshot, Status, StepClock,
 };
 
-/// The name under which a round's opening (its events before any order falls due) is filed.
-pub const ROUND_OPENING: &str = "opening";
-
-/// The name under which the host's act that ended a game (a kick, an early end) is filed as
-/// the round's last step.
-pub const HOST_STEP: &str = "host";
+pub use crate::fairness::publish::{HOST_STEP, ROUND_OPENING};
 
 /// A step's log as written by the host: as stored (the host's lines, then the game's events;
 /// canonical, so that the step's digest hashes it as it is), its public entries as the digest
