@@ -17,6 +17,7 @@ pub mod notify;
 pub mod rules;
 pub mod server;
 pub mod store;
+pub mod tls;
 
 use std::future::Future;
 
