@@ -15,7 +15,7 @@ use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
 
 use super::Settings;
 use super::notice::Notice;
-use super::send::Outcome;
+use super::outcome::Outcome;
 use crate::host::auth::{hash_token, new_token};
 use crate::store::{Store, TargetRow};
 

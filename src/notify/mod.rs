@@ -5,6 +5,7 @@
 pub mod format;
 pub mod mail;
 pub mod notice;
+pub mod outcome;
 pub mod send;
 pub mod worker;
 
