@@ -17,6 +17,7 @@ pub mod jcs;
 pub mod publish;
 mod readjudicate;
 pub mod replay;
+mod report;
 pub mod verify;
 
 use jcs::{Field, Node};
