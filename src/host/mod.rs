@@ -6,6 +6,7 @@ pub mod auth;
 pub mod chain;
 mod controls;
 mod deadlines;
+mod deliveries;
 pub mod delivery;
 pub mod engine;
 mod fallback;
@@ -88,10 +89,6 @@ impl Host {
     /// What wakes the notification worker.
     pub fn outbox_wake(&self) -> std::sync::Arc<tokio::sync::Notify> {
         self.outbox.clone()
-    }
-
-    pub fn store(&self) -> &Store {
-        &self.store
     }
 
     /// The lobby's snapshot, or 404.

@@ -94,7 +94,7 @@ impl Sender {
         };
         match Channel::parse(&target.channel) {
             Some(Channel::Mail) => match &self.mailer {
-                Some(mailer) => mailer.send(host.store(), target, &notice).await,
+                Some(mailer) => mailer.send(host, target, &notice).await,
                 None => permanent("mail is off on this server (HERALD_SMTP_URL is unset)".into()),
             },
             Some(channel) => {
