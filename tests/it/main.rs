@@ -29,6 +29,7 @@ mod cases;
 mod crossing_swords_props;
 mod event_kinds;
 mod http2;
+mod layers;
 mod notify_delivery;
 mod notify_mail;
 mod notify_pages;
