@@ -238,24 +238,6 @@ mod tests {
         assert_eq!(EventKind::parse("prompt"), None);
     }
 
-    #[test]
-    fn the_notifiable_kinds_are_the_ones_a_destination_may_subscribe_to() {
-        let mut found: Vec<&str> = EventKind::ALL
-            .into_iter()
-            .filter(|kind| kind.notifiable())
-            .map(EventKind::as_str)
-            .collect();
-        let mut listed = crate::store::outbox::NOTIFIABLE
-            .map(EventKind::as_str)
-            .to_vec();
-        listed.sort_unstable();
-        found.sort_unstable();
-        assert_eq!(found, listed);
-        assert!(!crate::store::outbox::notifiable("submitted"));
-        assert!(crate::store::outbox::notifiable("round-resolved"));
-        assert!(!crate::store::outbox::notifiable("no-such-kind"));
-    }
-
     /// The typed payloads write what the rows written from `json!` objects always held (their
     /// members sorted), so that an old row reads as the type and a new one reads as before.
     #[test]

@@ -1,7 +1,10 @@
 //! Herald: a host server for play-by-mail games of simultaneous secret orders.
 //!
-//! Layers, inside out: [`rules`] (pure adjudicators), [`host`] (the game-agnostic lifecycle),
-//! [`store`] (SQLite or PostgreSQL), [`http`] (the JSON API), and the binary's `main`.
+//! Layers, from the ground up (docs/architecture.md): [`rules`] (pure adjudicators, beside
+//! [`clock`], [`events`] and [`tls`]), [`games`], [`fairness`], [`store`] (SQLite or
+//! PostgreSQL), [`error`], [`host`] (the game-agnostic lifecycle, the only room that holds the
+//! store), [`notify`] and [`bots`], [`http`] (the JSON API and the pages), [`server`], then
+//! [`config`], this crate root and the binary's `main`.
 
 pub mod bots;
 pub mod clock;
@@ -17,6 +20,7 @@ pub mod notify;
 pub mod rules;
 pub mod server;
 pub mod store;
+pub mod tls;
 
 use std::future::Future;
 

@@ -55,7 +55,7 @@ pub struct Api {
 
 impl Api {
     pub fn new(base: &str) -> Api {
-        crate::notify::install_crypto_provider();
+        crate::tls::install_crypto_provider();
         let http = Client::builder()
             .pool_max_idle_per_host(1024)
             .timeout(Duration::from_secs(60))

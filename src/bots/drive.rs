@@ -11,20 +11,10 @@ use serde_json::value::RawValue;
 use tokio::sync::Semaphore;
 
 use super::client::Api;
-use super::load::{LoadArgs, Table, Tally};
+pub use super::load_plan::Drive;
+use super::load_plan::{LoadArgs, Table, Tally};
 use super::policy;
 use super::wire::Wire;
-
-/// How the bots learn that they owe an answer.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Drive {
-    /// Each bot listens to its own stream, `me/events?events=prompt,finished`, and answers
-    /// each prompt it is sent: one request per order.
-    Streams,
-    /// Each lobby is polled: its public view once per step, then, for each player who owes
-    /// an answer, a `GET me` and the order: two requests per order.
-    Poll,
-}
 
 /// What every bot of a run shares.
 pub(super) struct Bots<'a> {

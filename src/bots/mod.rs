@@ -6,6 +6,7 @@ pub mod client;
 pub mod drive;
 pub mod duel;
 pub mod load;
+mod load_plan;
 pub mod narrate;
 pub mod policy;
 mod receiver;

@@ -5,17 +5,8 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
+pub use crate::games::Strategy;
 use crate::games::{GameUi, PromptHead, with_game};
-
-/// A bot's way of choosing.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Strategy {
-    /// A uniformly random legal answer.
-    Random,
-    /// BST: the strongest-looking legal play (see `games::bst::bot::greedy`); Crossing Swords
-    /// plays randomly.
-    Greedy,
-}
 
 /// The order for the player's current prompt, or None if the view holds no prompt (or one
 /// this bot cannot read). The prompt names its game; that game's policy answers, from the

@@ -131,7 +131,6 @@ mod tests {
     use std::time::Duration;
 
     use super::*;
-    use crate::server::{Options, serve_with};
 
     #[test]
     fn only_a_plain_http_host_and_port_is_a_base() {
@@ -142,21 +141,36 @@ mod tests {
         assert!(Wire::new("http://").is_err());
     }
 
-    #[tokio::test]
-    async fn a_kept_connection_the_server_closed_for_idleness_is_replaced() {
-        let dir = tempfile::tempdir().unwrap();
-        let url = format!("sqlite://{}?mode=rwc", dir.path().join("h.db").display());
-        let store = crate::store::Store::connect(&url).await.unwrap();
+    /// A server on loopback that answers the first request on each connection with `[]` and
+    /// then closes it, as a server does once a kept connection sat idle past its timeout.
+    async fn closing_after_one_answer() -> String {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let base = format!("http://{}", listener.local_addr().unwrap());
-        let mut options = Options::default();
-        options.limits.idle_timeout = Duration::from_millis(200);
-        tokio::spawn(serve_with(
-            listener,
-            crate::host::Host::new(store),
-            options,
-            std::future::pending(),
-        ));
+        tokio::spawn(async move {
+            loop {
+                let (mut stream, _) = listener.accept().await.unwrap();
+                tokio::spawn(async move {
+                    let mut read = Vec::new();
+                    let mut buffer = [0u8; 1024];
+                    while !read.windows(4).any(|w| w == b"\r\n\r\n") {
+                        match stream.read(&mut buffer).await {
+                            Ok(0) | Err(_) => return,
+                            Ok(n) => read.extend_from_slice(&buffer[..n]),
+                        }
+                    }
+                    let answer = "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n\
+                                  content-length: 2\r\n\r\n[]";
+                    let _ = stream.write_all(answer.as_bytes()).await;
+                });
+            }
+        });
+        base
+    }
+
+    #[tokio::test]
+    async fn a_kept_connection_the_server_closed_for_idleness_is_replaced() {
+        let base = closing_after_one_answer().await;
         let wire = Wire::new(&base).unwrap();
         wire.get("/api/v1/lobbies", None).await.unwrap();
         let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
@@ -164,6 +178,6 @@ mod tests {
             assert!(tokio::time::Instant::now() < deadline, "never closed");
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
-        wire.get("/api/v1/lobbies", None).await.unwrap();
+        assert_eq!(&wire.get("/api/v1/lobbies", None).await.unwrap()[..], b"[]");
     }
 }

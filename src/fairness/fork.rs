@@ -11,7 +11,7 @@ use super::FORMAT;
 use super::archive::Archive;
 use super::replay::Replay;
 use super::verify::{Mismatch, verify};
-use crate::host::{GameKind, with_game};
+use crate::games::{GameKind, with_game};
 use crate::rules::{ForkRefusal, Game};
 
 /// Where a forked lobby came from: published in its settings as `forked_from`, and kept to

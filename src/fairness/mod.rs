@@ -14,8 +14,10 @@ pub mod archive;
 pub mod cli;
 pub mod fork;
 pub mod jcs;
+pub mod publish;
 mod readjudicate;
 pub mod replay;
+mod report;
 pub mod verify;
 
 use jcs::{Field, Node};

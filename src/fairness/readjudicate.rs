@@ -5,7 +5,7 @@ use serde_json::Value;
 
 use super::archive::{Archive, ArchivedStep};
 use super::replay::{Expected, Replay};
-use super::verify::{HOST_LINE_KINDS, Report, Unreadable};
+use super::report::{HOST_LINE_KINDS, Report, Unreadable};
 use crate::rules::Game;
 
 /// The archive's step's revealed orders by seat, and its log without the host's lines.

@@ -11,8 +11,7 @@ use uuid::Uuid;
 
 use super::act::Act;
 use super::archive::Archive;
-use crate::host::engine::{LogEntry, pools_of, rng_for};
-use crate::host::{HOST_STEP, ROUND_OPENING};
+use super::publish::{HOST_STEP, LogEntry, ROUND_OPENING, pools_of, rng_for};
 use crate::rules::{Entrant, Event as _, Game, HostAct, PlayerId, Seat};
 
 /// A step as the replay publishes it: what the archive's step must show.
@@ -87,7 +86,7 @@ impl<G: Game> Replay<G> {
             .enumerate()
             .map(|(seat, (id, name))| (*id, name.as_str(), seat))
             .collect();
-        pools_of::<G>(state, &seats).map_err(|e| e.to_string())
+        pools_of::<G>(state, &seats).map_err(|e| format!("serialize: {e}"))
     }
 
     fn log(events: &[G::Event]) -> Result<Vec<Value>, String> {

@@ -12,14 +12,15 @@ pub mod bst;
 pub mod crossing_swords;
 pub mod form;
 pub mod scale_of_styles;
+pub mod strategy;
 
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::bots::policy::Strategy;
 use crate::rules::Game;
 pub mod create;
 pub use form::{Choice, Effect, Field, Group, OrderForm, words};
+pub use strategy::Strategy;
 
 /// What a game shows people and how its bot plays, on top of its rules.
 pub trait GameUi: Game {

@@ -9,7 +9,7 @@ use super::auth::{Presented, hash_token, new_token, require_host};
 use super::engine::{self, to_json, to_text};
 use super::lobby::Joined;
 use super::play::running_state;
-use super::resolve::{Closing, finish_by_host, resolve_step};
+use super::resolve::{Closing, KickReason, finish_by_host, resolve_step, write_kick};
 use super::views::LobbyView;
 use super::{GameKind, Host, clean_name, with_game};
 use crate::error::AppError;
@@ -29,11 +29,6 @@ pub(super) fn seated<'a>(snapshot: &'a Snapshot, raw: &str) -> Result<&'a Player
                 format!("There is no player {raw:?} in this lobby."),
             )
         })
-}
-
-/// `{"id", "name"}`, as events name a player.
-pub(super) fn named(player: &PlayerRow) -> Value {
-    json!({"id": player.id, "name": player.name})
 }
 
 fn not_over(snapshot: &Snapshot) -> Result<(), AppError> {
@@ -179,44 +174,6 @@ fn renamed<G: Game>(
     engine::state::<G>(snapshot)?
         .map(|state| to_text(&G::rename(&state, Seat(player.seat), name)))
         .transpose()
-}
-
-/// Why a player was kicked (`reason` in `player-kicked`).
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub(super) enum KickReason {
-    /// The host's `kick`.
-    Host,
-    /// The missed-turn policy: the player missed this many steps in a row (`miss_limit`).
-    MissedTurns(i64),
-}
-
-/// Writes a kick the rules have made (`act`, `G::kick` of `player`'s seat) into `change`: the
-/// `player-kicked` event and, if the kick ended the game, the end. Returns the state the game
-/// goes on in, or None when it ended. Shared by the host's kick and the missed-turn policy,
-/// so both have the same effects.
-pub(super) fn write_kick<G: Game>(
-    snapshot: &Snapshot,
-    player: &PlayerRow,
-    reason: KickReason,
-    act: HostAct<G>,
-    change: &mut Change,
-) -> Result<Option<G::State>, AppError> {
-    let data = match reason {
-        KickReason::Host => json!({"player": named(player), "reason": "host"}),
-        KickReason::MissedTurns(misses) => {
-            json!({"player": named(player), "reason": "missed-turns", "misses": misses})
-        }
-    };
-    change.events.push(NewEvent {
-        kind: EventKind::PlayerKicked,
-        data: data.to_string(),
-    });
-    change.acts.push(Act::Kick { seat: player.seat });
-    if G::owes(&act.state).is_empty() {
-        finish_by_host::<G>(snapshot, &act, change)?;
-        return Ok(None);
-    }
-    Ok(Some(act.state))
 }
 
 /// What the host's kick of `player` writes, decided inside the lobby's transaction: the

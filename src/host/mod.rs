@@ -6,9 +6,12 @@ pub mod auth;
 pub mod chain;
 mod controls;
 mod deadlines;
+mod deliveries;
+pub mod delivery;
 pub mod engine;
 mod fallback;
 pub mod games;
+pub mod guard;
 mod lobby;
 mod missed_turns;
 pub mod my_games;
@@ -22,6 +25,7 @@ mod resolve;
 mod round_logs;
 mod rounds;
 mod scheduler;
+pub mod sign;
 mod signups;
 pub mod timing;
 pub mod views;
@@ -55,7 +59,7 @@ pub struct Host {
     /// (`notify/worker.rs`).
     outbox: std::sync::Arc<tokio::sync::Notify>,
     /// What notifications may do here (private targets, mail, links).
-    notify: std::sync::Arc<crate::notify::Settings>,
+    notify: std::sync::Arc<delivery::Settings>,
     /// The public logs of the rounds this process resolved lately, for their notices.
     round_logs: std::sync::Arc<round_logs::RoundLogs>,
 }
@@ -72,23 +76,19 @@ impl Host {
     }
 
     /// This host with the operator's notification settings.
-    pub fn with_notifications(mut self, settings: crate::notify::Settings) -> Host {
+    pub fn with_notifications(mut self, settings: delivery::Settings) -> Host {
         self.notify = std::sync::Arc::new(settings);
         self
     }
 
     /// The notification settings.
-    pub fn notify_settings(&self) -> &crate::notify::Settings {
+    pub fn notify_settings(&self) -> &delivery::Settings {
         &self.notify
     }
 
     /// What wakes the notification worker.
     pub fn outbox_wake(&self) -> std::sync::Arc<tokio::sync::Notify> {
         self.outbox.clone()
-    }
-
-    pub fn store(&self) -> &Store {
-        &self.store
     }
 
     /// The lobby's snapshot, or 404.

@@ -9,11 +9,12 @@ use uuid::Uuid;
 
 use super::Host;
 use super::auth::{Presented, require_host, require_player};
+use super::delivery::Channel;
+use super::guard::{Guard, Refusal};
+use super::sign;
 use super::timing::rfc3339;
 use crate::error::AppError;
 use crate::events::EventKind;
-use crate::notify::guard::{Guard, Refusal};
-use crate::notify::{Channel, sign};
 use crate::store::outbox::NOTIFIABLE;
 use crate::store::{AttemptRow, NewTarget, TargetRow};
 

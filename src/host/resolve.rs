@@ -7,7 +7,6 @@ use std::borrow::Cow;
 use serde::Serialize;
 use serde_json::{Value, json};
 
-use super::controls::{KickReason, write_kick};
 use super::engine::{LogEntry, public_pools, rng_for, to_canonical_text, to_json, to_text};
 use super::missed_turns::policy_kicks;
 use super::receipts::Seal;
@@ -20,15 +19,11 @@ use crate::fairness::jcs::CanonicalList;
 use crate::fairness::order_commitment;
 use crate::rules::{Event as _, Game, HostAct, Seat};
 use crate::store::{
-    Change, LobbyPatch, NewEvent, NewStep, PlayerPatch, PublicLog, Snapshot, Status, StepClock,
+    Change, LobbyPatch, NewEvent, NewStep, PlayerPatch, PlayerRow, PublicLog, Snapshot, Status,
+    StepClock,
 };
 
-/// The name under which a round's opening (its events before any order falls due) is filed.
-pub const ROUND_OPENING: &str = "opening";
-
-/// The name under which the host's act that ended a game (a kick, an early end) is filed as
-/// the round's last step.
-pub const HOST_STEP: &str = "host";
+pub use crate::fairness::publish::{HOST_STEP, ROUND_OPENING};
 
 /// A step's log as written by the host: as stored (the host's lines, then the game's events;
 /// canonical, so that the step's digest hashes it as it is), its public entries as the digest
@@ -481,6 +476,49 @@ pub(super) fn finish_by_host<G: Game>(
         fairness: None,
     };
     Ok(())
+}
+
+/// Why a player was kicked (`reason` in `player-kicked`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(super) enum KickReason {
+    /// The host's `kick`.
+    Host,
+    /// The missed-turn policy: the player missed this many steps in a row (`miss_limit`).
+    MissedTurns(i64),
+}
+
+/// Writes a kick the rules have made (`act`, `G::kick` of `player`'s seat) into `change`: the
+/// `player-kicked` event and, if the kick ended the game, the end. Returns the state the game
+/// goes on in, or None when it ended. Shared by the host's kick and the missed-turn policy,
+/// so both have the same effects.
+pub(super) fn write_kick<G: Game>(
+    snapshot: &Snapshot,
+    player: &PlayerRow,
+    reason: KickReason,
+    act: HostAct<G>,
+    change: &mut Change,
+) -> Result<Option<G::State>, AppError> {
+    let data = match reason {
+        KickReason::Host => json!({"player": named(player), "reason": "host"}),
+        KickReason::MissedTurns(misses) => {
+            json!({"player": named(player), "reason": "missed-turns", "misses": misses})
+        }
+    };
+    change.events.push(NewEvent {
+        kind: EventKind::PlayerKicked,
+        data: data.to_string(),
+    });
+    change.acts.push(Act::Kick { seat: player.seat });
+    if G::owes(&act.state).is_empty() {
+        finish_by_host::<G>(snapshot, &act, change)?;
+        return Ok(None);
+    }
+    Ok(Some(act.state))
+}
+
+/// `{"id", "name"}`, as events name a player.
+pub(super) fn named(player: &PlayerRow) -> Value {
+    json!({"id": player.id, "name": player.name})
 }
 
 #[cfg(test)]

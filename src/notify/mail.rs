@@ -15,9 +15,10 @@ use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
 
 use super::Settings;
 use super::notice::Notice;
-use super::send::Outcome;
+use super::outcome::Outcome;
+use crate::host::Host;
 use crate::host::auth::{hash_token, new_token};
-use crate::store::{Store, TargetRow};
+use crate::store::TargetRow;
 
 /// The operator's relay and who mail comes from.
 #[derive(Clone)]
@@ -50,7 +51,7 @@ impl Mailer {
     }
 
     /// Sends `notice` to the player's address.
-    pub async fn send(&self, store: &Store, target: &TargetRow, notice: &Notice) -> Outcome {
+    pub async fn send(&self, host: &Host, target: &TargetRow, notice: &Notice) -> Outcome {
         let to: Mailbox = match target.address.parse() {
             Ok(to) => to,
             Err(error) => {
@@ -61,8 +62,8 @@ impl Mailer {
             }
         };
         let token = new_token();
-        let now = store.clock().now_millis();
-        if let Err(error) = store
+        let now = host.clock().now_millis();
+        if let Err(error) = host
             .add_unsubscribe(target.id, &hash_token(&token), now)
             .await
         {

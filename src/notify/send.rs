@@ -12,54 +12,10 @@ use time::format_description::well_known::Rfc3339;
 use super::guard::{Guard, GuardedResolver, Refusal};
 use super::mail::Mailer;
 use super::notice::{self, Notice};
+pub use super::outcome::Outcome;
 use super::{Channel, Settings, format, sign};
 use crate::host::Host;
 use crate::store::{Claimed, TargetRow};
-
-/// How an attempt went.
-#[derive(Clone, Debug)]
-pub enum Outcome {
-    Delivered {
-        status: Option<i64>,
-    },
-    /// Worth another try later (no answer, a timeout, a 5xx, 408 or 429).
-    Transient {
-        status: Option<i64>,
-        error: String,
-        /// The receiver's `Retry-After`, in ms.
-        retry_after: Option<i64>,
-    },
-    /// The receiver refused this message for good (another 4xx, a redirect) or it cannot be
-    /// built (the lobby is gone).
-    Permanent {
-        status: Option<i64>,
-        error: String,
-    },
-    /// The guard refused the target: nothing was sent.
-    Refused {
-        error: String,
-    },
-}
-
-impl Outcome {
-    pub fn status(&self) -> Option<i64> {
-        match self {
-            Outcome::Delivered { status }
-            | Outcome::Transient { status, .. }
-            | Outcome::Permanent { status, .. } => *status,
-            Outcome::Refused { .. } => None,
-        }
-    }
-
-    pub fn error(&self) -> Option<String> {
-        match self {
-            Outcome::Delivered { .. } => None,
-            Outcome::Transient { error, .. }
-            | Outcome::Permanent { error, .. }
-            | Outcome::Refused { error } => Some(error.clone()),
-        }
-    }
-}
 
 /// What sends: the guarded HTTP client, the mailer (if mail is on) and the settings.
 #[derive(Clone)]
@@ -138,7 +94,7 @@ impl Sender {
         };
         match Channel::parse(&target.channel) {
             Some(Channel::Mail) => match &self.mailer {
-                Some(mailer) => mailer.send(host.store(), target, &notice).await,
+                Some(mailer) => mailer.send(host, target, &notice).await,
                 None => permanent("mail is off on this server (HERALD_SMTP_URL is unset)".into()),
             },
             Some(channel) => {

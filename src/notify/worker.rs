@@ -35,7 +35,7 @@ use uuid::Uuid;
 
 use super::send::{Outcome, Sender};
 use crate::host::Host;
-use crate::store::{Attempt, Claimed, Finished, Settled, Store};
+use crate::store::{Attempt, Claimed, Finished, Settled};
 
 /// How often, in real time, the worker looks for deliveries another process queued whose
 /// announcement it missed.
@@ -81,7 +81,7 @@ type Handed = Option<mpsc::UnboundedReceiver<Vec<Claimed>>>;
 /// (so that a worker is handed every delivery queued once it exists).
 fn register(host: &Host) -> (String, Option<crate::store::Taking>, Handed) {
     let owner = Uuid::new_v4().to_string();
-    match host.store().take_deliveries(&owner, LEASE_MS) {
+    match host.take_deliveries(&owner, LEASE_MS) {
         Some((taking, handed)) => (owner, Some(taking), Some(handed)),
         None => (owner, None, None),
     }
@@ -101,7 +101,7 @@ pub fn spawn_building(host: Host, settings: super::Settings) -> Worker {
     let (owner, taking, handed) = register(&host);
     Worker {
         task: tokio::spawn(async move {
-            let clock = host.store().clock().clone();
+            let clock = host.clock().clone();
             match Sender::new(settings, clock) {
                 Ok(sender) => work(host, sender, owner, handed).await,
                 Err(error) => tracing::error!(%error, "notifications are off"),
@@ -193,7 +193,6 @@ async fn work(host: Host, sender: Sender, owner: String, handed: Handed) {
     };
     let (finished, results) = mpsc::unbounded_channel();
     let shared = Arc::new(Shared {
-        store: host.store().clone(),
         host: host.clone(),
         sender,
         owner,
@@ -226,7 +225,7 @@ async fn record(shared: Arc<Shared>, mut results: mpsc::UnboundedReceiver<Finish
         let retries = batch
             .iter()
             .any(|f| matches!(f.settled, Settled::Retry { .. }));
-        match shared.store.finish_deliveries(&shared.owner, &batch).await {
+        match shared.host.finish_deliveries(&shared.owner, &batch).await {
             Ok(0) => {}
             Ok(lost) => tracing::info!(
                 lost,
@@ -245,7 +244,6 @@ async fn record(shared: Arc<Shared>, mut results: mpsc::UnboundedReceiver<Finish
 }
 
 struct Shared {
-    store: Store,
     host: Host,
     sender: Sender,
     /// This worker's name on its leases.
@@ -264,12 +262,12 @@ struct Shared {
 /// hands over meanwhile without a claim.
 async fn run(shared: Arc<Shared>, mut handed: Handed) {
     let wake = shared.wake.clone();
-    let elsewhere = shared.store.wakes().clone();
-    let clock = shared.store.clock().clone();
+    let elsewhere = shared.host.wakes().clone();
+    let clock = shared.host.clock().clone();
     loop {
         let now = clock.now_millis();
         let claimed = match shared
-            .store
+            .host
             .claim_deliveries(&shared.owner, now, now + LEASE_MS, BATCH)
             .await
         {
@@ -284,7 +282,7 @@ async fn run(shared: Arc<Shared>, mut handed: Handed) {
         if full {
             continue;
         }
-        let next = match shared.store.next_delivery_at().await {
+        let next = match shared.host.next_delivery_at().await {
             Ok(Some(next)) if next > now => Some(next),
             _ => None,
         };
@@ -307,7 +305,7 @@ async fn run(shared: Arc<Shared>, mut handed: Handed) {
                         None => std::future::pending().await,
                     }
                 } => Woke::Claim { linger: false },
-                () = shared.store.closed() => return,
+                () = shared.host.closed() => return,
             };
             match woke {
                 Woke::Handed(Some(mut batch)) => {
@@ -374,7 +372,7 @@ impl Shared {
             .sender
             .send(&self.host, &delivery, &self.attempts)
             .await;
-        let clock = self.store.clock();
+        let clock = self.host.clock();
         let now = clock.now_millis();
         let settled = settle(&delivery, &outcome, now);
         let attempt = Attempt {

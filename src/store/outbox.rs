@@ -445,3 +445,24 @@ async fn insert_target(
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_notifiable_kinds_are_the_ones_a_destination_may_subscribe_to() {
+        let mut found: Vec<&str> = EventKind::ALL
+            .into_iter()
+            .filter(|kind| kind.notifiable())
+            .map(EventKind::as_str)
+            .collect();
+        let mut listed = NOTIFIABLE.map(EventKind::as_str).to_vec();
+        listed.sort_unstable();
+        found.sort_unstable();
+        assert_eq!(found, listed);
+        assert!(!notifiable("submitted"));
+        assert!(notifiable("round-resolved"));
+        assert!(!notifiable("no-such-kind"));
+    }
+}

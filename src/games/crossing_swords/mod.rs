@@ -9,7 +9,7 @@ pub mod rules_page;
 use serde_json::{Value, json};
 
 use super::{Field, GameUi, OrderForm};
-use crate::bots::policy::Strategy;
+use crate::games::Strategy;
 use crate::rules::crossing_swords::{CrossingSwords, Prompt, Settings};
 
 impl GameUi for CrossingSwords {

@@ -9,7 +9,7 @@ pub mod rules_page;
 use serde_json::{Value, json};
 
 use super::{Field, GameUi, OrderForm};
-use crate::bots::policy::Strategy;
+use crate::games::Strategy;
 use crate::rules::scale_of_styles::rulebook::{
     AceSpeed, DeckOrder, EndRule, InitiativeRule, StrippedCards, Tiebreak,
 };

@@ -136,7 +136,7 @@ fn open(
         .as_ref()
         .is_some_and(|only| only.iter().all(|kind| kind == PROMPT || is_turn(kind)));
     // Subscribe before the first read, so that nothing committed in between is missed.
-    let commits = app.host.store().feed().subscribe(lobby, turns_only);
+    let commits = app.host.feed().subscribe(lobby, turns_only);
     let shutdown = app.shutdown.clone();
     let prompt_due = player.is_some();
     let feed = Listener {
@@ -210,8 +210,8 @@ fn events(feed: Listener) -> impl Stream<Item = Result<Event, Infallible>> {
             if feed.catch_up {
                 // Boxed, as is the prompt below: the stream's state is held for as long as it
                 // is open, so what it needs only now and then is allocated only then.
-                let store = feed.app.host.store();
-                match Box::pin(store.events_after(feed.lobby, feed.last)).await {
+                let host = &feed.app.host;
+                match Box::pin(host.events_after(feed.lobby, feed.last)).await {
                     Ok(rows) if !rows.is_empty() => {
                         feed.buffer.extend(rows);
                         continue;
