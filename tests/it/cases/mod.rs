@@ -2,7 +2,7 @@
 //! names the rulings it checks, starts a game through the `Game` trait from its settings and
 //! joins, scripts each step's answers through `check_order` (and the refusals it expects),
 //! resolves, and compares the state, the end and the log with numbers worked by hand from the
-//! game's rulings (`shared/rules/<game>.md`).
+//! game's rulings (`docs/rules/<game>.md`).
 //!
 //! A case file, in the one schema (unknown fields are refused everywhere):
 //!

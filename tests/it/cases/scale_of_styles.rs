@@ -1,7 +1,7 @@
 //! The Scale of Styles in the one case schema (`tests/cases/scale-of-styles/`): the worked
-//! cases TC-01..TC-06 of `shared/rules/scale-of-styles.md` §6 and more. Players `A` and `B`
-//! duel from the case's settings (usually a `setup` and a `dice` list); a seat a step leaves
-//! to `timeouts` gets the rulings' default, as a timed-out player does.
+//! cases TC-01..TC-06 of the rulings' §6 (`docs/rules/scale-of-styles.md`) and more. Players
+//! `A` and `B` duel from the case's settings (usually a `setup` and a `dice` list); a seat a
+//! step leaves to `timeouts` gets the rulings' default, as a timed-out player does.
 //!
 //! Decks in a case are listed top first, as in §6; the cards a case does not name ("…")
 //! follow in canonical order at the bottom of the deck, or with `"rest": "discard"` go to the
