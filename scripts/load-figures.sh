@@ -10,7 +10,7 @@
 # PostgreSQL: HERALD_LOAD_POSTGRES (default postgres://postgres@127.0.0.1:5432) gets a fresh
 # database named herald_load.
 # HERALD_LOAD_WEBHOOKS=1 gives every lobby a webhook to a receiver inside the load generator on
-# 127.0.0.1 (issue 15's benchmark); the server then allows private targets for it.
+# 127.0.0.1 (the webhook benchmark of docs/performance.md); the server then allows private targets for it.
 # HERALD_LOAD_WEBHOOK_EVENTS (comma-separated) names its events instead of the load
 # generator's default (player-joined,started,round-resolved,finished).
 set -euo pipefail
