@@ -1,5 +1,5 @@
-//! Blood Sweat and Tears: the pure adjudicator (the rulings, how this code maps them, and every
-//! gap decided here: `docs/rules/bst.md`).
+//! Blood Sweat and Tears: the pure adjudicator (rulings: `shared/rules/bst.md`; how this code
+//! maps them, and every gap decided here: `docs/rules/bst.md`).
 //!
 //! The game is a queue of turn-sequence phases (T1-T14) run by [`engine::Run`] until a step
 //! needs somebody's answer ([`state::Pending`]); `resolve` applies the answers and runs on.

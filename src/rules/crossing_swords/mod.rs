@@ -1,5 +1,5 @@
-//! Crossing Swords: the pure adjudicator (the rulings, and how they map to this code:
-//! `docs/rules/crossing-swords.md`).
+//! Crossing Swords: the pure adjudicator (rulings: `shared/rules/crossing-swords.md`; how they
+//! map to this code: `docs/rules/crossing-swords.md`).
 //!
 //! A melee of 2-16 players (G1). Every turn each living player secretly picks one of ten moves
 //! and a target (G3); all are revealed and resolved simultaneously by the fixed steps R0-R13

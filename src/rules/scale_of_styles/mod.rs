@@ -1,5 +1,5 @@
-//! The Scale of Styles duel: the pure adjudicator (the rulings, how they map to this code, and
-//! every gap decided here: `docs/rules/scale-of-styles.md`).
+//! The Scale of Styles duel: the pure adjudicator (rulings: `shared/rules/scale-of-styles.md`;
+//! how they map to this code, and every gap decided here: `docs/rules/scale-of-styles.md`).
 //!
 //! Two fighters, each with his own ordered pack: the battle plan (T2). Before round 1 both
 //! secretly order their decks (`plan`, S-3); every round each secretly plays one of the top
