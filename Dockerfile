@@ -1,12 +1,13 @@
-# Herald in a container: a release build, then a slim runtime image.
+# Herald in a container: the production build (Cargo.toml, `[profile.production]`), then a slim
+# runtime image.
 FROM rust:1.95-bookworm AS build
 WORKDIR /src
 COPY . .
-RUN cargo build --release --locked
+RUN cargo build --profile production --locked
 
 FROM debian:bookworm-slim
 RUN useradd --system --home /var/lib/herald --create-home herald
-COPY --from=build /src/target/release/herald /usr/local/bin/herald
+COPY --from=build /src/target/production/herald /usr/local/bin/herald
 USER herald
 WORKDIR /var/lib/herald
 ENV HERALD_BIND=0.0.0.0:3000

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# What one open connection costs the server: starts a release server on a fresh SQLite file for
+# What one open connection costs the server: starts a production-build server on a fresh SQLite file for
 # each kind of connection (idle, after one GET, the public event stream, a player's own event
 # stream in a started game, and those player streams over HTTP/2), opens COUNT of them with
 # scripts/connection-memory.py and prints the RSS growth per connection (per stream for
@@ -23,11 +23,11 @@ if [[ " ${kinds[*]} " == *" player-h2 "* ]] && ! python3 -c "import h2" 2>/dev/n
     exit 1
 fi
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
-cargo build --release --quiet
+cargo build --profile production --quiet
 port=${HERALD_MEMORY_PORT:-3218}
 for kind in "${kinds[@]}"; do
     work=$(mktemp -d)
-    HERALD_RATE_LIMIT_EXEMPT=127.0.0.1 RUST_LOG=warn target/release/herald --bind 127.0.0.1:$port \
+    HERALD_RATE_LIMIT_EXEMPT=127.0.0.1 RUST_LOG=warn target/production/herald --bind 127.0.0.1:$port \
         --database-url "sqlite://$work/herald.db?mode=rwc" > "$work/server.log" 2>&1 &
     server=$!
     for _ in $(seq 1 50); do curl -sf "http://127.0.0.1:$port/api/v1/lobbies?limit=1" >/dev/null && break; sleep 0.1; done

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Where the server's CPU goes under load, by kind of work rather than by function: starts a
-# release server on a fresh SQLite file (or PostgreSQL, as load-figures.sh does), runs
+# production-build server on a fresh SQLite file (or PostgreSQL, as load-figures.sh does), runs
 # `herald load` against it, samples the server with perf (cpu-clock, frame-pointer call chains,
 # which is all the kernel's part needs) for SECONDS of steady play, and sorts every sample into
 # the kernel's sockets, its file I/O, the allocator, hyper/axum/tokio, SQLite, Herald and so on
@@ -16,7 +16,7 @@ command -v perf >/dev/null || { echo "perf is needed (Debian: linux-perf)" >&2; 
 port=3220
 . scripts/lib/fresh-server.sh
 start_fresh_server "$backend" "$port"
-"${HERALD_BIN:-target/release/herald}" load --url "http://127.0.0.1:$port" --lobbies "$lobbies" \
+"${HERALD_BIN:-target/production/herald}" load --url "http://127.0.0.1:$port" --lobbies "$lobbies" \
     --players 16 --max-rounds "$rounds" --connections "$in_flight" --server-pid "$server" \
     > "$work/load.txt" &
 load=$!

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Profiles a load run: starts a release server on a fresh database, runs `herald load`
+# Profiles a load run: starts a production-build server on a fresh database, runs `herald load`
 # against it, samples both processes with perf (cpu-clock, DWARF call graphs) for a few
 # seconds of steady play, and writes a flame graph of each to docs/perf/.
 #
@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 port=3218
 . scripts/lib/fresh-server.sh
 start_fresh_server "$backend" "$port"
-target/release/herald load --url "http://127.0.0.1:$port" --lobbies "$lobbies" --players 16 \
+target/production/herald load --url "http://127.0.0.1:$port" --lobbies "$lobbies" --players 16 \
     --max-rounds "$rounds" --connections "$in_flight" --server-pid "$server" > "$work/load.txt" &
 load=$!
 sleep 3   # seating, then into steady play

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Compares two release binaries under the same load, side by side: PAIRS pairs of runs whose
+# Compares two production binaries under the same load, side by side: PAIRS pairs of runs whose
 # order alternates (A B, B A, A B, ...), each a fresh server on a fresh database (as
 # load-figures.sh starts one) played through by `herald load`. Prints one line per run: orders
 # per server CPU-second, and on PostgreSQL per CPU-second of the server and the database
 # together. Loopback only.
 #
 #   scripts/load-ab.sh OLD_BINARY NEW_BINARY PAIRS BACKEND GAME LOBBIES PLAYERS ROUNDS IN_FLIGHT
-#   e.g. scripts/load-ab.sh /tmp/herald-old target/release/herald 3 sqlite crossing-swords 1000 16 10 128
+#   e.g. scripts/load-ab.sh /tmp/herald-old target/production/herald 3 sqlite crossing-swords 1000 16 10 128
 #
 # LOADGEN names the binary whose `herald load` drives both (default: NEW_BINARY).
 # PostgreSQL: HERALD_LOAD_POSTGRES (default postgres://postgres@127.0.0.1:5432) gets a fresh

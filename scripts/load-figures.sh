@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Measures Herald under load: starts a release server on a fresh database, runs `herald load`
+# Measures Herald under load: starts a production-build server on a fresh database, runs `herald load`
 # against it, prints the report and stops the server. Loopback only.
 #
 #   scripts/load-figures.sh sqlite crossing-swords 100 16 20
@@ -10,7 +10,7 @@
 # PostgreSQL: HERALD_LOAD_POSTGRES (default postgres://postgres@127.0.0.1:5432) gets a fresh
 # database named herald_load.
 # HERALD_LOAD_WEBHOOKS=1 gives every lobby a webhook to a receiver inside the load generator on
-# 127.0.0.1 (issue 15's benchmark); the server then allows private targets for it.
+# 127.0.0.1 (the webhook benchmark of docs/performance.md); the server then allows private targets for it.
 # HERALD_LOAD_WEBHOOK_EVENTS (comma-separated) names its events instead of the load
 # generator's default (player-joined,started,round-resolved,finished).
 set -euo pipefail
@@ -34,5 +34,5 @@ echo "== $backend · $game · $lobbies lobbies × $players players · max $round
 # The load generator shares the machine: its own CPU time is printed last (with GNU time).
 timed=()
 [ -x /usr/bin/time ] && timed=(/usr/bin/time -f "load generator CPU: %U s user + %S s system in %e s")
-"${timed[@]}" target/release/herald load --url "http://127.0.0.1:$port" --game "$game" --lobbies "$lobbies" \
+"${timed[@]}" target/production/herald load --url "http://127.0.0.1:$port" --game "$game" --lobbies "$lobbies" \
     --players "$players" --max-rounds "$rounds" --connections "$connections" --drive "$drive" --server-pid "$server" "${count_db[@]}" "${webhooks[@]}"

@@ -7,7 +7,7 @@
 #
 # The first argument is the number of Herald processes; the rest, if any, are `herald load`
 # flags (without --url, --server-pid and --database-processes, which the script sets).
-# It builds the release binary, recreates the database herald_scale on HERALD_SCALE_POSTGRES
+# It builds the production binary, recreates the database herald_scale on HERALD_SCALE_POSTGRES
 # (default postgres://postgres@127.0.0.1:5432), starts the processes on 127.0.0.1:3321 and up
 # and HAProxy on 127.0.0.1:3320 with deploy/haproxy.cfg, runs the load through the proxy, and
 # prints orders/s, the order latency, and the CPU time of the Herald processes, PostgreSQL and
@@ -40,7 +40,7 @@ proxy_source=127.0.0.3
 base=${HERALD_SCALE_POSTGRES:-postgres://postgres@127.0.0.1:5432}
 database=herald_scale
 
-cargo build --release --quiet
+cargo build --profile production --quiet
 work=$(mktemp -d)
 pids=()
 cleanup() {
@@ -72,7 +72,7 @@ for i in $(seq 1 "$processes"); do
     HERALD_TRUSTED_PROXIES=$proxy_source \
     HERALD_RATE_LIMIT_EXEMPT=${HERALD_RATE_LIMIT_EXEMPT:-127.0.0.1} \
     HERALD_MAX_CONNECTIONS=${HERALD_MAX_CONNECTIONS:-20000} \
-    RUST_LOG=warn target/release/herald --bind "127.0.0.1:$port" --database-url "$base/$database" \
+    RUST_LOG=warn target/production/herald --bind "127.0.0.1:$port" --database-url "$base/$database" \
         > "$work/herald-$i.log" 2>&1 &
     pids+=($!)
     server_pids+=($!)
@@ -89,6 +89,6 @@ echo "== $processes Herald process(es) on PostgreSQL behind HAProxy · ${load_ar
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 timed=()
 [ -x /usr/bin/time ] && timed=(/usr/bin/time -f "load generator CPU: %U s user + %S s system in %e s")
-"${timed[@]}" target/release/herald load --url "http://127.0.0.1:$proxy_port" "${load_args[@]}" \
+"${timed[@]}" target/production/herald load --url "http://127.0.0.1:$proxy_port" "${load_args[@]}" \
     --server-pid "$(IFS=,; echo "${server_pids[*]}")" --database-processes postgres,haproxy
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

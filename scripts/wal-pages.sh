@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# What SQLite's write-ahead log is made of under load: starts a release server on a fresh
+# What SQLite's write-ahead log is made of under load: starts a production-build server on a fresh
 # SQLite file, runs `herald load` against it, copies the `-wal` file COPIES times a quarter of a
 # second apart during steady play, and prints which tables and indexes its pages belong to
 # (scripts/wal-pages.py). Every WAL frame is a whole page, so this says which writes cost the
@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 port=3219
 . scripts/lib/fresh-server.sh
 start_fresh_server sqlite "$port"
-target/release/herald load --url "http://127.0.0.1:$port" --lobbies "$lobbies" --players 16 \
+target/production/herald load --url "http://127.0.0.1:$port" --lobbies "$lobbies" --players 16 \
     --max-rounds "$rounds" --connections "$in_flight" > "$work/load.txt" &
 load=$!
 sleep 4   # seating, then into steady play

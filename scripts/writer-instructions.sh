@@ -7,15 +7,15 @@
 #   scripts/writer-instructions.sh [SERVER_BINARY [LOBBIES]]
 #   HERALD_GAME=bst HERALD_PLAYERS=2 scripts/writer-instructions.sh   # another game
 #
-# SERVER_BINARY defaults to target/release/herald (built if missing); the load generator is
-# HERALD_LOADGEN (default target/release/herald). To compare with an older server, drive both
+# SERVER_BINARY defaults to target/production/herald (built if missing); the load generator is
+# HERALD_LOADGEN (default target/production/herald). To compare with an older server, drive both
 # with the older binary's load generator: a newer one reads fields an older server lacks.
 # Note: valgrind hides the CPU's SHA extensions, so sha2 runs its portable code here and the
 # hashing counts several times what it costs natively (its share is printed apart).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-[ -x target/release/herald ] || cargo build --release --quiet
-server_bin=${1:-target/release/herald} lobbies=${2:-40} port=3231
+[ -x target/production/herald ] || cargo build --profile production --quiet
+server_bin=${1:-target/production/herald} lobbies=${2:-40} port=3231
 command -v valgrind >/dev/null || { echo "valgrind is needed (Debian: valgrind)" >&2; exit 2; }
 work=$(mktemp -d)
 trap 'kill $server 2>/dev/null || true; rm -rf "$work"' EXIT
@@ -27,7 +27,7 @@ for _ in $(seq 1 600); do
     curl -sf "http://127.0.0.1:$port/api/v1/lobbies?limit=1" >/dev/null && break
     sleep 0.2
 done
-orders=$("${HERALD_LOADGEN:-target/release/herald}" load --url "http://127.0.0.1:$port" \
+orders=$("${HERALD_LOADGEN:-target/production/herald}" load --url "http://127.0.0.1:$port" \
     --game "${HERALD_GAME:-crossing-swords}" --lobbies "$lobbies" --players "${HERALD_PLAYERS:-16}" --max-rounds 10 --connections 32 --drive poll |
     awk '/^orders accepted:/ {print $3}')
 kill -INT $server; wait $server 2>/dev/null || true

@@ -1,5 +1,5 @@
 # Sourced by load-figures.sh, flamegraph.sh and load-ab.sh (from the repository root): builds
-# the release binary (or takes the one HERALD_BIN names) and starts it on a fresh database,
+# the production binary (or takes the one HERALD_BIN names) and starts it on a fresh database,
 # SQLite (a file in a temporary directory) or PostgreSQL (the database herald_load, recreated on
 # HERALD_LOAD_POSTGRES, default postgres://postgres@127.0.0.1:5432). Sets `work` (that
 # directory) and `server` (the pid); both are cleaned up on exit, or by stop_fresh_server.
@@ -7,8 +7,8 @@
 #
 #   start_fresh_server BACKEND PORT
 start_fresh_server() {
-    local backend=$1 port=$2 url base bin=${HERALD_BIN:-target/release/herald}
-    [ -n "${HERALD_BIN:-}" ] || cargo build --release --quiet
+    local backend=$1 port=$2 url base bin=${HERALD_BIN:-target/production/herald}
+    [ -n "${HERALD_BIN:-}" ] || cargo build --profile production --quiet
     work=$(mktemp -d)
     case $backend in
         sqlite) url="sqlite://$work/herald.db?mode=rwc" ;;

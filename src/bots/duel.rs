@@ -175,7 +175,7 @@ mod tests {
         assert_eq!(play(sides.0, sides.1, 11).unwrap(), once);
     }
 
-    /// The bar of the pages issue (item 10): the greedy bot wins at least 60% of its duels
+    /// The bar set for the reference bot: the greedy bot wins at least 60% of its duels
     /// against the random one, over every pairing of characters and both seats. The full
     /// figure, over 1,008 duels, is in docs/bots.md (`examples/greedy_vs_random.rs`).
     #[test]

@@ -52,8 +52,9 @@ pub struct LoadArgs {
     /// let arrive before play begins, so that the play's figures carry the play's deliveries.
     #[arg(long)]
     pub webhooks: bool,
-    /// The events each lobby's webhook asks for. The default is the channel list of issue 15
-    /// that a load run produces: joins, the start, each round with its summary, the end.
+    /// The events each lobby's webhook asks for. The default is the channel events
+    /// (docs/notifications.md) that a load run produces: joins, the start, each round with
+    /// its summary, the end.
     #[arg(
         long,
         value_delimiter = ',',

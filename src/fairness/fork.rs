@@ -1,4 +1,4 @@
-//! Forking from an archive (issue 17 item 6): the settings of a new game that starts at the
+//! Forking from an archive (docs/fairness.md, "Forking"): the settings of a new game that starts at the
 //! position after round `n` of an archived one, found by re-adjudicating the archive with the
 //! pure rules once it has been checked. Pure, like the rest of this module; the host stores
 //! the result (`host::lobby`).

@@ -1,4 +1,4 @@
-//! Provable fairness (issue 17): the commitments, the chain of step digests, the archive and
+//! Provable fairness (docs/fairness.md): the commitments, the chain of step digests, the archive and
 //! its offline verifier.
 //!
 //! Everything here is a pure function of values, so that `herald verify` needs no server and

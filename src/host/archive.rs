@@ -1,4 +1,4 @@
-//! The archive of a game (`GET /api/v1/lobbies/{id}/archive`, issue 17): everything needed to
+//! The archive of a game (`GET /api/v1/lobbies/{id}/archive`, docs/fairness.md): everything needed to
 //! re-adjudicate it offline, and nothing that is still secret. While the game runs it holds the
 //! steps resolved so far with their reveals, public logs, pools and digests; once the game is
 //! over it adds the seed, its salt and the acts that replay it.

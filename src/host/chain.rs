@@ -1,4 +1,4 @@
-//! The chain of step digests (issue 17), sealed onto every change as it is decided: the acts
+//! The chain of step digests (docs/fairness.md), sealed onto every change as it is decided: the acts
 //! the change applies are filed with its first resolved step (or kept in the lobby's ledger
 //! until one resolves), and each resolved step gets its digest, chained to the one before.
 

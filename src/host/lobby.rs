@@ -67,7 +67,7 @@ impl Host {
     }
 
     /// Creates a lobby for `game` at the position after `round` of an archived game of it
-    /// (issue 17 item 6; docs/fairness.md). `settings` may hold only the host's own keys
+    /// (docs/fairness.md, "Forking"). `settings` may hold only the host's own keys
     /// (deadlines): the game's come from the archive, with its `setup` set to the position.
     pub async fn create_fork(
         &self,

@@ -1,4 +1,4 @@
-//! My games (issue 14; `docs/web.md`): a personal key, kept in a browser's cookie, remembers
+//! My games (`docs/web.md`): a personal key, kept in a browser's cookie, remembers
 //! which lobbies that browser hosts or plays in, so the home page can list them across lobbies
 //! and the list can be carried to another device. The key is a token like the others
 //! (256 random bits, stored only as its SHA-256); the lobbies' own tokens are never stored

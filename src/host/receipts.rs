@@ -1,4 +1,4 @@
-//! Binding receipts (issue 17): each accepted order gets a fresh nonce and a commitment, and is
+//! Binding receipts (docs/fairness.md): each accepted order gets a fresh nonce and a commitment, and is
 //! stored with its nonce until its step resolves; the reveal then publishes both.
 //!
 //! A pending order's `body` column holds `{"order": ..., "nonce": "...", "commitment": "..."}`,

@@ -30,7 +30,7 @@ pub struct Timing {
     /// Consecutive missed steps before the player is kicked (None: off).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub miss_limit: Option<u64>,
-    /// The archived game this lobby was forked from (issue 17 item 6). Kept here, with the
+    /// The archived game this lobby was forked from (docs/fairness.md, "Forking"). Kept here, with the
     /// other settings that are the host's rather than the game's, so that a fork needs no
     /// column of its own; never read from a client's settings.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -1,4 +1,4 @@
-//! Notifications (issue 15, docs/notifications.md): the host's lobby webhooks (Discord or
+//! Notifications (docs/notifications.md): the host's lobby webhooks (Discord or
 //! Standard Webhooks), a player's own mail or webhook, and the worker that delivers what the
 //! outbox owes (`store/outbox.rs`), reliably and without a secret in any of it.
 

@@ -367,8 +367,8 @@ pub trait Game: Sized + 'static {
 
     /// The settings of a new game that starts at `state`, a position between rounds (the
     /// moment the next round's orders fall due): `settings` with its `setup` (api.md
-    /// "Starting from a position") set to that position. Issue 17 item 6, forking from an
-    /// archive. By default a game cannot be forked: it must say how its state reads as a
+    /// "Starting from a position") set to that position: forking from an archive
+    /// (docs/fairness.md, "Forking"). By default a game cannot be forked: it must say how its state reads as a
     /// setup first.
     fn fork_settings(
         state: &Self::State,

@@ -1,4 +1,4 @@
-//! My games (issue 14; `docs/web.md`): the lobbies a personal key hosts or plays in. The key
+//! My games (`docs/web.md`): the lobbies a personal key hosts or plays in. The key
 //! arrives here only as its hash; no lobby token is stored with it.
 
 use uuid::Uuid;

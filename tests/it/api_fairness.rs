@@ -1,4 +1,4 @@
-//! Provable fairness over HTTP (issue 17), on every backend: archives of random games of both
+//! Provable fairness over HTTP (docs/fairness.md), on every backend: archives of random games of both
 //! games (with a substitute, a kick, a step the host resolved early with defaults, an early end)
 //! re-adjudicate cleanly, and `herald verify`'s exit codes. Receipts and the seed's commitment:
 //! `api_fairness_receipts.rs`; tampering: `api_fairness_tamper.rs`.

@@ -1,4 +1,4 @@
-//! Forking from an archive (issue 17 item 6), on every backend: a game of each game played
+//! Forking from an archive (docs/fairness.md), on every backend: a game of each game played
 //! over HTTP is forked at a middle round; the new game opens with the archive's pools after
 //! that round and plays on to an end that re-adjudicates cleanly. A Scale of Styles fork keeps
 //! each deck's cards but not their order, which the archive published, and shows that order

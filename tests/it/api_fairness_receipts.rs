@@ -1,4 +1,4 @@
-//! Receipts and the seed's commitment (issue 17): a receipt binds the order the reveal later
+//! Receipts and the seed's commitment (docs/fairness.md): a receipt binds the order the reveal later
 //! shows, a replacement gets a new one, the nonce shows nowhere before the reveal, and the seed
 //! published at the end opens the commitment made at the lobby's creation.
 

@@ -1,4 +1,4 @@
-//! Tampered archives (issue 17): one changed order, a changed pool, a dropped log line, a
+//! Tampered archives (docs/fairness.md): one changed order, a changed pool, a dropped log line, a
 //! swapped nonce, a wrong seed; each is named at its round and step by `herald verify`'s
 //! checks, whether or not the forger recomputed the chain of digests.
 

@@ -1,4 +1,4 @@
-//! The OpenAPI document tells the whole truth (issue 18): what it forbids the server refuses,
+//! The OpenAPI document tells the whole truth (docs/api-fuzz.md): what it forbids the server refuses,
 //! what it allows the server accepts, and what the server sends fits it. Each test reads the
 //! document rather than a list of its own, so a route or schema added later is checked too.
 
@@ -204,7 +204,7 @@ async fn an_unknown_field_at_any_depth_of_a_body_is_refused_as_the_document_says
             );
             let reply = app.post("/api/v1/lobbies", None, probe.clone()).await;
             // A Crossing Swords settings key the game does not know is a 422 naming it (the
-            // deadlines issue's variant keys: "422 for an unknown key"); any other unknown
+            // variant keys of docs/api.md: "422 for an unknown key"); any other unknown
             // field is a malformed body.
             let flat_settings = ["crossing-swords", "scale-of-styles"]
                 .contains(&body["game"].as_str().unwrap_or(""));

@@ -116,10 +116,10 @@ async fn the_load_generator_plays_every_lobby_to_the_end_and_counts_what_it_saw(
     }
 }
 
-/// Issue 15's benchmark counts what it charges to the play: a webhook on every lobby hears
-/// each join and start before play begins, and during it exactly one delivery per resolved
-/// round and one per finished game (the channel events of the issue; no deadline falls in a
-/// load run).
+/// The webhook benchmark (docs/performance.md) counts what it charges to the play: a webhook on
+/// every lobby hears each join and start before play begins, and during it exactly one delivery
+/// per resolved round and one per finished game (the channel events of docs/notifications.md;
+/// no deadline falls in a load run).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_load_generators_webhooks_are_counted_for_the_seating_and_the_play_apart() {
     let options = herald::Options {

@@ -58,6 +58,7 @@ mod pages_mail;
 mod pages_my_games;
 mod pages_rules;
 mod pages_waiting;
+mod repository_hygiene;
 mod rules_purity;
 mod scale_of_styles_props;
 mod scale_out_faults;

@@ -1,4 +1,4 @@
-//! A resolved round's summary as a notice quotes it (issue 15): kept in memory from the round's
+//! A resolved round's summary as a notice quotes it (docs/notifications.md): kept in memory from the round's
 //! resolution (`host/round_logs.rs`), it must be exactly what the stored log says, for every
 //! round of whole games of both games on every backend, host acts included, and the kept path
 //! must be the one taken where this process saw the whole round.

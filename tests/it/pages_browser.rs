@@ -601,7 +601,7 @@ async fn play(base: &str, clients: &[Client]) -> Result<(), String> {
         goto(cat, &format!("{share}/play")).await;
         order(cat, "Strike", "Ann").await;
         // Bob's page (left open) is due a live update from this resolution as he leaves it:
-        // where he goes is where he lands (the race of item 8 of the pages issue).
+        // where he goes is where he lands (the live-update race of docs/web.md).
         goto(bob, &share).await;
         // Ann's page (left open) shows the resolution in place, without loading itself again.
         wait_for_text(ann, &format!("Round {round} revealed")).await;

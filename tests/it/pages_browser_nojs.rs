@@ -1,4 +1,4 @@
-//! The pages in a real browser with JavaScript off (issue 14, "How it is shown"): headless
+//! The pages in a real browser with JavaScript off (docs/web.md): headless
 //! Chromium whose own content setting blocks every script of the pages (set-up in
 //! `pages_browser.rs`). Each test first proves that the script did not run (the `<noscript>`
 //! sentence shows, every copy button stays hidden, the deadline's countdown stays empty, every

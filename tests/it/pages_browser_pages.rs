@@ -1,4 +1,4 @@
-//! Issue 14's pages in a real browser (see `pages_browser.rs` for the set-up): the create form's
+//! The pages of docs/web.md in a real browser (see `pages_browser.rs` for the set-up): the create form's
 //! settings (only the chosen game's shown), an unlisted lobby kept off the home page, joining
 //! (told to keep the private link), the waiting line at the top on a 390 px phone without
 //! sideways scrolling, the HP/VP chart, and the whole game's export; screenshots of each.

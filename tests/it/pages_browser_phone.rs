@@ -1,4 +1,4 @@
-//! The pages' last checks in a real browser (issue 14, issue 15 item 2; set-up in
+//! The pages' last checks in a real browser (docs/web.md; set-up in
 //! `pages_browser.rs`): every page at 360 px without sideways scrolling (home and its create
 //! form, my games, the host panel, the lobby open, running and finished, each game's player
 //! page with its forms, a round, the exports, the rules pages); the posts' copy buttons put the

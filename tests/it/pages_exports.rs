@@ -1,4 +1,4 @@
-//! Forum exports as a host would paste them (issue 14, item 4): the sign-up announcement, the
+//! Forum exports as a host would paste them (docs/web.md): the sign-up announcement, the
 //! pools, each round, the final standings and the whole game, in BBCode and Markdown, each with
 //! a link back; hostile names stay text in both; the whole game matches golden files.
 

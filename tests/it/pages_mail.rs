@@ -1,4 +1,4 @@
-//! The mail form on the player's page (issue 15 item 2), without JavaScript, on both backends:
+//! The mail form on the player's page (docs/notifications.md), without JavaScript, on both backends:
 //! an address given through the form brings the "your answer is due" mail through a real SMTP
 //! conversation; the address is never shown back (not to the player, the host, anyone); a
 //! mistake comes back as the form with a sentence; mail off is said plainly; stopping and

@@ -1,5 +1,5 @@
-//! My games across lobbies on the home page, carried to another device by a link (issue 14,
-//! item 3), with JavaScript off: in-process pages on every backend.
+//! My games across lobbies on the home page, carried to another device by a link
+//! (docs/web.md), with JavaScript off: in-process pages on every backend.
 
 use std::time::Duration;
 

@@ -1,4 +1,4 @@
-//! Who the game waits for, and the small things a person notices (issue 14, items 2 and 7),
+//! Who the game waits for, and the small things a person notices (docs/web.md),
 //! with JavaScript off: in-process pages on every backend.
 
 use axum::http::StatusCode;

@@ -1,4 +1,4 @@
-//! Faults with several Herald processes (the real binary) on PostgreSQL (issue 16 item 3):
+//! Faults with several Herald processes (the real binary) on PostgreSQL (docs/scale-out.md):
 //! a process killed with SIGKILL under load behind the real HAProxy with the repository's
 //! configuration (`deploy/haproxy.cfg`), and a PostgreSQL server of the test's own stopped and
 //! started again under load. Also: through the proxy, Herald tells clients apart by the address
@@ -625,7 +625,7 @@ async fn listen(
             let _ = opened.send(());
         }
         // A stream on one process hears another process's commits only when its own next
-        // commit shows the gap (cross-process wake-up is issue 16 item 1): a quiet stream is
+        // commit shows the gap (without docs/store.md's cross-process wake-up): a quiet stream is
         // reopened after a while, as a client that misses its keep-alives would.
         loop {
             match tokio::time::timeout(Duration::from_secs(20), stream.next()).await {

@@ -1,4 +1,4 @@
-//! BST tokens drawn as coloured chips (issue 14, item 5): each chip keeps its letter and
+//! BST tokens drawn as coloured chips (docs/web.md): each chip keeps its letter and
 //! number, adds a shape per colour (so colour is never the only cue) and says its colour in
 //! words for screen readers. Only text that reads as tokens becomes chips: a pools cell made
 //! wholly of token codes, or the codes after "token"/"tokens" in a revealed order.

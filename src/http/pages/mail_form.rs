@@ -1,4 +1,4 @@
-//! The mail form on a player's page (issue 15 item 2, `docs/notifications.md` "Mail from the
+//! The mail form on a player's page (`docs/notifications.md` "Mail from the
 //! player's page"): give or replace an address, choose what to hear about, stop. The address
 //! is never shown back, not even to its owner: the page says only that mail is on and for what.
 

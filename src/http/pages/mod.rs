@@ -1,4 +1,4 @@
-//! Server-rendered pages and forms for people (issue 4; `docs/web.md`). Every page is a typed
+//! Server-rendered pages and forms for people (`docs/web.md`). Every page is a typed
 //! askama template that is itself the response; every form POSTs, is checked against CSRF,
 //! and answers with a 303 to the page to look at next, or with the same form again and a
 //! message. Handlers only translate between HTTP and the [`crate::host::Host`].

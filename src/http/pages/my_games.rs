@@ -1,4 +1,4 @@
-//! My games on the home page, and carrying them to another device (issue 14; `docs/web.md`).
+//! My games on the home page, and carrying them to another device (`docs/web.md`).
 //!
 //! A browser that creates, joins or opens a private link to a lobby gets a personal key in
 //! the `herald_me` cookie (HttpOnly, SameSite=Lax, Secure over HTTPS, `Path=/`); the host

@@ -1,5 +1,5 @@
 //! The reveal log: one typed event per thing that happens, each with a line a person can
-//! follow (issue 3 "Reveal log", A37 for what is public).
+//! follow (A37 for what is public).
 
 use serde::{Deserialize, Serialize};
 

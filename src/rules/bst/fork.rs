@@ -1,4 +1,4 @@
-//! A position between turns as a `setup` (api.md "Starting from a position"; issue 17 item 6).
+//! A position between turns as a `setup` (api.md "Starting from a position"; docs/fairness.md "Forking").
 
 use super::setup::{Settings, Setup, SetupPlayer};
 use super::state::{Pending, State};

@@ -1,4 +1,4 @@
-//! The log lines: how each event reads to a person (issue 3 "Reveal log").
+//! The log lines: how each event reads to a person.
 
 use std::fmt;
 

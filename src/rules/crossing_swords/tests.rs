@@ -366,7 +366,7 @@ fn start_refuses_too_few_players() {
     assert_eq!(err.code(), "wrong-player-count");
 }
 
-/// Issue 17 item 6: a position read as a setup starts the same position again (R11, R12).
+/// Forking (docs/fairness.md): a position read as a setup starts the same position again (R11, R12).
 #[test]
 fn a_forked_position_starts_as_the_same_position() {
     let settings: Settings = serde_json::from_value(json!({"max_rounds": 9, "setup": {"round": 4,

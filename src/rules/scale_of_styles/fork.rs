@@ -1,5 +1,5 @@
 //! A position between rounds as a `setup` (rulings §3.5; api.md "Starting from a position";
-//! issue 17 item 6).
+//! docs/fairness.md "Forking").
 
 use super::rulebook::StrippedCards;
 use super::setup::{Settings, Setup, SetupPlayer};

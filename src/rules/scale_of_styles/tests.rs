@@ -200,7 +200,7 @@ fn played_to(mut state: State, round: u32) -> State {
     state
 }
 
-/// Issue 17 item 6: a position read as a setup starts with every public value of §3.4 as it
+/// Forking (docs/fairness.md): a position read as a setup starts with every public value of §3.4 as it
 /// was, and each deck holding the same cards in a new order (`fork.rs`).
 #[test]
 fn a_forked_position_keeps_every_public_value_and_shuffles_each_deck_again() {
