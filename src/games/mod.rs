@@ -33,6 +33,10 @@ pub trait GameUi: Game {
     const MAIN_ANSWER: &'static str;
     /// What the create form offers for this game (`create.rs`).
     const CREATE_SETTINGS: &'static [create::Setting];
+    /// The game's part of the served OpenAPI document (`openapi.json` beside its module): its
+    /// schemas, its member of each union, its examples, steps and view properties; assembled
+    /// with the common part by `http/api/openapi.rs`.
+    const OPENAPI: &'static str;
     /// A two-player game the host ends by naming a winner or a draw (the host panel's end
     /// form), rather than by the standings.
     const DUEL: bool;
