@@ -221,12 +221,3 @@ mod tests {
         assert!(err.contains("PublicPlayer.hp"), "{err}");
     }
 }
-
-#[cfg(test)]
-mod once {
-    #[test]
-    fn the_assembled_document_equals_the_hand_kept_one() {
-        let old: serde_json::Value = serde_json::from_str(include_str!("openapi.json")).unwrap();
-        assert_eq!(super::assemble().unwrap(), old);
-    }
-}
