@@ -19,7 +19,7 @@ use serde_json::Value;
 use crate::bots::policy::Strategy;
 use crate::rules::Game;
 pub mod create;
-pub use form::{Choice, Effect, Field, Group, OrderForm, words};
+pub use form::{Button, Chip, Choice, Effect, Field, Group, OrderForm, words};
 
 /// What a game shows people and how its bot plays, on top of its rules.
 pub trait GameUi: Game {
@@ -43,6 +43,24 @@ pub trait GameUi: Game {
     /// The public pools in the order the pools table shows them; any pool not listed follows,
     /// alphabetically.
     const POOLS: &'static [&'static str];
+    /// Pools whose heading is not the key in words (`hp` → "HP"), as `(key, heading)`.
+    const POOL_HEADINGS: &'static [(&'static str, &'static str)] = &[];
+    /// The numeric pools the lobby page charts over the rounds, in this order.
+    const CHARTS: &'static [&'static str] = &[];
+    /// The words after which a revealed order's codes are drawn as chips ("token").
+    const CHIP_AFTER: &'static [&'static str] = &[];
+
+    /// `word` as a chip, if it is one of the game's tokens or pieces (`R7`); none by default.
+    fn chip(word: &str) -> Option<Chip> {
+        let _ = word;
+        None
+    }
+    /// How people call an answer to a decision step `step` (every step but the main one,
+    /// whose answer is [`GameUi::MAIN_ANSWER`]): by default its wire name with spaces for
+    /// hyphens, as the rules name decision steps ("power-surge" is the Power Surge step).
+    fn step_noun(step: &str) -> String {
+        step.replace('-', " ")
+    }
 
     /// The game's rules page for players (`/rules/{game}`), as HTML for the site's layout
     /// (`templates/rules_page.html`). Its template is the game's own; every rule id a

@@ -27,6 +27,21 @@ impl GameUi for Bst {
         "off_balance",
         "hand_size",
     ];
+    const POOL_HEADINGS: &'static [(&'static str, &'static str)] = &[("hp", "HP")];
+    const CHARTS: &'static [&'static str] = &["hp"];
+    const CHIP_AFTER: &'static [&'static str] = &["token", "tokens"];
+
+    fn chip(word: &str) -> Option<super::Chip> {
+        present::chip(word)
+    }
+
+    /// The rules write the Follow-up with its hyphen (L209).
+    fn step_noun(step: &str) -> String {
+        match step {
+            "follow-up" => step.into(),
+            other => other.replace('-', " "),
+        }
+    }
 
     fn rules_page() -> askama::Result<String> {
         askama::Template::render(&rules_page::RulesPage::from_the_rules())
