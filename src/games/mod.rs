@@ -12,6 +12,7 @@ pub mod bst;
 pub mod crossing_swords;
 pub mod form;
 pub mod scale_of_styles;
+mod seam;
 
 use serde::Deserialize;
 use serde_json::Value;
