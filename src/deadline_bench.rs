@@ -14,6 +14,7 @@ use serde_json::{Map, Value, json};
 use tokio::sync::mpsc;
 use uuid::Uuid;
 
+use crate::games::{GameKind, GameUi, with_game};
 use crate::host::{Fired, Host, timing};
 use crate::store::Store;
 
@@ -143,10 +144,11 @@ pub async fn run(args: DeadlineBenchArgs) -> Result<(), BenchError> {
 
 /// Creates a two-player lobby with a 30-day deadline and starts it: (id, host token).
 async fn seat_one(host: &Host) -> Result<(Uuid, String), BenchError> {
-    let settings = json!({"max_players": 2, "deadline_seconds": timing::MAX_SECONDS});
-    let created = host
-        .create_lobby("crossing-swords", "bench", settings)
-        .await?;
+    // The first registered game, seated by two, with its default round cap.
+    let game = GameKind::ALL[0];
+    let (_, mut settings) = with_game!(game, G => G::load_lobby(2, 30));
+    settings["deadline_seconds"] = json!(timing::MAX_SECONDS);
+    let created = host.create_lobby(game.id(), "bench", settings).await?;
     for name in ["Ann", "Bob"] {
         host.join(created.id, name, Map::new()).await?;
     }

@@ -5,6 +5,7 @@
 use std::collections::BTreeMap;
 
 use super::policy::Strategy;
+use crate::games::GameKind;
 
 /// What to load the server with.
 #[derive(Clone, Debug, clap::Args)]
@@ -12,8 +13,8 @@ pub struct LoadArgs {
     /// Herald's base URL.
     #[arg(long, default_value = "http://127.0.0.1:3000")]
     pub url: String,
-    /// The game to play.
-    #[arg(long, default_value = "crossing-swords")]
+    /// The game to play (by default the first registered).
+    #[arg(long, default_value_t = GameKind::ALL[0].id().to_owned())]
     pub game: String,
     /// Lobbies played at once.
     #[arg(long, default_value_t = 100)]

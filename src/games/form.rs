@@ -15,8 +15,33 @@ pub struct OrderForm {
     /// A yes/no step: an "accept" button sends `{"accept": true}` (label in `accept_label`).
     pub accept: bool,
     pub accept_label: String,
-    /// An extra button sending `{"random_pool": true}` (BST Assassin's follow-up).
-    pub random_pool: bool,
+    /// The step's own extra answers, each one button sending `{name: true}` (a game's
+    /// special answer, as its rules name it).
+    pub buttons: Vec<Button>,
+}
+
+/// A button that answers the step by itself: posting it sends `{name: true}`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Button {
+    /// The order field it sets to `true`.
+    pub name: String,
+    /// What the button says.
+    pub label: String,
+}
+
+/// A game's token, card or piece drawn as a chip in pools cells and revealed orders: its code,
+/// a shape beside it (so colour is never the only cue) and its colour in words for screen
+/// readers (`GameUi::chip`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Chip {
+    /// The code as the rules write it (`R7`).
+    pub code: String,
+    /// The CSS class suffix of its colour.
+    pub colour: &'static str,
+    /// A shape drawn beside the code: the cue that does not depend on seeing colour.
+    pub shape: &'static str,
+    /// The colour in words (the text alternative).
+    pub words: &'static str,
 }
 
 /// One answer to give: a select (one value) or checkboxes (`multiple`, a list).

@@ -12,6 +12,7 @@ pub mod bst;
 pub mod crossing_swords;
 pub mod form;
 pub mod scale_of_styles;
+mod seam;
 pub mod strategy;
 
 use serde::Deserialize;
@@ -19,7 +20,7 @@ use serde_json::Value;
 
 use crate::rules::Game;
 pub mod create;
-pub use form::{Choice, Effect, Field, Group, OrderForm, words};
+pub use form::{Button, Chip, Choice, Effect, Field, Group, OrderForm, words};
 pub use strategy::Strategy;
 
 /// What a game shows people and how its bot plays, on top of its rules.
@@ -34,12 +35,34 @@ pub trait GameUi: Game {
     const MAIN_ANSWER: &'static str;
     /// What the create form offers for this game (`create.rs`).
     const CREATE_SETTINGS: &'static [create::Setting];
+    /// The game's part of the served OpenAPI document (`openapi.json` beside its module): its
+    /// schemas, its member of each union, its examples, steps and view properties; assembled
+    /// with the common part by `http/api/openapi.rs`.
+    const OPENAPI: &'static str;
     /// A two-player game the host ends by naming a winner or a draw (the host panel's end
     /// form), rather than by the standings.
     const DUEL: bool;
     /// The public pools in the order the pools table shows them; any pool not listed follows,
     /// alphabetically.
     const POOLS: &'static [&'static str];
+    /// Pools whose heading is not the key in words (`hp` → "HP"), as `(key, heading)`.
+    const POOL_HEADINGS: &'static [(&'static str, &'static str)] = &[];
+    /// The numeric pools the lobby page charts over the rounds, in this order.
+    const CHARTS: &'static [&'static str] = &[];
+    /// The words after which a revealed order's codes are drawn as chips ("token").
+    const CHIP_AFTER: &'static [&'static str] = &[];
+
+    /// `word` as a chip, if it is one of the game's tokens or pieces (`R7`); none by default.
+    fn chip(word: &str) -> Option<Chip> {
+        let _ = word;
+        None
+    }
+    /// How people call an answer to a decision step `step` (every step but the main one,
+    /// whose answer is [`GameUi::MAIN_ANSWER`]): by default its wire name with spaces for
+    /// hyphens, as the rules name decision steps ("power-surge" is the Power Surge step).
+    fn step_noun(step: &str) -> String {
+        step.replace('-', " ")
+    }
 
     /// The game's rules page for players (`/rules/{game}`), as HTML for the site's layout
     /// (`templates/rules_page.html`). Its template is the game's own; every rule id a

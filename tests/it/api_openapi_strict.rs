@@ -18,7 +18,7 @@ pub(crate) async fn document(app: &TestApp) -> Value {
 
 /// A validator for `schema`, with the document's components beside it for `$ref`s, and
 /// formats (`uuid`) asserted.
-fn validator(doc: &Value, schema: &Value) -> jsonschema::Validator {
+pub(crate) fn validator(doc: &Value, schema: &Value) -> jsonschema::Validator {
     let mut root = schema.clone();
     root["components"] = doc["components"].clone();
     jsonschema::draft202012::options()

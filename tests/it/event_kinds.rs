@@ -12,8 +12,7 @@ fn kinds() -> Vec<&'static str> {
 }
 
 fn document() -> Value {
-    let text = include_str!("../../src/http/api/openapi.json");
-    serde_json::from_str(text).expect("the OpenAPI document is JSON")
+    herald::http::api::openapi::DOCUMENT.clone()
 }
 
 #[test]

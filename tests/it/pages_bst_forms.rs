@@ -91,7 +91,8 @@ fn decision_steps_get_checkboxes_a_pair_a_token_or_yes_and_no() {
 
     let follow = json!({"text": "t", "hand": ["B6"], "choices": ["B6"], "random_pool": true, "can_decline": true});
     let f = form(2, "follow-up".into(), &follow, None);
-    assert!(!f.fields[0].multiple && f.random_pool);
+    assert!(!f.fields[0].multiple);
+    assert_eq!(f.buttons[0].label, "Use a random pool token");
     assert_eq!(answer(&f, &[("token", "B6")]), json!({"token": "B6"}));
     assert_eq!(
         answer(&f, &[("random_pool", "true")]),

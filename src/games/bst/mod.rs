@@ -17,6 +17,7 @@ impl GameUi for Bst {
     const MAIN_ANSWERS: &'static str = "plays";
     const MAIN_ANSWER: &'static str = "play";
     const CREATE_SETTINGS: &'static [crate::games::create::Setting] = create::SETTINGS;
+    const OPENAPI: &'static str = include_str!("openapi.json");
     const DUEL: bool = true;
     const POOLS: &'static [&'static str] = &[
         "character",
@@ -26,6 +27,21 @@ impl GameUi for Bst {
         "off_balance",
         "hand_size",
     ];
+    const POOL_HEADINGS: &'static [(&'static str, &'static str)] = &[("hp", "HP")];
+    const CHARTS: &'static [&'static str] = &["hp"];
+    const CHIP_AFTER: &'static [&'static str] = &["token", "tokens"];
+
+    fn chip(word: &str) -> Option<super::Chip> {
+        present::chip(word)
+    }
+
+    /// The rules write the Follow-up with its hyphen (L209).
+    fn step_noun(step: &str) -> String {
+        match step {
+            "follow-up" => step.into(),
+            other => other.replace('-', " "),
+        }
+    }
 
     fn rules_page() -> askama::Result<String> {
         askama::Template::render(&rules_page::RulesPage::from_the_rules())

@@ -6,10 +6,10 @@
 
 use serde_json::Value;
 
-use crate::games::form::{Choice, Effect, Field, OrderForm, pending_str, words};
+use crate::games::form::{Button, Chip, Choice, Effect, Field, OrderForm, pending_str, words};
 use crate::rules::Game;
 use crate::rules::bst::prompts::MoveOption;
-use crate::rules::bst::{Bst, Character, Move, Prompt, Token};
+use crate::rules::bst::{Bst, Character, Colour, Move, Prompt, Token};
 
 /// The join form's character select, the default (the Sellsword, api.md) first and chosen.
 pub fn join_fields() -> Vec<Field> {
@@ -130,7 +130,14 @@ pub fn form(round: u32, step: &str, prompt: &Prompt, pending: Option<&Value>) ->
         decline: prompt.can_decline,
         accept: nothing_to_pick,
         accept_label: "Yes".into(),
-        random_pool: prompt.random_pool,
+        // The Assassin's Follow-up may use a random pool token instead (A25).
+        buttons: match prompt.random_pool {
+            true => vec![Button {
+                name: "random_pool".into(),
+                label: "Use a random pool token".into(),
+            }],
+            false => Vec::new(),
+        },
     }
 }
 
@@ -155,6 +162,23 @@ pub fn effect(tile: Move) -> Effect {
         text: text.to_owned(),
         href: format!("/rules/{}#{}", Bst::ID, tile.id()),
     }
+}
+
+/// A token code as a chip (`R7`: a red circle, "red"); any other word is none.
+pub fn chip(word: &str) -> Option<Chip> {
+    let token: Token = word.parse().ok()?;
+    let (colour, shape) = match token.colour() {
+        Colour::Red => ("red", "●"),
+        Colour::Yellow => ("yellow", "▲"),
+        Colour::Blue => ("blue", "■"),
+        Colour::Wild => ("wild", "★"),
+    };
+    Some(Chip {
+        code: token.to_string(),
+        colour,
+        shape,
+        words: token.colour().name(),
+    })
 }
 
 #[cfg(test)]

@@ -17,8 +17,11 @@ impl GameUi for CrossingSwords {
     const MAIN_ANSWERS: &'static str = "orders";
     const MAIN_ANSWER: &'static str = "orders";
     const CREATE_SETTINGS: &'static [crate::games::create::Setting] = create::SETTINGS;
+    const OPENAPI: &'static str = include_str!("openapi.json");
     const DUEL: bool = false;
     const POOLS: &'static [&'static str] = &["hp", "vp", "focus", "dodge"];
+    const POOL_HEADINGS: &'static [(&'static str, &'static str)] = &[("hp", "HP"), ("vp", "VP")];
+    const CHARTS: &'static [&'static str] = &["hp", "vp"];
 
     /// Nothing but the name.
     fn rules_page() -> askama::Result<String> {

@@ -54,7 +54,7 @@ pub fn orders(round: u32, prompt: &Prompt, pending: Option<&Value>) -> OrderForm
         decline: false,
         accept: false,
         accept_label: String::new(),
-        random_pool: false,
+        buttons: Vec::new(),
     }
 }
 

@@ -20,6 +20,7 @@ impl GameUi for ScaleOfStyles {
     const MAIN_ANSWERS: &'static str = "plays";
     const MAIN_ANSWER: &'static str = "play";
     const CREATE_SETTINGS: &'static [crate::games::create::Setting] = create::SETTINGS;
+    const OPENAPI: &'static str = include_str!("openapi.json");
     const DUEL: bool = true;
     const POOLS: &'static [&'static str] = &[
         "level",

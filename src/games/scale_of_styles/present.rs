@@ -79,7 +79,7 @@ pub fn form(round: u32, _step: &str, prompt: &Prompt, pending: Option<&Value>) -
         decline,
         accept: false,
         accept_label: String::new(),
-        random_pool: false,
+        buttons: Vec::new(),
     }
 }
 

@@ -1,10 +1,14 @@
-//! HP and VP of every player over the rounds, as inline SVG for the lobby page (`chart.html`):
-//! drawn on the server from the pools after each round, no script and nothing loaded from
+//! The game's charted pools (`GameUi::CHARTS`: Crossing Swords' HP and VP, say) of every player
+//! over the rounds, as inline SVG for the lobby page (`chart.html`): drawn on the server from
+//! the pools after each round, no script and nothing loaded from
 //! elsewhere. Colours are the Okabe-Ito palette (told apart with colour blindness) and each line
 //! also has its own dash pattern and a labelled legend; the same numbers follow as a table, the
 //! chart's text alternative.
 
 use super::round::RoundBlock;
+use super::table::heading;
+use crate::games::{GameUi, with_game};
+use crate::host::GameKind;
 
 /// Okabe-Ito, without its yellow (too pale on white), then black.
 const COLOURS: [&str; 7] = [
@@ -34,7 +38,7 @@ pub struct Tick {
     pub label: String,
 }
 
-/// One chart: a metric (HP or VP) for every player over the rounds.
+/// One chart: a metric (a pool of the game) for every player over the rounds.
 pub struct Chart {
     pub id: String,
     pub title: String,
@@ -77,7 +81,7 @@ fn values(history: &[RoundBlock], column: &str) -> Option<Vec<(String, Vec<Optio
     seen.then_some(players)
 }
 
-/// The chart of `column` ("HP", "VP") over `history` (oldest round first), if it has one.
+/// The chart of the pools column headed `column` ("HP") over `history` (oldest round first), if it has one.
 pub fn chart(history: &[RoundBlock], column: &str) -> Option<Chart> {
     let players = values(history, column)?;
     let highest = players
@@ -161,11 +165,11 @@ pub fn chart(history: &[RoundBlock], column: &str) -> Option<Chart> {
     })
 }
 
-/// The lobby page's charts: HP and VP, those the game's pools have.
-pub fn charts(history: &[RoundBlock]) -> Vec<Chart> {
-    ["HP", "VP"]
+/// The lobby page's charts: the pools the game charts, those its rounds show.
+pub fn charts(game: GameKind, history: &[RoundBlock]) -> Vec<Chart> {
+    with_game!(game, G => G::CHARTS)
         .iter()
-        .filter_map(|column| chart(history, column))
+        .filter_map(|key| chart(history, &heading(game, key)))
         .collect()
 }
 
@@ -181,6 +185,7 @@ mod tests {
             json!({"id": "b", "name": "<b>Bob</b>", "hp": hp[1], "vp": vp[1]}),
         ];
         RoundBlock {
+            game: crate::host::GameKind::CrossingSwords,
             round,
             orders: Vec::new(),
             log: Vec::new(),
@@ -192,7 +197,7 @@ mod tests {
     #[test]
     fn every_player_gets_a_line_and_the_numbers_a_table() {
         let history = [block(1, [20, 17], [0, 3]), block(2, [14, 17], [3, 9])];
-        let charts = charts(&history);
+        let charts = charts(GameKind::CrossingSwords, &history);
         assert_eq!(charts.len(), 2);
         let hp = &charts[0];
         assert_eq!(hp.title, "HP of every player after each round");
@@ -215,6 +220,6 @@ mod tests {
 
     #[test]
     fn no_rounds_no_chart() {
-        assert!(charts(&[]).is_empty());
+        assert!(charts(GameKind::CrossingSwords, &[]).is_empty());
     }
 }

@@ -1,22 +1,12 @@
-//! BST tokens drawn as coloured chips (docs/web.md): each chip keeps its letter and
-//! number, adds a shape per colour (so colour is never the only cue) and says its colour in
-//! words for screen readers. Only text that reads as tokens becomes chips: a pools cell made
-//! wholly of token codes, or the codes after "token"/"tokens" in a revealed order.
+//! A game's tokens drawn as coloured chips: each chip keeps its code, adds a shape per colour
+//! (so colour is never the only cue) and says its colour in words for screen readers. Which
+//! words are chips is the game's ([`GameUi::chip`]); only text that reads as them becomes
+//! chips: a pools cell made wholly of codes, or the codes after the game's
+//! [`GameUi::CHIP_AFTER`] words in a revealed order.
 
-use crate::rules::bst::tokens::{Colour, Token};
-
-/// One token as a chip.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Chip {
-    /// The token's code as the rules write it (`R7`).
-    pub code: String,
-    /// The CSS class suffix of its colour.
-    pub colour: &'static str,
-    /// A shape drawn beside the code: the cue that does not depend on seeing colour.
-    pub shape: &'static str,
-    /// The colour in words (the text alternative).
-    pub words: &'static str,
-}
+pub use crate::games::Chip;
+use crate::games::{GameUi, with_game};
+use crate::host::GameKind;
 
 /// A piece of a line: plain text, or a chip.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -25,31 +15,20 @@ pub struct Piece {
     pub chip: Option<Chip>,
 }
 
-/// The chip for a token code, if `word` is one.
-pub fn chip(word: &str) -> Option<Chip> {
-    let token: Token = word.parse().ok()?;
-    let (colour, shape) = match token.colour() {
-        Colour::Red => ("red", "●"),
-        Colour::Yellow => ("yellow", "▲"),
-        Colour::Blue => ("blue", "■"),
-        Colour::Wild => ("wild", "★"),
-    };
-    Some(Chip {
-        code: token.to_string(),
-        colour,
-        shape,
-        words: token.colour().name(),
-    })
+/// The chip for `word` in `game`, if it is one of its codes.
+pub fn chip(game: GameKind, word: &str) -> Option<Chip> {
+    with_game!(game, G => G::chip(word))
 }
 
-/// The chips of a pools cell that lists only tokens (`R3, Y4`); empty for any other cell.
-pub fn cell_chips(cell: &str) -> Vec<Chip> {
-    let chips: Option<Vec<Chip>> = cell.split(", ").map(chip).collect();
+/// The chips of a pools cell that lists only codes (`R3, Y4`); empty for any other cell.
+pub fn cell_chips(game: GameKind, cell: &str) -> Vec<Chip> {
+    let chips: Option<Vec<Chip>> = cell.split(", ").map(|word| chip(game, word)).collect();
     chips.unwrap_or_default()
 }
 
-/// A revealed order's line with the token codes after "token"/"tokens" as chips.
-pub fn order_pieces(line: &str) -> Vec<Piece> {
+/// A revealed order's line with the codes after the game's chip words as chips.
+pub fn order_pieces(game: GameKind, line: &str) -> Vec<Piece> {
+    let chip_after = with_game!(game, G => G::CHIP_AFTER);
     let mut pieces: Vec<Piece> = Vec::new();
     let mut after_token = false;
     for (i, word) in line.split(' ').enumerate() {
@@ -58,7 +37,7 @@ pub fn order_pieces(line: &str) -> Vec<Piece> {
             Some(code) => (code, ","),
             None => (word, ""),
         };
-        match chip(code).filter(|_| after_token) {
+        match chip(game, code).filter(|_| after_token) {
             Some(found) => {
                 push_text(&mut pieces, space);
                 pieces.push(Piece {
@@ -70,7 +49,7 @@ pub fn order_pieces(line: &str) -> Vec<Piece> {
             }
             None => {
                 push_text(&mut pieces, &format!("{space}{word}"));
-                after_token = matches!(word, "token" | "tokens");
+                after_token = chip_after.contains(&word);
             }
         }
     }
@@ -99,20 +78,27 @@ mod tests {
 
     #[test]
     fn only_token_lists_become_chips() {
-        let chips = cell_chips("R3, W10");
+        let chips = cell_chips(GameKind::Bst, "R3, W10");
         assert_eq!(chips.len(), 2);
         assert_eq!(
             (chips[1].code.as_str(), chips[1].words),
             ("W10", "wildcard")
         );
-        assert!(cell_chips("Ann, R3").is_empty());
-        assert!(cell_chips("R11").is_empty());
-        assert!(cell_chips("12").is_empty());
+        assert!(cell_chips(GameKind::Bst, "Ann, R3").is_empty());
+        assert!(cell_chips(GameKind::Bst, "R11").is_empty());
+        assert!(cell_chips(GameKind::Bst, "12").is_empty());
+    }
+
+    #[test]
+    fn a_game_without_chips_shows_plain_text() {
+        assert!(cell_chips(GameKind::CrossingSwords, "R3, W10").is_empty());
+        let pieces = order_pieces(GameKind::ScaleOfStyles, "tokens R3");
+        assert!(pieces.iter().all(|p| p.chip.is_none()));
     }
 
     #[test]
     fn codes_after_token_words_become_chips_and_the_text_stays() {
-        let pieces = order_pieces("B5: tokens R3, Y3 then token W7");
+        let pieces = order_pieces(GameKind::Bst, "B5: tokens R3, Y3 then token W7");
         let text: String = pieces
             .iter()
             .map(|p| p.chip.as_ref().map_or(p.text.clone(), |c| c.code.clone()))

@@ -15,6 +15,7 @@ use uuid::Uuid;
 
 use super::host_panel::{HostPage, host_page, host_token};
 use super::session::{CheckedForm, Csrf};
+use super::table::PublicPlayer;
 use super::{Live, PageError, PagePath, again, base_url, lobby_id, see_other};
 use crate::error::AppError;
 use crate::http::AppState;
@@ -179,13 +180,11 @@ async fn new_link(
         Err(error) => return back(app, id, headers, csrf, Err(error)).await,
     };
     let lobby = app.host.lobby(id).await?;
-    let who = lobby
-        .players
-        .iter()
-        .find(|p| p["id"].as_str() == Some(issued.player_id.to_string().as_str()))
-        .and_then(|p| p["name"].as_str())
-        .unwrap_or_default()
-        .to_owned();
+    let who = PublicPlayer::all(&lobby.players)
+        .into_iter()
+        .find(|p| p.id == issued.player_id.to_string())
+        .map(|p| p.name)
+        .unwrap_or_default();
     Ok(NewLinkPage {
         title: format!("Host: {}", lobby.name),
         live: None,

@@ -15,7 +15,7 @@ use super::deadline::DeadlineLine;
 use super::lobby::status_label;
 use super::round::collecting;
 use super::session::{CheckedForm, Csrf, Tokens};
-use super::table::PoolsTable;
+use super::table::{PoolsTable, PublicPlayer};
 use super::{Live, PageError, PagePath, again, base_url, lobby_id, see_other};
 use crate::error::AppError;
 use crate::games::{GameUi, with_game};
@@ -122,13 +122,12 @@ pub(super) async fn host_page(
         before_start: matches!(lobby.status, Status::Signups | Status::Closed),
         running: lobby.status == Status::Running,
         duel: with_game!(lobby.game, G => G::DUEL),
-        players: lobby
-            .players
-            .iter()
+        players: PublicPlayer::all(&lobby.players)
+            .into_iter()
             .map(|p| SeatControl {
-                id: p["id"].as_str().unwrap_or_default().to_owned(),
-                name: p["name"].as_str().unwrap_or_default().to_owned(),
-                alive: p["alive"].as_bool().unwrap_or(true),
+                id: p.id,
+                name: p.name,
+                alive: p.alive,
             })
             .collect(),
         created,

@@ -142,7 +142,7 @@ pub async fn show_lobby(
         .await?;
     let player_token = viewer.player.as_ref().and(tokens.player.as_deref());
     let mut history = history(&app, &lobby, player_token).await?;
-    let charts = super::chart::charts(&history);
+    let charts = super::chart::charts(lobby.game, &history);
     history.reverse();
     let table = PoolsTable::of(lobby.game, &lobby.players, collecting(&lobby));
     let names = names(&lobby.players);
@@ -188,7 +188,7 @@ pub async fn show_lobby(
         table_facts: lobby
             .table
             .iter()
-            .map(|(k, v)| (heading(k), show(v, &names)))
+            .map(|(k, v)| (heading(lobby.game, k), show(v, &names)))
             .collect(),
         result,
         history,

@@ -15,7 +15,7 @@ use super::mail_form::MailSection;
 use super::prompt_form::{PromptForm, form_for, order_body};
 use super::round::{RoundBlock, collecting, history, so_far};
 use super::session::{CheckedForm, Csrf, Role, Tokens, forget_cookie};
-use super::table::{PoolsTable, describe_order, heading, names, show};
+use super::table::{PoolsTable, PublicPlayer, describe_order, heading, names, show};
 use super::{Live, PageError, PagePath, again, base_url, lobby_id, see_other};
 use crate::error::AppError;
 use crate::http::AppState;
@@ -85,12 +85,10 @@ pub(super) async fn play_page(
     let me = app.host.me(id, Some(&token)).await?;
     let names = names(&lobby.players);
     let my_id = me.player["id"].as_str().unwrap_or_default().to_owned();
-    let alive = lobby
-        .players
-        .iter()
-        .find(|p| p["id"].as_str() == Some(my_id.as_str()))
-        .and_then(|p| p["alive"].as_bool())
-        .unwrap_or(true);
+    let alive = PublicPlayer::all(&lobby.players)
+        .into_iter()
+        .find(|p| p.id == my_id)
+        .is_none_or(|p| p.alive);
     // After a refused POST, show what was sent rather than the stored order.
     let pending = me.pending_value()?;
     let preselect = posted.map(|m| Value::Object(m.clone())).or(pending.clone());
@@ -136,7 +134,7 @@ pub(super) async fn play_page(
         secrets: me
             .private
             .iter()
-            .map(|(k, v)| (heading(k), show(v, &names)))
+            .map(|(k, v)| (heading(lobby.game, k), show(v, &names)))
             .collect(),
         pending: pending.as_ref().map(|p| describe_order(p, &names)),
         form,

@@ -13,7 +13,7 @@ use serde_json::{Map, Value, json};
 use super::cite::{Cited, cite};
 use super::session::CheckedForm;
 use crate::error::AppError;
-pub use crate::games::{Choice, Field, Group};
+pub use crate::games::{Button, Choice, Field, Group};
 use crate::games::{GameUi, PromptHead, with_game};
 use crate::host::GameKind;
 use crate::rules::Game;
@@ -32,8 +32,8 @@ pub struct PromptForm {
     /// A yes/no step: an "accept" button sends `{"accept": true}` (label in `accept_label`).
     pub accept: bool,
     pub accept_label: String,
-    /// An extra button sending `{"random_pool": true}` (BST Assassin's follow-up).
-    pub random_pool: bool,
+    /// The step's own extra answers, each a button sending `{name: true}`.
+    pub buttons: Vec<Button>,
 }
 
 /// The form for `prompt` (as the `me` view holds it), read into `game`'s prompt type, with
@@ -58,7 +58,7 @@ pub fn form_for(
             decline: form.decline,
             accept: form.accept,
             accept_label: form.accept_label,
-            random_pool: form.random_pool,
+            buttons: form.buttons,
         })
     })
 }
@@ -76,11 +76,10 @@ pub fn order_body(form: &PromptForm, posted: &CheckedForm) -> Result<Map<String,
     let mut body = Map::new();
     body.insert("round".into(), json!(round));
     body.insert("step".into(), json!(posted.get("step")));
-    for (allowed, button) in [
-        (form.decline, "decline"),
-        (form.accept, "accept"),
-        (form.random_pool, "random_pool"),
-    ] {
+    let buttons = [(form.decline, "decline"), (form.accept, "accept")]
+        .into_iter()
+        .chain(form.buttons.iter().map(|b| (true, b.name.as_str())));
+    for (allowed, button) in buttons {
         if allowed && posted.get(button) == "true" {
             body.insert(button.into(), json!(true));
             return Ok(body);

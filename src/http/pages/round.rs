@@ -20,6 +20,8 @@ use crate::http::extract::round_number;
 
 /// One resolved round as shown: orders and log as lines, the pools after it.
 pub struct RoundBlock {
+    /// The game played, whose codes the orders show as chips.
+    pub game: GameKind,
     pub round: u32,
     pub orders: Vec<String>,
     /// The log's lines, their rule citations linked to `game`'s rules page.
@@ -37,11 +39,11 @@ fn log_lines(log: &[serde_json::Value], game: GameKind) -> Vec<Cited> {
 }
 
 impl RoundBlock {
-    /// The revealed orders with their BST tokens as chips (`chips.rs`).
+    /// The revealed orders with the game's codes as chips (`chips.rs`).
     pub fn shown_orders(&self) -> Vec<Vec<super::chips::Piece>> {
         self.orders
             .iter()
-            .map(|line| super::chips::order_pieces(line))
+            .map(|line| super::chips::order_pieces(self.game, line))
             .collect()
     }
 
@@ -52,6 +54,7 @@ impl RoundBlock {
             .unwrap_or_default();
         let names = names(&players);
         RoundBlock {
+            game,
             round: view.round,
             orders: view.orders.iter().map(|o| order_line(o, &names)).collect(),
             log: log_lines(&view.log, game),
@@ -134,6 +137,7 @@ pub fn so_far(lobby: &LobbyView) -> Option<RoundBlock> {
     let current = lobby.current_round.as_ref()?;
     let names = names(&lobby.players);
     Some(RoundBlock {
+        game: lobby.game,
         round: current["round"]
             .as_u64()
             .and_then(|r| u32::try_from(r).ok())?,

@@ -1,16 +1,53 @@
 //! Display models built from the host's public JSON: the pools table (its columns are whatever
-//! public pools the game publishes, in the order the game gives, [`GameUi::POOLS`]), revealed
-//! orders and final standings as lines of text. Player ids inside values are shown as names.
+//! public pools the game publishes, in the order the game gives, [`GameUi::POOLS`], headed as
+//! it says, [`GameUi::POOL_HEADINGS`]), revealed orders and final standings as lines of text.
+//! Player ids inside values are shown as names.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
+use serde::Deserialize;
 use serde_json::Value;
 
+use super::chips::{Chip, cell_chips};
 use crate::games::{GameUi, with_game, words};
 use crate::host::GameKind;
 
-/// Fields of a public player object that are not pools.
-const NOT_POOLS: [&str; 5] = ["id", "name", "alive", "submitted", "owes"];
+/// A public player as the host's views publish it (`PublicPlayer` in the API document), read
+/// once: the fields every game has, and beside them the game's public pools, whatever they
+/// are.
+#[derive(Clone, Debug, Deserialize)]
+pub struct PublicPlayer {
+    #[serde(default)]
+    pub id: String,
+    #[serde(default)]
+    pub name: String,
+    #[serde(default = "alive")]
+    pub alive: bool,
+    /// An order for the current step is in (never what it is).
+    #[serde(default)]
+    pub submitted: bool,
+    /// An answer is due from this player in the current step.
+    #[serde(default)]
+    pub owes: bool,
+    /// Everything else the host publishes of the player: the game's pools.
+    #[serde(flatten)]
+    pub pools: BTreeMap<String, Value>,
+}
+
+fn alive() -> bool {
+    true
+}
+
+impl PublicPlayer {
+    /// The players of a view, each read into its fields. The host builds these objects itself,
+    /// so one it could not have built is left out rather than shown half-read.
+    pub fn all(players: &[Value]) -> Vec<PublicPlayer> {
+        players
+            .iter()
+            .filter_map(|p| PublicPlayer::deserialize(p).ok())
+            .collect()
+    }
+}
 
 /// Where `key` goes: the game's pools first, in its order; any other key follows
 /// alphabetically (JSON objects here keep no field order).
@@ -35,14 +72,18 @@ pub struct PoolsRow {
     pub cells: Vec<String>,
     /// "submitted" / "waiting" while orders are being collected, empty otherwise.
     pub order_state: String,
+    /// Each cell's chips, aligned with `cells` (none for a cell that is not a list of the
+    /// game's codes).
+    pub chips: Vec<Vec<Chip>>,
 }
 
 impl PoolsRow {
-    /// Each cell with its BST tokens as chips (none for a cell that is not a token list).
-    pub fn shown_cells(&self) -> Vec<(&str, Vec<super::chips::Chip>)> {
+    /// Each cell with its chips.
+    pub fn shown_cells(&self) -> Vec<(&str, Vec<Chip>)> {
         self.cells
             .iter()
-            .map(|cell| (cell.as_str(), super::chips::cell_chips(cell)))
+            .zip(&self.chips)
+            .map(|(cell, chips)| (cell.as_str(), chips.clone()))
             .collect()
     }
 }
@@ -51,20 +92,19 @@ impl PoolsRow {
 pub type Names = HashMap<String, String>;
 
 pub fn names(players: &[Value]) -> Names {
-    players
-        .iter()
-        .filter_map(|p| Some((p["id"].as_str()?.to_owned(), p["name"].as_str()?.to_owned())))
+    PublicPlayer::all(players)
+        .into_iter()
+        .map(|p| (p.id, p.name))
         .collect()
 }
 
-/// A column heading for a pools key: `hp` → `HP`, `off_balance` → `Off balance`.
-pub fn heading(key: &str) -> String {
-    match key {
-        "hp" => "HP".into(),
-        "vp" => "VP".into(),
-        "focus" => "Focus".into(),
-        "dodge" => "Dodge".into(),
-        other => words(other),
+/// A column heading for a key of `game`'s pools or table: the game's own heading if it gives
+/// one (`hp` → `HP`), else the key in words (`off_balance` → `Off balance`).
+pub fn heading(game: GameKind, key: &str) -> String {
+    let own = with_game!(game, G => G::POOL_HEADINGS);
+    match own.iter().find(|(k, _)| *k == key) {
+        Some((_, heading)) => (*heading).to_owned(),
+        None => words(key),
     }
 }
 
@@ -101,38 +141,44 @@ impl PoolsTable {
     /// Builds the table from public player objects. `collecting`: orders are being collected
     /// now, so each row says whether that player has submitted.
     pub fn of(game: GameKind, players: &[Value], collecting: bool) -> PoolsTable {
-        let names = names(players);
+        let players = PublicPlayer::all(players);
+        let names: Names = players
+            .iter()
+            .map(|p| (p.id.clone(), p.name.clone()))
+            .collect();
         let mut columns: Vec<String> = Vec::new();
-        for player in players {
-            if let Value::Object(map) = player {
-                for key in map.keys() {
-                    if !NOT_POOLS.contains(&key.as_str()) && !columns.contains(key) {
-                        columns.push(key.clone());
-                    }
+        for player in &players {
+            for key in player.pools.keys() {
+                if !columns.contains(key) {
+                    columns.push(key.clone());
                 }
             }
         }
         columns.sort_by_key(|c| rank(game, c));
         let rows = players
-            .iter()
+            .into_iter()
             .map(|p| {
-                let owes = p["owes"].as_bool().unwrap_or(false);
-                let order_state = match (collecting, p["submitted"].as_bool(), owes) {
-                    (true, Some(true), _) => "submitted",
+                let order_state = match (collecting, p.submitted, p.owes) {
+                    (true, true, _) => "submitted",
                     (true, _, true) => "waiting",
                     _ => "",
                 };
+                let cells: Vec<String> = columns
+                    .iter()
+                    .map(|c| show(p.pools.get(c).unwrap_or(&Value::Null), &names))
+                    .collect();
                 PoolsRow {
-                    id: p["id"].as_str().unwrap_or_default().to_owned(),
-                    name: p["name"].as_str().unwrap_or_default().to_owned(),
-                    alive: p["alive"].as_bool().unwrap_or(true),
-                    cells: columns.iter().map(|c| show(&p[c], &names)).collect(),
+                    chips: cells.iter().map(|cell| cell_chips(game, cell)).collect(),
+                    id: p.id,
+                    name: p.name,
+                    alive: p.alive,
+                    cells,
                     order_state: order_state.into(),
                 }
             })
             .collect();
         PoolsTable {
-            columns: columns.iter().map(|c| heading(c)).collect(),
+            columns: columns.iter().map(|c| heading(game, c)).collect(),
             rows,
         }
     }
@@ -161,7 +207,7 @@ impl PoolsTable {
 
 /// A kebab-case identifier as words: `piercing-strike` → `Piercing strike`.
 pub fn title(id: &str) -> String {
-    heading(id)
+    words(id)
 }
 
 /// One revealed order as a line: `Ann: Strike → Bob`. Game-agnostic: the `move` first, a
@@ -177,8 +223,8 @@ pub fn describe_order(order: &Value, names: &Names) -> String {
         return show(order, names);
     };
     let mut parts = Vec::new();
-    // BST tags each revealed answer (`play`, `tokens`, `token`, `accept`, `decline`,
-    // `random-pool`); the tag is worth showing only when nothing else says it.
+    // A game may tag each revealed answer with its kind (`answer`); the tag is worth showing
+    // only when nothing else says it.
     if let Some(answer) = fields.get("answer").and_then(Value::as_str)
         && fields.len() == 1
     {
@@ -194,7 +240,7 @@ pub fn describe_order(order: &Value, names: &Names) -> String {
         if !["move", "target", "answer"].contains(&key.as_str()) {
             parts.push(format!(
                 "{} {}",
-                heading(key).to_lowercase(),
+                words(key).to_lowercase(),
                 show(value, names)
             ));
         }
@@ -245,7 +291,7 @@ impl Standings {
         Standings {
             winners: show(&result["winners"], names),
             reason: result["reason"].as_str().map(title).unwrap_or_default(),
-            columns: columns.iter().map(|c| heading(c)).collect(),
+            columns: columns.iter().map(|c| heading(game, c)).collect(),
             rows,
         }
     }

@@ -2,6 +2,7 @@
 //! "Waiting for Dan's orders", "Waiting for Bob's follow-up". Steps are named per game: the main
 //! step by the game's own word for it, every decision step by its name in the rules.
 
+use super::table::PublicPlayer;
 use crate::games::{GameUi, with_game};
 use crate::host::GameKind;
 use crate::host::views::LobbyView;
@@ -12,12 +13,7 @@ pub fn step_noun(game: GameKind, step: &str) -> String {
     if step == game.main_step() {
         return with_game!(game, G => G::MAIN_ANSWER).into();
     }
-    // Decision steps are named in the rules as their wire names say, hyphen for space
-    // ("power-surge" is the Power Surge step); "follow-up" keeps its hyphen.
-    match step {
-        "follow-up" => step.into(),
-        other => other.replace('-', " "),
-    }
+    with_game!(game, G => G::step_noun(step))
 }
 
 /// The status line's name for the open step: "orders", "decision step: follow-up".
@@ -30,11 +26,10 @@ pub fn step_phrase(game: GameKind, step: &str) -> String {
 
 /// The names of the players who owe an answer to the open step and have not sent it.
 pub fn owed_by(lobby: &LobbyView) -> Vec<String> {
-    lobby
-        .players
-        .iter()
-        .filter(|p| p["owes"].as_bool() == Some(true) && p["submitted"].as_bool() != Some(true))
-        .filter_map(|p| p["name"].as_str().map(str::to_owned))
+    PublicPlayer::all(&lobby.players)
+        .into_iter()
+        .filter(|p| p.owes && !p.submitted)
+        .map(|p| p.name)
         .collect()
 }
 
