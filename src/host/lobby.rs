@@ -344,8 +344,7 @@ fn start_game<G: Game>(snapshot: &Snapshot, now: i64) -> Result<Change, AppError
         })?,
     });
     // A setup may describe a position that is already over.
-    let finished = G::owes(&state).is_empty();
-    if finished {
+    if G::owes(&state).is_empty() && !G::unasked(&state) {
         let result = G::outcome(&state)
             .map(|o| engine::to_json(&o))
             .transpose()?;
@@ -355,22 +354,15 @@ fn start_game<G: Game>(snapshot: &Snapshot, now: i64) -> Result<Change, AppError
         });
     }
     let mut change = Change {
-        lobby: LobbyPatch {
-            status: Some(if finished {
-                Status::Finished
-            } else {
-                Status::Running
-            }),
-            state: Some(to_text(&state)?),
-            round: Some(round),
-            step: Some(step.to_string()),
-            clock: None,
-            fairness: None,
-        },
         events,
         ..Change::default()
     };
-    super::resolve::open_clock::<G>(snapshot, &state, now, &mut change)?;
+    // The steps the rules play with nobody asked (Scale of Styles: every window holds one
+    // card) are resolved and published now, as every resolution publishes them.
+    let state = super::resolve::play_unasked::<G>(snapshot, state, &mut change)?;
+    super::resolve::settle::<G>(snapshot, &state, now, &mut change)?;
+    // A start that is not also the end opens the game.
+    change.lobby.status.get_or_insert(Status::Running);
     Ok(change)
 }
 
