@@ -55,8 +55,9 @@ pub enum Command {
     Verify(crate::fairness::cli::VerifyArgs),
 }
 
-/// The server's settings.
-#[derive(Clone, Debug, clap::Args)]
+/// The server's settings. Its `Debug` redacts the passwords in the database and SMTP URLs
+/// (a `Config` may be logged or printed in a panic).
+#[derive(Clone, clap::Args)]
 pub struct Config {
     /// Database URL: `sqlite://FILE?mode=rwc` (created and migrated on start) or `postgres://…`.
     #[arg(
@@ -165,19 +166,54 @@ impl Config {
 
     /// The database URL with any password replaced, for logs.
     pub fn redacted_database_url(&self) -> String {
-        match (self.database_url.find("://"), self.database_url.rfind('@')) {
-            (Some(scheme), Some(at)) if at > scheme => {
-                let creds = &self.database_url[scheme + 3..at];
-                let user = creds.split(':').next().unwrap_or("");
-                format!(
-                    "{}{}:***{}",
-                    &self.database_url[..scheme + 3],
-                    user,
-                    &self.database_url[at..]
-                )
-            }
-            _ => self.database_url.clone(),
+        redacted_url(&self.database_url)
+    }
+}
+
+/// `url` with the credentials' password (between `scheme://user:` and the last `@`) replaced
+/// by `***`: what logs and `Debug` may show of a URL that can carry one.
+fn redacted_url(url: &str) -> String {
+    match (url.find("://"), url.rfind('@')) {
+        (Some(scheme), Some(at)) if at > scheme => {
+            let creds = &url[scheme + 3..at];
+            let user = creds.split(':').next().unwrap_or("");
+            format!("{}{}:***{}", &url[..scheme + 3], user, &url[at..])
         }
+        _ => url.to_owned(),
+    }
+}
+
+/// Every field as derived `Debug` would show it, but the URLs that may carry a password.
+impl std::fmt::Debug for Config {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let Config {
+            database_url,
+            bind,
+            limits,
+            exposure,
+            rates,
+            unstarted_lobby_days,
+            finished_game_days,
+            retention_sweep_minutes,
+            allow_private_targets,
+            smtp_url,
+            mail_from,
+            delivery_nice,
+        } = self;
+        f.debug_struct("Config")
+            .field("database_url", &redacted_url(database_url))
+            .field("bind", bind)
+            .field("limits", limits)
+            .field("exposure", exposure)
+            .field("rates", rates)
+            .field("unstarted_lobby_days", unstarted_lobby_days)
+            .field("finished_game_days", finished_game_days)
+            .field("retention_sweep_minutes", retention_sweep_minutes)
+            .field("allow_private_targets", allow_private_targets)
+            .field("smtp_url", &smtp_url.as_deref().map(redacted_url))
+            .field("mail_from", mail_from)
+            .field("delivery_nice", delivery_nice)
+            .finish()
     }
 }
 
@@ -193,6 +229,34 @@ mod tests {
             config.redacted_database_url(),
             "postgres://herald:***@db:5432/herald"
         );
+    }
+
+    #[test]
+    fn debug_shows_neither_the_database_nor_the_smtp_password() {
+        let cli = Cli::try_parse_from([
+            "herald",
+            "--database-url",
+            "postgres://u:secret@db.example:5432/herald",
+            "--smtp-url",
+            "smtps://mailer:secret@smtp.example:465",
+        ])
+        .unwrap();
+        for shown in [format!("{:?}", cli.server), format!("{cli:?}")] {
+            assert!(!shown.contains("secret"), "{shown}");
+            assert!(
+                shown.contains("postgres://u:***@db.example:5432/herald"),
+                "{shown}"
+            );
+            assert!(
+                shown.contains("smtps://mailer:***@smtp.example:465"),
+                "{shown}"
+            );
+            assert!(shown.contains("bind: 127.0.0.1:3000"), "{shown}");
+        }
+        let config = Cli::try_parse_from(["herald"]).unwrap().server;
+        let shown = format!("{config:?}");
+        assert!(shown.contains("sqlite://herald.db?mode=rwc"), "{shown}");
+        assert!(shown.contains("smtp_url: None"), "{shown}");
     }
 
     #[test]

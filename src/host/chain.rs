@@ -3,6 +3,7 @@
 //! until one resolves), and each resolved step gets its digest, chained to the one before.
 
 use super::engine::to_text;
+use super::resolve::{HOST_STEP, ROUND_OPENING};
 use crate::error::AppError;
 use crate::events::EventKind;
 use crate::fairness::act::Ledger;
@@ -49,25 +50,31 @@ pub(super) fn seal(snapshot: &Snapshot, change: &mut Change) -> Result<(), AppEr
         step.previous_digest = head;
         head = step.digest.clone();
     }
-    if let Some(first) = change.resolved.first() {
+    if !change.resolved.is_empty() {
         ledger.head = Some(head);
-        publish_digest(
-            change,
-            &first.digest.clone(),
-            &first.previous_digest.clone(),
-        )?;
+        publish_digests(change)?;
     }
     change.lobby.fairness = Some(to_text(&ledger)?);
     Ok(())
 }
 
-/// Adds the resolved step's digests to its `step-resolved` event, as its last two members.
-/// The event's text is spliced, not parsed and written again: this runs for every step,
-/// inside the writer, and the digests are hex, which JSON writes as it is.
-fn publish_digest(change: &mut Change, digest: &str, previous: &str) -> Result<(), AppError> {
+/// Adds each resolved step's digests to its `step-resolved` event, as its last two members.
+/// A change files one such event per step it resolves, in the order it files the steps; a
+/// round's opening and the host's closing step have none. (One change resolves several
+/// steps when the rules play the next ones with nobody asked.) The event's text is spliced,
+/// not parsed and written again: this runs for every step, inside the writer, and the
+/// digests are hex, which JSON writes as it is.
+fn publish_digests(change: &mut Change) -> Result<(), AppError> {
     let kind = EventKind::StepResolved;
-    if let Some(event) = change.events.iter_mut().find(|e| e.kind == kind) {
-        event.data = with_digests(&event.data, digest, previous)?;
+    let mut steps = change
+        .resolved
+        .iter()
+        .filter(|step| step.step != ROUND_OPENING && step.step != HOST_STEP);
+    for event in change.events.iter_mut().filter(|e| e.kind == kind) {
+        let Some(step) = steps.next() else {
+            break;
+        };
+        event.data = with_digests(&event.data, &step.digest, &step.previous_digest)?;
     }
     Ok(())
 }

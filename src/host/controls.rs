@@ -8,10 +8,11 @@ use uuid::Uuid;
 use super::auth::{Presented, hash_token, new_token, require_host};
 use super::engine::{self, to_json, to_text};
 use super::lobby::Joined;
+use super::names::{SeatName, seat_name};
 use super::play::running_state;
 use super::resolve::{Closing, KickReason, finish_by_host, resolve_step, write_kick};
 use super::views::LobbyView;
-use super::{GameKind, Host, clean_name, with_game};
+use super::{GameKind, Host, with_game};
 use crate::error::AppError;
 use crate::events::{EventKind, Finished};
 use crate::fairness::act::Act;
@@ -79,20 +80,10 @@ impl Host {
                 let mut change = Change::default();
                 let new_name = match &name {
                     Some(raw) => {
-                        let name = clean_name(raw, "player name")?;
-                        let key = name.to_lowercase();
-                        if snapshot
-                            .players
-                            .iter()
-                            .any(|p| p.id != player.id && p.name.to_lowercase() == key)
-                        {
-                            return Err(AppError::conflict(
-                                "name-taken",
-                                format!("Someone in this lobby is already called {name:?}; pick another name."),
-                            ));
-                        }
+                        let named = seat_name(raw, &snapshot.players, Some(player.id))?;
+                        let name = &named.name;
                         let kind: GameKind = snapshot.lobby.game_kind()?;
-                        change.lobby.state = with_game!(kind, G => renamed::<G>(snapshot, player, &name)?);
+                        change.lobby.state = with_game!(kind, G => renamed::<G>(snapshot, player, name)?);
                         if change.lobby.state.is_some() {
                             change.acts.push(Act::Rename {
                                 seat: player.seat,
@@ -104,14 +95,15 @@ impl Host {
                             kind: EventKind::PlayerReplaced,
                             data: json!({"player": {"id": player.id, "name": name}, "previous_name": player.name}).to_string(),
                         });
-                        name
+                        named
                     }
-                    None => player.name.clone(),
+                    // A new link keeps the name, stored under the key the rule gives it.
+                    None => SeatName::held(player),
                 };
                 change.player_update = Some(PlayerUpdate {
                     id: player.id,
-                    name_key: new_name.to_lowercase(),
-                    name: new_name,
+                    name_key: new_name.key,
+                    name: new_name.name,
                     token_hash,
                 });
                 Ok((change, player.id))

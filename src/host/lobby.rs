@@ -8,15 +8,14 @@ use uuid::Uuid;
 
 use super::auth::{Presented, hash_token, new_token, require_host};
 use super::engine::{self, rng_for, to_text};
+use super::names::{SeatName, seat_name};
 use super::timing::Timing;
 use super::views::{LobbySummary, LobbyView, lobby_view};
-use super::{GameKind, Host, clean_name, name_key, with_game};
+use super::{GameKind, Host, clean_name, with_game};
 use crate::error::AppError;
 use crate::events::{EventKind, Finished, Membership, Named, Started};
 use crate::rules::Game;
-use crate::store::{
-    Change, LobbyPatch, NewEvent, NewLobby, NewPlayer, PlayerRow, Snapshot, Status,
-};
+use crate::store::{Change, LobbyPatch, NewEvent, NewLobby, NewPlayer, Snapshot, Status};
 
 /// A lobby just created: its id, the host's token (shown this once) and its public view.
 #[derive(Debug, Serialize)]
@@ -159,6 +158,8 @@ impl Host {
         name: &str,
         fields: Map<String, Value>,
     ) -> Result<Joined, AppError> {
+        // Cleaned first, so that a bad name is refused as such whatever the lobby's state;
+        // `seat_name` cleans it again (a no-op) and judges it against the seats.
         let name = clean_name(name, "player name")?;
         let token = new_token();
         let token_hash = hash_token(&token);
@@ -185,25 +186,12 @@ impl Host {
                 ));
             }
             check_fork_seat(snapshot, &join_data)?;
-            // Compared with each seated player's name as this rule reads it, and with the key
-            // a lobby created before it stored for them (their name in lowercase), which the
-            // table's UNIQUE (lobby, name_key) would otherwise refuse as a database error.
-            let name_key = name_key(&name);
-            let taken = |p: &PlayerRow| {
-                *p.name_rule_key.get_or_init(|| self::name_key(&p.name)) == name_key
-                    || p.name.to_lowercase() == name_key
-            };
-            if snapshot.players.iter().any(taken) {
-                return Err(AppError::conflict(
-                    "name-taken",
-                    format!("Someone in this lobby is already called {name:?}; pick another name."),
-                ));
-            }
+            let SeatName { name, key } = seat_name(&name, &snapshot.players, None)?;
             let player = NewPlayer {
                 id: player_id,
                 seat: snapshot.players.len(),
                 name: name.clone(),
-                name_key,
+                name_key: key,
                 join_data,
                 token_hash,
             };
@@ -344,8 +332,7 @@ fn start_game<G: Game>(snapshot: &Snapshot, now: i64) -> Result<Change, AppError
         })?,
     });
     // A setup may describe a position that is already over.
-    let finished = G::owes(&state).is_empty();
-    if finished {
+    if G::owes(&state).is_empty() && !G::unasked(&state) {
         let result = G::outcome(&state)
             .map(|o| engine::to_json(&o))
             .transpose()?;
@@ -355,22 +342,15 @@ fn start_game<G: Game>(snapshot: &Snapshot, now: i64) -> Result<Change, AppError
         });
     }
     let mut change = Change {
-        lobby: LobbyPatch {
-            status: Some(if finished {
-                Status::Finished
-            } else {
-                Status::Running
-            }),
-            state: Some(to_text(&state)?),
-            round: Some(round),
-            step: Some(step.to_string()),
-            clock: None,
-            fairness: None,
-        },
         events,
         ..Change::default()
     };
-    super::resolve::open_clock::<G>(snapshot, &state, now, &mut change)?;
+    // The steps the rules play with nobody asked (Scale of Styles: every window holds one
+    // card) are resolved and published now, as every resolution publishes them.
+    let state = super::resolve::play_unasked::<G>(snapshot, state, &mut change)?;
+    super::resolve::settle::<G>(snapshot, &state, now, &mut change)?;
+    // A start that is not also the end opens the game.
+    change.lobby.status.get_or_insert(Status::Running);
     Ok(change)
 }
 

@@ -14,6 +14,7 @@ use unicode_security::GeneralSecurityProfile;
 use unicode_security::general_security_profile::IdentifierType;
 
 use crate::error::AppError;
+use crate::store::PlayerRow;
 
 /// Longest lobby or player name, in characters (after normalisation).
 pub const MAX_NAME_CHARS: usize = 40;
@@ -94,6 +95,55 @@ pub fn name_key(name: &str) -> String {
     let skeleton: String = unicode_security::skeleton(name).collect();
     let folded = caseless::default_case_fold_str(&skeleton);
     unicode_security::skeleton(&folded).collect()
+}
+
+/// A name a player may take in a lobby: `raw` cleaned ([`clean_name`]) with its key
+/// ([`name_key`]), the key the players table stores and keeps unique per lobby.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeatName {
+    pub name: String,
+    pub key: String,
+}
+
+impl SeatName {
+    /// The name a seated player holds now, with the key it is stored under from now on.
+    pub fn held(player: &PlayerRow) -> SeatName {
+        SeatName {
+            name: player.name.clone(),
+            key: key_of(player).to_owned(),
+        }
+    }
+}
+
+/// The one rule for a name that is given to a seat, whoever gives it (a join, a substitute's
+/// rename): `raw` cleaned, and refused with 409 `name-taken` when it is one name with a
+/// player of `players` other than `seat_of` (the seat being renamed keeps no claim on its
+/// old name). Each seated name is compared by its key, and also by the key a lobby created
+/// before this rule stored for it (its name in lowercase), which the table's UNIQUE (lobby,
+/// name_key) would otherwise refuse as a database error.
+pub fn seat_name(
+    raw: &str,
+    players: &[PlayerRow],
+    seat_of: Option<uuid::Uuid>,
+) -> Result<SeatName, AppError> {
+    let name = clean_name(raw, "player name")?;
+    let key = name_key(&name);
+    let taken = players
+        .iter()
+        .filter(|p| Some(p.id) != seat_of)
+        .any(|p| key_of(p) == key || p.name.to_lowercase() == key);
+    if taken {
+        return Err(AppError::conflict(
+            "name-taken",
+            format!("Someone in this lobby is already called {name:?}; pick another name."),
+        ));
+    }
+    Ok(SeatName { name, key })
+}
+
+/// A seated player's key, worked out once per row the writer keeps.
+fn key_of(player: &PlayerRow) -> &str {
+    player.name_rule_key.get_or_init(|| name_key(&player.name))
 }
 
 #[cfg(test)]

@@ -17,7 +17,7 @@ use crate::events::{Deadline, EventKind, Finished, Named, RoundResolved, StepRes
 use crate::fairness::act::{Act, SeatOrder};
 use crate::fairness::jcs::CanonicalList;
 use crate::fairness::order_commitment;
-use crate::rules::{Event as _, Game, HostAct, Seat};
+use crate::rules::{Event as _, Game, HostAct, Resolution, Seat};
 use crate::store::{
     Change, LobbyPatch, NewEvent, NewStep, PlayerPatch, PlayerRow, PublicLog, Snapshot, Status,
     StepClock,
@@ -100,6 +100,8 @@ pub(super) enum Closing {
     Deadline,
     /// The host resolved it now.
     Host,
+    /// Nobody was asked: the rules play the step alone ([`Game::unasked`]).
+    Unasked,
 }
 
 /// Where a revealed order came from (`source` in a round's reveal).
@@ -140,7 +142,7 @@ fn host_lines(
 ) -> Vec<Value> {
     let mut lines = Vec::new();
     match closing {
-        Closing::Answered => {}
+        Closing::Answered | Closing::Unasked => {}
         Closing::Deadline => lines.push(json!({
             "kind": "deadline-passed",
             "text": "The deadline passed before every order was in.",
@@ -294,8 +296,7 @@ pub(super) fn open_clock<G: Game>(
     now: i64,
     change: &mut Change,
 ) -> Result<(), AppError> {
-    let finished = G::owes(state).is_empty();
-    let clock = match finished {
+    let clock = match over::<G>(state) {
         true => Default::default(),
         false => {
             let timing = Timing::parse(&snapshot.lobby.timing)?;
@@ -316,11 +317,19 @@ pub(super) fn open_clock<G: Game>(
     Ok(())
 }
 
+/// Whether the game is over at `state`: nobody owes an answer, and the open step is not one
+/// the rules play with nobody asked ([`Game::unasked`]).
+fn over<G: Game>(state: &G::State) -> bool {
+    G::owes(state).is_empty() && !G::unasked(state)
+}
+
 /// Resolves the open step with `orders` (one per owed seat that plays an order, in seat
 /// order; `filled` says which of them stand in for a missing answer, and which seats send
 /// none; `seals` are the sent orders' nonces and commitments, by player) and adds to `change`
-/// what that writes: the events, the resolved step (and the next round's opening), the missed-turn counts, the next step's clock and the lobby's new state.
-/// Whoever calls it does so inside the lobby's transaction, so a step resolves exactly once.
+/// what that writes: the events, the resolved step (and the next round's opening), the
+/// missed-turn counts, every step after it that the rules play with nobody asked, the next
+/// step's clock and the lobby's new state. Whoever calls it does so inside the lobby's
+/// transaction, so a step resolves exactly once.
 pub(super) fn resolve_step<G: Game>(
     snapshot: &Snapshot,
     state: &G::State,
@@ -330,8 +339,93 @@ pub(super) fn resolve_step<G: Game>(
     now: i64,
     change: &mut Change,
 ) -> Result<(), AppError> {
+    let resolution = resolve_by_rules::<G>(snapshot, state, orders, change)?;
+    let misses = miss_counts(snapshot, &G::owes(state), filled);
+    let kicks = match over::<G>(&resolution.state) {
+        true => Vec::new(),
+        false => policy_kicks::<G>(snapshot, &resolution.state, &misses)?,
+    };
+    let kicked: Vec<(usize, i64)> = kicks.iter().map(|k| (k.seat, k.misses)).collect();
+    let at = (G::round(state), G::step(state));
+    file_step::<G>(
+        snapshot,
+        at,
+        &resolution,
+        (closing, filled, &kicked),
+        seals,
+        change,
+    )?;
+    change.players.extend(misses);
+    // The missed-turn policy acts on the resolved state (the next step's owed seats), in
+    // this same transaction: exactly once, with the host's kick's effects.
+    let mut next = resolution.state;
+    for kick in kicks {
+        let player = &snapshot.players[kick.seat];
+        let reason = KickReason::MissedTurns(kick.misses);
+        match write_kick::<G>(snapshot, player, reason, kick.act, change)? {
+            Some(state) => next = state,
+            None => return Ok(()),
+        }
+    }
+    let next = play_unasked::<G>(snapshot, next, change)?;
+    settle::<G>(snapshot, &next, now, change)
+}
+
+/// Plays every step from `state` on that the rules play with nobody asked ([`Game::unasked`]),
+/// each resolved with no orders and filed exactly as a step the players answered (its own
+/// act, random stream, reveal, log, pools and digest), so that every resolved round is
+/// published the same way whatever resolved it. Returns the first state that asks somebody
+/// (or is over). Shared by the start and every resolution.
+pub(super) fn play_unasked<G: Game>(
+    snapshot: &Snapshot,
+    mut state: G::State,
+    change: &mut Change,
+) -> Result<G::State, AppError> {
+    while G::unasked(&state) {
+        let resolution = resolve_by_rules::<G>(snapshot, &state, &[], change)?;
+        let at = (G::round(&state), G::step(&state));
+        file_step::<G>(
+            snapshot,
+            at,
+            &resolution,
+            (Closing::Unasked, &[], &[]),
+            &[],
+            change,
+        )?;
+        state = resolution.state;
+    }
+    Ok(state)
+}
+
+/// The lobby's new state, round, step and status after the steps `change` files, and the
+/// open step's clock.
+pub(super) fn settle<G: Game>(
+    snapshot: &Snapshot,
+    next: &G::State,
+    now: i64,
+    change: &mut Change,
+) -> Result<(), AppError> {
+    change.lobby = LobbyPatch {
+        status: over::<G>(next).then_some(Status::Finished),
+        state: Some(to_text(next)?),
+        round: Some(G::round(next)),
+        step: Some(G::step(next).to_string()),
+        clock: None,
+        fairness: None,
+    };
+    open_clock::<G>(snapshot, next, now, change)
+}
+
+/// The rules' resolution of the open step of `state` with `orders`, recorded as an act. It
+/// draws from the random stream of the step it is filed as: the lobby's steps so far and
+/// those `change` has filed before it, plus one (the deal is stream 0), as the replay counts.
+fn resolve_by_rules<G: Game>(
+    snapshot: &Snapshot,
+    state: &G::State,
+    orders: &[(Seat, G::Order)],
+    change: &mut Change,
+) -> Result<Resolution<G>, AppError> {
     let lobby = &snapshot.lobby;
-    let (round, step) = (G::round(state), G::step(state));
     let mut played = Vec::with_capacity(orders.len());
     for (seat, order) in orders {
         played.push(SeatOrder {
@@ -340,23 +434,36 @@ pub(super) fn resolve_step<G: Game>(
         });
     }
     change.acts.push(Act::Resolve { orders: played });
-    let rng_stream = u64::try_from(lobby.step_seq).unwrap_or(0) + 1;
-    let resolution = G::resolve(state, orders, &mut rng_for(lobby.seed, rng_stream));
-    let next = resolution.state;
+    let filed = lobby.step_seq + i64::try_from(change.resolved.len()).unwrap_or(0);
+    let rng_stream = u64::try_from(filed).unwrap_or(0) + 1;
+    Ok(G::resolve(
+        state,
+        orders,
+        &mut rng_for(lobby.seed, rng_stream),
+    ))
+}
+
+/// Files the step `(round, step)` that `resolution` resolved: its `step-resolved` event (with
+/// `round-resolved` and `finished` when it ends the round or the game), the step with its
+/// reveal, host lines (how it closed, who sent nothing, who the missed-turn policy removes:
+/// `kicked`), log and pools, and the next round's opening when its events open one.
+fn file_step<G: Game>(
+    snapshot: &Snapshot,
+    (round, step): (u32, &str),
+    resolution: &Resolution<G>,
+    (closing, filled, kicked): (Closing, &[Filled], &[(usize, i64)]),
+    seals: &[(uuid::Uuid, Seal)],
+    change: &mut Change,
+) -> Result<(), AppError> {
+    let next = &resolution.state;
     let revealed = reveal::<G>(
         snapshot,
         (round, step),
         &resolution.revealed,
         (filled, seals),
     )?;
-    let finished = G::owes(&next).is_empty();
-    let misses = miss_counts(snapshot, &G::owes(state), filled);
-    let kicks = match finished {
-        true => Vec::new(),
-        false => policy_kicks::<G>(snapshot, &next, &misses)?,
-    };
-    let kicked: Vec<(usize, i64)> = kicks.iter().map(|k| (k.seat, k.misses)).collect();
-    let (next_round, next_step) = (G::round(&next), G::step(&next));
+    let finished = over::<G>(next);
+    let (next_round, next_step) = (G::round(next), G::step(next));
     change.events.push(NewEvent {
         kind: EventKind::StepResolved,
         data: to_text(&StepResolved {
@@ -364,7 +471,7 @@ pub(super) fn resolve_step<G: Game>(
             step: Cow::Borrowed(step),
             next_round,
             next_step: Cow::Borrowed(next_step),
-            timed_out: closing != Closing::Answered,
+            timed_out: matches!(closing, Closing::Deadline | Closing::Host),
         })?,
     });
     if finished || next_round > round {
@@ -374,13 +481,13 @@ pub(super) fn resolve_step<G: Game>(
         });
     }
     if finished {
-        let result = G::outcome(&next).map(|o| to_json(&o)).transpose()?;
+        let result = G::outcome(next).map(|o| to_json(&o)).transpose()?;
         change.events.push(NewEvent {
             kind: EventKind::Finished,
             data: to_text(&Finished { result })?,
         });
     }
-    let pools = to_canonical_text(&public_pools::<G>(&next, &snapshot.players))?;
+    let pools = to_canonical_text(&public_pools::<G>(next, &snapshot.players))?;
     // Events from the opening of a new round on (BST: the next turn's draw and poison) are
     // that round's, filed as its opening step.
     let split = resolution
@@ -389,7 +496,7 @@ pub(super) fn resolve_step<G: Game>(
         .position(|e| e.opens_round().is_some_and(|r| r > round))
         .unwrap_or(resolution.events.len());
     let (this_step, opening) = resolution.events.split_at(split);
-    let written = log_of(host_lines(snapshot, closing, filled, &kicked), this_step)?;
+    let written = log_of(host_lines(snapshot, closing, filled, kicked), this_step)?;
     change.resolved.push(NewStep {
         round,
         step: step.to_string(),
@@ -413,27 +520,7 @@ pub(super) fn resolve_step<G: Game>(
             ..NewStep::default()
         });
     }
-    change.players.extend(misses);
-    // The missed-turn policy acts on the resolved state (the next step's owed seats), in
-    // this same transaction: exactly once, with the host's kick's effects.
-    let mut next = next;
-    for kick in kicks {
-        let player = &snapshot.players[kick.seat];
-        let reason = KickReason::MissedTurns(kick.misses);
-        match write_kick::<G>(snapshot, player, reason, kick.act, change)? {
-            Some(state) => next = state,
-            None => return Ok(()),
-        }
-    }
-    change.lobby = LobbyPatch {
-        status: finished.then_some(Status::Finished),
-        state: Some(to_text(&next)?),
-        round: Some(G::round(&next)),
-        step: Some(G::step(&next).to_string()),
-        clock: None,
-        fairness: None,
-    };
-    open_clock::<G>(snapshot, &next, now, change)
+    Ok(())
 }
 
 /// Adds to `change` what a host's act that ended the game writes: its lines as the round's

@@ -301,8 +301,18 @@ pub trait Game: Sized + 'static {
     fn round(state: &Self::State) -> u32;
     /// The current step's name (`orders`, `play`, `follow-up`, ...).
     fn step(state: &Self::State) -> &'static str;
-    /// The seats that owe an answer in the current step, in seat order. Empty once finished.
+    /// The seats that owe an answer in the current step, in seat order. Empty once finished,
+    /// and at a step the rules play with nobody asked ([`Game::unasked`]).
     fn owes(state: &Self::State) -> Vec<Seat>;
+    /// Whether the open step is one the rules play with nobody asked (Scale of Styles R2: every
+    /// window holds one card): nobody owes an answer, yet the game is not over. The host
+    /// resolves such a step at once with no orders, and publishes it as it publishes any
+    /// step, so that every resolved round has its reveal, its log and its digest whatever
+    /// resolved it. By default no step is.
+    fn unasked(state: &Self::State) -> bool {
+        let _ = state;
+        false
+    }
     /// The prompt for `seat`, if it owes an answer now.
     fn prompt(state: &Self::State, seat: Seat) -> Option<Self::Prompt>;
     /// Judges an order for the current step from `seat` (which owes one).

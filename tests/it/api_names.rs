@@ -155,3 +155,94 @@ async fn a_join_after_a_substitute_compares_with_the_seats_new_name() {
         );
     }
 }
+
+/// One rule names every seat, whoever names it: a join, a substitute's rename (and a new
+/// link, which keeps the name) all compare the name's confusable key with every other seat's,
+/// so a substitute called `Аnn` (a Cyrillic А) beside Ann is refused as a joiner would be.
+#[tokio::test]
+async fn a_substitutes_name_takes_the_same_confusable_rule_as_a_join() {
+    for app in apps().await {
+        let (lobby, host) = app
+            .create_lobby("crossing-swords", json!({"max_players": 16}))
+            .await;
+        let players = format!("/api/v1/lobbies/{lobby}/players");
+        let (ann, _) = app.join(&lobby, json!({"name": "Ann"})).await;
+        let (bob, _) = app.join(&lobby, json!({"name": "Bob"})).await;
+        app.join(&lobby, json!({"name": "Il"})).await;
+        let replace = format!("{players}/{bob}/replace");
+        let taken = |reply: &crate::support::Reply, what: &str| {
+            assert_eq!(
+                (reply.status, reply.code()),
+                (StatusCode::CONFLICT, "name-taken"),
+                "{}: {what}: {}",
+                app.backend,
+                reply.text
+            );
+        };
+        for twin in ["\u{410}nn", "\u{430}NN", "ANN", "I1", "lI"] {
+            let reply = app.post(&replace, Some(&host), json!({"name": twin})).await;
+            taken(&reply, &format!("a substitute called {twin:?}"));
+        }
+        // The seat being renamed has no claim on its own name: a twin of Bob may take it.
+        let reply = app
+            .post(&replace, Some(&host), json!({"name": "\u{412}\u{43e}b"}))
+            .await;
+        assert_eq!(
+            reply.status,
+            StatusCode::OK,
+            "{}: {}",
+            app.backend,
+            reply.text
+        );
+        // A join compares with the substitute's name by the same key.
+        let reply = app.post(&players, None, json!({"name": "BOB"})).await;
+        taken(&reply, "a joiner called BOB beside the substitute Вob");
+
+        // A new link keeps the name, and the rule holds for it after.
+        let reissue = format!("{players}/{ann}/reissue");
+        let reply = app.post(&reissue, Some(&host), json!({})).await;
+        assert_eq!(
+            reply.status,
+            StatusCode::OK,
+            "{}: {}",
+            app.backend,
+            reply.text
+        );
+        let reply = app.post(&players, None, json!({"name": "\u{410}nn"})).await;
+        taken(&reply, "a joiner called Аnn after Ann's new link");
+        let reply = app
+            .post(&replace, Some(&host), json!({"name": "ann"}))
+            .await;
+        taken(&reply, "a substitute called ann after Ann's new link");
+
+        // The names as they are now, after the same rule cleaned them.
+        let view = app
+            .get(&format!("/api/v1/lobbies/{lobby}"), None)
+            .await
+            .body;
+        let names: Vec<&str> = view["players"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["name"].as_str().unwrap())
+            .collect();
+        assert_eq!(names, ["Ann", "\u{412}\u{43e}b", "Il"], "{}", app.backend);
+        // A substitute's name is cleaned as a joiner's is.
+        let reply = app
+            .post(
+                &replace,
+                Some(&host),
+                json!({"name": "  Zo\u{65}\u{301}\t "}),
+            )
+            .await;
+        assert_eq!(
+            reply.status,
+            StatusCode::OK,
+            "{}: {}",
+            app.backend,
+            reply.text
+        );
+        let reply = app.post(&players, None, json!({"name": "ZO\u{c9}"})).await;
+        taken(&reply, "a joiner called ZOÉ beside the substitute Zoé");
+    }
+}

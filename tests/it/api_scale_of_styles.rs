@@ -436,3 +436,97 @@ async fn the_rules_page_explains_the_scale_with_an_anchor_per_technique() {
         assert!(page.text.contains(&format!("id=\"{anchor}\"")), "{anchor}");
     }
 }
+
+/// Every round from `first` to the lobby's last is listed and published whole: its log
+/// (each fighter's card played, drawn or chosen, Ruling 30), its pools and its digests;
+/// and the archive re-adjudicates clean, every step where the replay publishes it.
+async fn every_round_is_published(app: &TestApp, lobby: &str, first: u32) {
+    let view = app
+        .get(&format!("/api/v1/lobbies/{lobby}"), None)
+        .await
+        .body;
+    assert_eq!(view["status"], "finished", "{}: {view}", app.backend);
+    let last = view["round"].as_u64().unwrap() as u32;
+    let rounds = app
+        .get(&format!("/api/v1/lobbies/{lobby}/rounds"), None)
+        .await
+        .body;
+    let listed: Vec<u64> = rounds
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["round"].as_u64().unwrap())
+        .collect();
+    let expected: Vec<u64> = (u64::from(first)..=u64::from(last)).collect();
+    assert_eq!(listed, expected, "{}: the rounds listed", app.backend);
+    for round in first..=last {
+        let reply = app
+            .get(&format!("/api/v1/lobbies/{lobby}/rounds/{round}"), None)
+            .await;
+        assert_eq!(
+            reply.status,
+            StatusCode::OK,
+            "{}: round {round}",
+            app.backend
+        );
+        let body = &reply.body;
+        let played = body["log"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|e| e["kind"] == "played")
+            .count();
+        assert_eq!(played, 2, "{}: round {round}'s plays: {body}", app.backend);
+        assert!(body["pools"].is_object(), "{body}");
+        let digests = body["digests"].as_array().unwrap();
+        assert!(!digests.is_empty(), "{body}");
+        assert!(digests.iter().all(|d| d["digest"].is_string()), "{body}");
+    }
+    let archive = crate::api_fairness::archive(app, lobby).await;
+    crate::api_fairness::clean(&archive, app.backend);
+}
+
+/// R2, Ruling 30: a round the server plays because every window holds one card is published
+/// as any round. Here both fighters hold one card at round 54 of a setup: the start plays
+/// it (two Jokers, Initiative 2 each, no shift), both decks are empty, the match is over,
+/// and round 54 is listed with its reveal, its log and its digest.
+#[tokio::test]
+async fn a_round_the_start_plays_with_nobody_asked_is_published() {
+    for app in apps().await {
+        let rest = |keep: &str| -> Vec<String> {
+            full_deck(&[]).into_iter().filter(|c| c != keep).collect()
+        };
+        let setup = json!({
+            "round": 54,
+            "players": [
+                {"deck": ["JK1"], "discard": rest("JK1")},
+                {"deck": ["JK2"], "discard": rest("JK2")},
+            ],
+        });
+        let settings = json!({"seed": 5, "dice": [1, 2, 3, 4, 5, 6, 1, 2], "setup": setup});
+        let (lobby, host, _) = duel(&app, settings, [json!({}), json!({})]).await;
+        let started = app.start(&lobby, &host).await;
+        assert_eq!(started.status, StatusCode::OK, "{}", started.text);
+        every_round_is_published(&app, &lobby, 54).await;
+    }
+}
+
+/// Ruling 14: with `window = 1` nobody is asked to play, so from a setup the server plays
+/// every round (the start its first ones, each resolution the ones after it), and only the
+/// shift steps are asked. Every one of those rounds is published, each on its own.
+#[tokio::test]
+async fn every_round_of_a_window_1_duel_from_a_setup_is_published() {
+    for app in apps().await {
+        for seed in [3u64, 4] {
+            let settings = json!({
+                "seed": seed, "window": 1, "jokers": 0,
+                "setup": {"round": 5, "players": [{}, {}]},
+            });
+            let (lobby, host, players) = duel(&app, settings, [json!({}), json!({})]).await;
+            let started = app.start(&lobby, &host).await;
+            assert_eq!(started.status, StatusCode::OK, "{}", started.text);
+            play_out(&app, &lobby, &players, Strategy::Random, seed).await;
+            every_round_is_published(&app, &lobby, 5).await;
+        }
+    }
+}

@@ -149,12 +149,13 @@ fn postgres_admin() -> Option<String> {
     }
 }
 
-/// A fresh database on the configured server (named as the other tests' are, so that a later
-/// run drops it), as a URL.
+/// A fresh database on the configured server, as a URL. It is named as the other tests' are
+/// (with the time it was made), so that a later run drops it once it is hours old; the
+/// servers this test spawns outlive any guard it could hold.
 async fn fresh_database(admin_url: &str) -> String {
     use sqlx::Executor;
     sqlx::any::install_default_drivers();
-    let name = format!("herald_test_{}", uuid::Uuid::new_v4().simple());
+    let name = crate::support::test_database_name();
     let admin = sqlx::AnyPool::connect(admin_url)
         .await
         .expect("connect to PostgreSQL");

@@ -4,7 +4,8 @@
 //! `HERALD_TEST_POSTGRES_URL` names a PostgreSQL server, again on a fresh database there.
 
 use std::io::Write;
-use std::sync::Once;
+use std::sync::{Arc, Once};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use axum::Router;
 use axum::body::Body;
@@ -36,8 +37,8 @@ pub struct TestApp {
     _scheduler: Scheduler,
     /// The notification settings and worker, for apps made by [`notify_apps`].
     notify: Option<(herald::notify::Settings, Option<herald::notify::Worker>)>,
-    /// Keeps the SQLite file alive for the test's duration.
-    _dir: Option<tempfile::TempDir>,
+    /// Keeps the database alive for the test's duration (shared with the apps opened on it).
+    _dir: Option<Arc<Scratch>>,
     /// Kept so that event streams stay open while the test runs.
     _stop: watch::Sender<bool>,
 }
@@ -94,7 +95,114 @@ pub async fn sqlite_app_on(clock: Clock) -> TestApp {
     let store = Store::connect_with_clock(&url, clock)
         .await
         .expect("sqlite store");
-    build("sqlite", url, store, Some(dir))
+    build(
+        "sqlite",
+        url,
+        store,
+        Some(Arc::new(Scratch::Dir { _dir: dir })),
+    )
+}
+
+/// Where a test's database lives, removed when the last app on it is dropped: a temporary
+/// directory (SQLite), or a database this run created on the PostgreSQL server. Held only to
+/// be dropped.
+pub enum Scratch {
+    Dir { _dir: tempfile::TempDir },
+    Postgres { _database: TestDatabase },
+}
+
+/// A database this run created on the PostgreSQL server: dropped when the test drops it, so
+/// that a run removes what it made and nothing else (another run on the same server keeps
+/// its databases).
+pub struct TestDatabase {
+    admin_url: String,
+    name: String,
+}
+
+impl Drop for TestDatabase {
+    fn drop(&mut self) {
+        use sqlx::Executor;
+        let (admin_url, name) = (self.admin_url.clone(), self.name.clone());
+        // Drop runs inside the test's runtime, which cannot block on a future of its own: the
+        // DROP runs on a thread with a runtime of its own. FORCE ends this database's own
+        // connections that the test's pool still holds.
+        let dropped = std::thread::spawn(move || {
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .expect("a runtime to drop the test database");
+            runtime.block_on(async {
+                let admin = sqlx::AnyPool::connect(&admin_url).await?;
+                let sql = format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)");
+                admin.execute(sqlx::AssertSqlSafe(sql)).await?;
+                admin.close().await;
+                Ok::<(), sqlx::Error>(())
+            })
+        })
+        .join();
+        if let Ok(Err(e)) = dropped {
+            let _ = writeln!(
+                std::io::stderr(),
+                "NOTE: test database {} was not dropped: {e}",
+                self.name
+            );
+        }
+    }
+}
+
+/// The prefix of every test database's name; after it come the second it was created (Unix
+/// time) and a random part: `herald_test_1796083200_<32 hex digits>`.
+const TEST_DATABASE_PREFIX: &str = "herald_test_";
+
+/// How old a test database must be before a run takes it for a crashed run's leftover: far
+/// longer than any run, so that a database another run is still using is never dropped.
+const STALE_AFTER: Duration = Duration::from_secs(6 * 60 * 60);
+
+fn unix_now() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
+/// A new test database's name, with the time it is created in it.
+pub fn test_database_name() -> String {
+    format!(
+        "{TEST_DATABASE_PREFIX}{}_{}",
+        unix_now(),
+        uuid::Uuid::new_v4().simple()
+    )
+}
+
+/// Whether `name` is a test database made more than [`STALE_AFTER`] before `now`: only a
+/// name that says when it was made can be; any other database is left alone.
+fn stale(name: &str, now: u64) -> bool {
+    let Some((secs, random)) = name
+        .strip_prefix(TEST_DATABASE_PREFIX)
+        .and_then(|rest| rest.split_once('_'))
+    else {
+        return false;
+    };
+    let random_ok = random.len() == 32 && random.bytes().all(|b| b.is_ascii_hexdigit());
+    match secs.parse::<u64>() {
+        Ok(made) if random_ok => now.saturating_sub(made) > STALE_AFTER.as_secs(),
+        _ => false,
+    }
+}
+
+#[test]
+fn only_a_test_database_made_hours_ago_is_stale() {
+    let now = 1_796_083_200;
+    let hex = "0123456789abcdef0123456789abcdef";
+    assert!(stale(&format!("herald_test_{}_{hex}", now - 7 * 3600), now));
+    assert!(!stale(&format!("herald_test_{}_{hex}", now - 60), now));
+    assert!(!stale(&format!("herald_test_{now}_{hex}"), now));
+    // A name that does not say when it was made (another tool's, or an older run's) is not.
+    assert!(!stale(&format!("herald_test_{hex}"), now));
+    assert!(!stale(&format!("herald_test_1_{hex}x"), now));
+    assert!(!stale("herald", now));
+    let made = unix_now();
+    assert!(stale(&test_database_name(), made + 7 * 3600));
+    assert!(!stale(&test_database_name(), made));
 }
 
 /// A fresh PostgreSQL database for one test, created through the configured server.
@@ -105,7 +213,7 @@ pub async fn postgres_app(admin_url: &str) -> TestApp {
 pub async fn postgres_app_on(admin_url: &str, clock: Clock) -> TestApp {
     use sqlx::Executor;
     sqlx::any::install_default_drivers();
-    let name = format!("herald_test_{}", uuid::Uuid::new_v4().simple());
+    let name = test_database_name();
     let admin = sqlx::AnyPool::connect(admin_url)
         .await
         .expect("connect to PostgreSQL");
@@ -115,6 +223,12 @@ pub async fn postgres_app_on(admin_url: &str, clock: Clock) -> TestApp {
         .await
         .expect("create test database");
     admin.close().await;
+    let database = Scratch::Postgres {
+        _database: TestDatabase {
+            admin_url: admin_url.to_owned(),
+            name: name.clone(),
+        },
+    };
     let url = match admin_url.rfind('/') {
         Some(slash) if slash > admin_url.find("://").map_or(0, |i| i + 2) => {
             let (base, rest) = admin_url.split_at(slash);
@@ -126,22 +240,30 @@ pub async fn postgres_app_on(admin_url: &str, clock: Clock) -> TestApp {
     let store = Store::connect_with_clock(&url, clock)
         .await
         .expect("postgres store");
-    build("postgres", url, store, None)
+    build("postgres", url, store, Some(Arc::new(database)))
 }
 
-/// Drops test databases that earlier runs left behind (once per run; each test creates its own).
+/// Drops the test databases that crashed runs left behind (once per run): only those made
+/// more than [`STALE_AFTER`] ago, as their names say. A run drops its own as each test ends
+/// ([`TestDatabase`]), so that two runs on one server never drop each other's.
 async fn drop_stale_databases(admin: &sqlx::AnyPool) {
     use sqlx::{Executor, Row};
     static CLEANED: tokio::sync::OnceCell<()> = tokio::sync::OnceCell::const_new();
     CLEANED
         .get_or_init(|| async {
-            let names: Vec<String> =
-                sqlx::query("SELECT datname FROM pg_database WHERE datname LIKE 'herald_test_%'")
-                    .fetch_all(admin)
-                    .await
-                    .map(|rows| rows.iter().filter_map(|r| r.try_get(0).ok()).collect())
-                    .unwrap_or_default();
-            for name in names {
+            // As text: the Any driver cannot decode PostgreSQL's `name` type, and a row it
+            // cannot read must not pass for no leftover at all.
+            let sql =
+                "SELECT datname::text FROM pg_database WHERE datname LIKE 'herald\\_test\\_%'";
+            let names: Vec<String> = sqlx::query(sql)
+                .fetch_all(admin)
+                .await
+                .expect("list the test databases")
+                .iter()
+                .map(|r| r.try_get(0).expect("a database name as text"))
+                .collect();
+            let now = unix_now();
+            for name in names.into_iter().filter(|name| stale(name, now)) {
                 let _ = admin
                     .execute(sqlx::AssertSqlSafe(format!(
                         "DROP DATABASE IF EXISTS {name} WITH (FORCE)"
@@ -161,12 +283,7 @@ pub async fn notify_apps(settings: herald::notify::Settings) -> Vec<TestApp> {
         .collect()
 }
 
-fn build(
-    backend: &'static str,
-    url: String,
-    store: Store,
-    dir: Option<tempfile::TempDir>,
-) -> TestApp {
+fn build(backend: &'static str, url: String, store: Store, dir: Option<Arc<Scratch>>) -> TestApp {
     build_with(backend, url, store, dir, None)
 }
 
@@ -174,7 +291,7 @@ fn build_with(
     backend: &'static str,
     url: String,
     store: Store,
-    dir: Option<tempfile::TempDir>,
+    dir: Option<Arc<Scratch>>,
     notify: Option<herald::notify::Settings>,
 ) -> TestApp {
     let mut host = Host::new(store.clone());
@@ -230,7 +347,13 @@ impl TestApp {
             .await
             .expect("second store");
         let settings = self.notify.as_ref().map(|(settings, _)| settings.clone());
-        build_with(self.backend, self.url.clone(), store, None, settings)
+        build_with(
+            self.backend,
+            self.url.clone(),
+            store,
+            self._dir.clone(),
+            settings,
+        )
     }
 
     /// Stops this server (closing its pool) and starts a new one on the same database, as a
@@ -273,7 +396,7 @@ pub struct Stopped {
     pub backend: &'static str,
     pub url: String,
     pub clock: Clock,
-    dir: Option<tempfile::TempDir>,
+    dir: Option<Arc<Scratch>>,
     settings: Option<herald::notify::Settings>,
 }
 

@@ -120,11 +120,12 @@ impl State {
     pub fn is_victim(&self, x: Seat, attack: Attack, t: Seat, seat: Seat) -> bool {
         match attack {
             Attack::Strike | Attack::Lunge => seat == t,
-            // Ruling 17: every living player but the Assailer; `assail_self` adds him (§3.2);
-            // an Assail declared at oneself (`self_attacks`) hits its declared target.
+            // Ruling 17: every living player but the Assailer; `assail_self` adds him (§3.2).
+            // Whether he is a victim is `assail_self`'s alone: an Assail declared at oneself
+            // (`self_attacks`) does not hit him for being its declared target, so without
+            // `assail_self` it hits only the others and nobody has Ruling 18's penalty.
             Attack::Assail => {
-                self.fighter(seat).is_some_and(|p| p.alive)
-                    && (seat != x || seat == t || self.rules.assail_self)
+                self.fighter(seat).is_some_and(|p| p.alive) && (seat != x || self.rules.assail_self)
             }
         }
     }

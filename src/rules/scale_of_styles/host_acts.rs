@@ -82,10 +82,6 @@ fn end(
     mut log: Vec<Event>,
 ) -> HostAct<ScaleOfStyles> {
     let mut next = state.clone();
-    // Rounds the server played before anyone was asked lead the log (`carried_log`).
-    let mut lines = std::mem::take(&mut next.carried_log);
-    lines.append(&mut log);
-    let mut log = lines;
     if let Step::Shift(clash) = &next.step {
         let cards = [clash.sides[0].card, clash.sides[1].card];
         for (f, card) in next.fighters.iter_mut().zip(cards) {

@@ -119,6 +119,11 @@ impl Game for ScaleOfStyles {
         state.owed()
     }
 
+    /// R2, Ruling 30: a `play` step where every window holds one card.
+    fn unasked(state: &State) -> bool {
+        state.unasked()
+    }
+
     fn prompt(state: &State, seat: Seat) -> Option<Prompt> {
         prompts::prompt(state, seat)
     }
@@ -142,12 +147,12 @@ impl Game for ScaleOfStyles {
         orders::describe(order)
     }
 
-    /// Applies the open step's answers and plays on until somebody owes an answer or the
-    /// match is over. The dice and the plan shuffles come from `rng` (the host's seeded
-    /// stream for this step), after the `dice` test list. A plan is never revealed (§3.4).
+    /// Applies the open step's answers (none at an [`Game::unasked`] play step, whose top
+    /// cards the server plays) and stops at the next step. The dice and the plan shuffles
+    /// come from `rng` (the host's seeded stream for this step), after the `dice` test list.
+    /// A plan is never revealed (§3.4).
     fn resolve(state: &State, orders: &[(Seat, Order)], rng: &mut GameRng) -> Resolution<Self> {
         let mut next = state.clone();
-        let carried = std::mem::take(&mut next.carried_log);
         let mut run = round::Run::new(&mut next, rng);
         let revealed = match &state.step {
             Step::Plan => {
@@ -164,8 +169,7 @@ impl Game for ScaleOfStyles {
             }
             Step::Over => Vec::new(),
         };
-        let mut events = carried;
-        events.extend(run.into_events());
+        let events = run.into_events();
         Resolution {
             state: next,
             revealed,

@@ -74,7 +74,6 @@ impl<'a> Run<'a> {
         }
         self.log(Event::PlansLaid);
         self.s.step = Step::Play;
-        self.advance();
     }
 
     /// R2-R6: the played cards (an owed fighter's order, else his top card), the reveal, the
@@ -167,14 +166,6 @@ impl<'a> Run<'a> {
         self.finish_round(&clash.sides, finals);
     }
 
-    /// Plays on while the open step is a `play` step nobody is asked about (R2: every window
-    /// holds one card).
-    pub fn advance(&mut self) {
-        while self.s.step == Step::Play && self.s.owed().is_empty() {
-            self.play(&[]);
-        }
-    }
-
     /// R4: 8 dice in fixed order, from the `dice` test list while it lasts, then the RNG.
     fn roll(&mut self) -> [[u8; 4]; 2] {
         let order = die_order(&self.s.fighters);
@@ -241,7 +232,6 @@ impl<'a> Run<'a> {
                 round: self.s.round,
             });
             self.s.step = Step::Play;
-            self.advance();
         }
     }
 

@@ -469,21 +469,17 @@ pub fn start(
         .map_err(|_| Refusal::WrongPlayerCount { got: 2 })?;
     let dice = settings.dice.clone().unwrap_or_default();
     check_dice(&dice, &fighters)?;
-    let mut state = State {
+    // A play step nobody is asked about (every window holds one card) is left open: the
+    // host plays it as any step (`Game::unasked`), so that its round is published.
+    Ok(State {
         round,
         max_rounds: settings.max_rounds,
         rules,
         fighters,
         step,
         scripted_dice: dice.iter().map(|&v| u8::try_from(v).unwrap_or(1)).collect(),
-        carried_log: Vec::new(),
         end: None,
-    };
-    let mut run = super::round::Run::new(&mut state, rng);
-    run.advance();
-    let log = run.into_events();
-    state.carried_log = log;
-    Ok(state)
+    })
 }
 
 /// The deck a plan makes (S-3): the listed cards on top in order, then the rest of the pack

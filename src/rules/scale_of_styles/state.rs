@@ -7,7 +7,6 @@ use std::collections::VecDeque;
 use serde::{Deserialize, Serialize};
 
 use super::cards::Card;
-use super::events::Event;
 use super::rulebook::Rulebook;
 use super::scale::Technique;
 use crate::rules::{PlayerId, Seat};
@@ -174,10 +173,6 @@ pub struct State {
     /// Secret while the match runs.
     #[serde(default, skip_serializing_if = "VecDeque::is_empty")]
     pub scripted_dice: VecDeque<u8>,
-    /// Lines of rounds the server played at the start with nobody to ask (`window=1` with
-    /// shuffled decks): filed at the head of the next resolution.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub carried_log: Vec<Event>,
     /// Set once the match is over.
     pub end: Option<End>,
 }
@@ -210,6 +205,12 @@ impl State {
             Step::Shift(clash) => vec![clash.reactor],
             Step::Over => Vec::new(),
         }
+    }
+
+    /// Whether the open step is a `play` step nobody is asked about (R2: every window holds
+    /// one card): the host resolves it with no orders and the server plays the top cards.
+    pub fn unasked(&self) -> bool {
+        self.end.is_none() && self.step == Step::Play && self.owed().is_empty()
     }
 
     /// Every card `seat` holds anywhere: deck, discard and the card in play (Rule §3.6's

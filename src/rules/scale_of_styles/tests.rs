@@ -156,31 +156,43 @@ fn a_hidden_strip_is_told_to_its_owner_alone() {
 }
 
 #[test]
-fn a_window_1_shuffled_duel_plays_its_unasked_rounds_at_the_start_and_logs_them_later() {
-    // With window=1 nobody is asked to play: the start runs to the first shift (or the end),
-    // and those rounds' lines lead the next resolution's log.
+fn a_window_1_duel_leaves_each_unasked_round_to_its_own_resolution() {
+    // With window=1 nobody is asked to play (R2, Ruling 30): the start and every resolution
+    // stop at the play step, which is `unasked`, so that the host resolves it with no orders
+    // and publishes each round on its own. Such a resolution plays exactly one round.
     for seed in 0..20 {
         let settings = ScaleOfStyles::parse_settings(
             json!({"window": 1, "deck_order": "shuffled", "seed": seed}),
         )
         .unwrap();
-        let state = ScaleOfStyles::start(&settings, &entrants(), &mut GameRng::seed_from_u64(seed))
-            .unwrap();
-        assert!(!state.carried_log.is_empty());
-        match &state.step {
-            Step::Shift(clash) => {
-                let reactor = clash.reactor;
-                let order = orders::default_order(&state, reactor).unwrap();
-                let res = ScaleOfStyles::resolve(
-                    &state,
-                    &[(reactor, order)],
-                    &mut GameRng::seed_from_u64(1),
-                );
-                assert_eq!(res.events[..state.carried_log.len()], state.carried_log[..]);
-                assert!(res.state.carried_log.is_empty());
+        let mut state =
+            ScaleOfStyles::start(&settings, &entrants(), &mut GameRng::seed_from_u64(seed))
+                .unwrap();
+        for step in 0u64.. {
+            if state.end.is_some() {
+                assert!(!ScaleOfStyles::unasked(&state));
+                break;
             }
-            Step::Over => assert!(state.end.is_some()),
-            Step::Plan | Step::Play => panic!("nobody is asked to play with window=1"),
+            let owes = ScaleOfStyles::owes(&state);
+            let unasked = ScaleOfStyles::unasked(&state);
+            assert_eq!(unasked, state.step == Step::Play, "seed {seed}");
+            assert_eq!(unasked, owes.is_empty(), "seed {seed}");
+            let orders: Vec<(Seat, Order)> = owes
+                .into_iter()
+                .map(|s| (s, orders::default_order(&state, s).unwrap()))
+                .collect();
+            let res = ScaleOfStyles::resolve(&state, &orders, &mut GameRng::seed_from_u64(step));
+            if unasked {
+                let played = res
+                    .events
+                    .iter()
+                    .filter(|e| matches!(e, Event::Played { chosen: false, .. }))
+                    .count();
+                assert_eq!(played, 2, "seed {seed}: one round, both top cards");
+                let began = res.events.iter().filter_map(|e| e.opens_round()).count();
+                assert!(began <= 1, "seed {seed}: at most the next round opens");
+            }
+            state = res.state;
         }
     }
 }

@@ -65,12 +65,6 @@ pub trait CaseGame: Game {
         body
     }
 
-    /// Events the opening position already carries (a forked position's log).
-    fn carried(state: &Self::State) -> Vec<Self::Event> {
-        let _ = state;
-        Vec::new()
-    }
-
     /// Pushes one error per field of `want` that the player at `seat` does not have.
     fn check_player(
         state: &Self::State,
@@ -454,7 +448,11 @@ fn play<G: CaseGame>(case: &Case<G>) -> Vec<String> {
         &case.start_refusal
     );
     let mut log = Log::default();
-    log.follow(&G::carried(&state));
+    // As the host does, the steps nobody is asked about are played at once: a case sees
+    // them as part of the start, or of the step they follow.
+    let unasked = play_unasked::<G>(state, &mut rng);
+    log.follow(&unasked.events);
+    state = unasked.state;
     let mut errors = Vec::new();
     if let Some(e) = &case.at_start {
         check(
@@ -474,8 +472,11 @@ fn play<G: CaseGame>(case: &Case<G>) -> Vec<String> {
         };
         match play_step(&state, script, &people, &mut rng, &at) {
             Ok(resolution) => {
-                log.follow(&resolution.events);
-                state = resolution.state;
+                let mut events = resolution.events;
+                let unasked = play_unasked::<G>(resolution.state, &mut rng);
+                events.extend(unasked.events);
+                log.follow(&events);
+                state = unasked.state;
             }
             Err(mut fatal) => {
                 errors.append(&mut fatal);
@@ -500,6 +501,23 @@ fn play<G: CaseGame>(case: &Case<G>) -> Vec<String> {
         ));
     }
     errors
+}
+
+/// What the steps the rules play with nobody asked ([`Game::unasked`]) do from `state` on:
+/// the state that asks somebody (or is over), and their events.
+struct Unasked<G: Game> {
+    state: G::State,
+    events: Vec<G::Event>,
+}
+
+fn play_unasked<G: Game>(mut state: G::State, rng: &mut GameRng) -> Unasked<G> {
+    let mut events = Vec::new();
+    while G::unasked(&state) {
+        let resolution = G::resolve(&state, &[], rng);
+        events.extend(resolution.events);
+        state = resolution.state;
+    }
+    Unasked { state, events }
 }
 
 /// Each player's join body (`{}` when the case gives none), read as the game reads a join

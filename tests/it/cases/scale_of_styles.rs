@@ -8,7 +8,7 @@
 //! discard (for positions late in a match). A player's state is his deck, discard and wounds;
 //! the game has no table expectations of its own.
 
-use herald::rules::scale_of_styles::{Card, Event, ScaleOfStyles, State};
+use herald::rules::scale_of_styles::{Card, ScaleOfStyles, State};
 use herald::rules::{Game, Seat};
 use serde::Deserialize;
 use serde_json::Value;
@@ -91,11 +91,6 @@ impl CaseGame for ScaleOfStyles {
                 (_, None) => {}
             }
         }
-    }
-
-    /// A forked opening carries the log of the match it came from.
-    fn carried(state: &State) -> Vec<Event> {
-        state.carried_log.clone()
     }
 
     fn check_player(
