@@ -51,10 +51,17 @@ impl<S: Send + Sync, const LIMIT: usize> FromRequest<S> for JsonObject<LIMIT> {
     }
 }
 
-/// `bytes` as one JSON value, its whole numbers as integers ([`integral`]).
+/// `bytes` as one JSON value, read as [`Strict`] reads it.
 fn json_value(bytes: &[u8]) -> Result<Value, AppError> {
-    let value: Value = serde_json::from_slice(bytes).map_err(malformed_json)?;
-    Ok(integral(value))
+    match serde_json::from_slice::<Strict>(bytes) {
+        Ok(Strict(value)) => Ok(value),
+        // `Strict` takes every kind of value, so the only data error is its own.
+        Err(e) if e.is_data() => Err(AppError::malformed(
+            "duplicate-key",
+            format!("The request body is ambiguous: {e}."),
+        )),
+        Err(e) => Err(malformed_json(e)),
+    }
 }
 
 fn malformed_json(error: serde_json::Error) -> AppError {
@@ -119,11 +126,20 @@ impl<S: Send + Sync> FromRequest<S> for CreationBody {
 /// The members of the JSON object `bytes`, each value as its text: the whole is checked to be
 /// JSON, but nothing is built from it beyond the keys.
 pub fn members(bytes: &[u8]) -> Result<Vec<(String, &RawValue)>, AppError> {
-    match serde_json::from_slice::<Members>(bytes) {
-        Ok(Members(members)) => Ok(members),
-        Err(e) if e.is_data() => Err(not_an_object()),
-        Err(e) => Err(malformed_json(e)),
+    let members = match serde_json::from_slice::<Members>(bytes) {
+        Ok(Members(members)) => members,
+        Err(e) if e.is_data() => return Err(not_an_object()),
+        Err(e) => return Err(malformed_json(e)),
+    };
+    // Refused as [`Strict`] refuses one deeper down.
+    let mut seen = std::collections::BTreeSet::new();
+    if let Some((key, _)) = members.iter().find(|(key, _)| !seen.insert(key.as_str())) {
+        return Err(AppError::malformed(
+            "duplicate-key",
+            format!("The request body is ambiguous: {key:?} appears twice in one object."),
+        ));
     }
+    Ok(members)
 }
 
 /// See [`members`].
@@ -177,23 +193,88 @@ impl<S: Send + Sync> FromRequest<S> for OptionalJsonObject {
     }
 }
 
-/// Writes every number with no fractional part (`2.0`, `1e3`) as the integer it is. JSON has
-/// one number type, and the document's `"type": "integer"` (JSON Schema) accepts `2.0`, so
-/// the server must too; serde would refuse a float where it reads an integer.
-fn integral(value: Value) -> Value {
-    match value {
-        Value::Number(n) => match n.as_f64() {
-            Some(f) if n.is_f64() && f.fract() == 0.0 && f.abs() < 9.0e15 => {
-                // Exact below 2^53, so the cast loses nothing.
-                Value::from(f as i64)
-            }
-            _ => Value::Number(n),
-        },
-        Value::Array(items) => Value::Array(items.into_iter().map(integral).collect()),
-        Value::Object(map) => {
-            Value::Object(map.into_iter().map(|(k, v)| (k, integral(v))).collect())
+/// A JSON value as the API reads every body.
+///
+/// A key given twice in one object is refused: JSON leaves its meaning open and serde keeps
+/// the last one silently, so a client's tooling (or a proxy that inspects bodies) and Herald
+/// could each read a different request from the same bytes.
+///
+/// Every number with no fractional part (`2.0`, `1e3`) is the integer it is. JSON has one
+/// number type, and the document's `"type": "integer"` (JSON Schema) accepts `2.0`, so the
+/// server must too; serde would refuse a float where it reads an integer. Both are done while
+/// the text is read, so no second tree is built.
+struct Strict(Value);
+
+impl<'de> Deserialize<'de> for Strict {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Strict, D::Error> {
+        deserializer.deserialize_any(StrictVisitor)
+    }
+}
+
+struct StrictVisitor;
+
+impl<'de> Visitor<'de> for StrictVisitor {
+    type Value = Strict;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_unit<E>(self) -> Result<Strict, E> {
+        Ok(Strict(Value::Null))
+    }
+
+    fn visit_bool<E>(self, b: bool) -> Result<Strict, E> {
+        Ok(Strict(Value::Bool(b)))
+    }
+
+    fn visit_i64<E>(self, n: i64) -> Result<Strict, E> {
+        Ok(Strict(Value::from(n)))
+    }
+
+    fn visit_u64<E>(self, n: u64) -> Result<Strict, E> {
+        Ok(Strict(Value::from(n)))
+    }
+
+    fn visit_f64<E>(self, f: f64) -> Result<Strict, E> {
+        if f.fract() == 0.0 && f.abs() < 9.0e15 {
+            // Exact below 2^53, so the cast loses nothing.
+            return Ok(Strict(Value::from(f as i64)));
         }
-        other => other,
+        // JSON text holds no NaN or infinity, so every float it holds is a number.
+        Ok(Strict(
+            serde_json::Number::from_f64(f).map_or(Value::Null, Value::Number),
+        ))
+    }
+
+    fn visit_str<E>(self, s: &str) -> Result<Strict, E> {
+        Ok(Strict(Value::String(s.to_owned())))
+    }
+
+    fn visit_string<E>(self, s: String) -> Result<Strict, E> {
+        Ok(Strict(Value::String(s)))
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Strict, A::Error> {
+        let mut items = Vec::new();
+        while let Some(Strict(item)) = seq.next_element()? {
+            items.push(item);
+        }
+        Ok(Strict(Value::Array(items)))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Strict, A::Error> {
+        let mut object = Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if object.contains_key(&key) {
+                return Err(serde::de::Error::custom(format_args!(
+                    "{key:?} appears twice in one object"
+                )));
+            }
+            let Strict(value) = map.next_value()?;
+            object.insert(key, value);
+        }
+        Ok(Strict(Value::Object(object)))
     }
 }
 

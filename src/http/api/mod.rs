@@ -219,7 +219,11 @@ fn read_fork(fork: &RawValue) -> Result<(Box<RawValue>, u32), AppError> {
         )
     };
     let (mut archive, mut round) = (None, None);
-    for (key, raw) in members(fork.get().as_bytes()).map_err(|_| malformed())? {
+    let members = members(fork.get().as_bytes()).map_err(|e| match e.code() {
+        "duplicate-key" => e,
+        _ => malformed(),
+    })?;
+    for (key, raw) in members {
         match key.as_str() {
             "archive" if raw.get().starts_with('{') => archive = Some(raw.to_owned()),
             "round" => round = member_value(raw)?.as_u64(),
