@@ -13,6 +13,34 @@ use tracing_subscriber::EnvFilter;
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+/// A block larger than mimalloc's largest size class (512 KiB): it has a page of its own,
+/// which goes back to mimalloc's arena the moment it is freed.
+const PURGE_NUDGE_BYTES: usize = 1024 * 1024;
+
+/// Lets mimalloc give back to the kernel what the server no longer uses.
+///
+/// mimalloc purges lazily: a page freed to its arena is due for purging a second later
+/// (`purge_delay`), and the purge is done by the next call that frees a page back to the
+/// arena, on any thread. A server that falls idle after a crowd makes no such call, so what
+/// the crowd's connections and streams had freed stayed resident for good (57 MB after 3,000
+/// connections closed). Once a second this allocates and frees one block of its own page,
+/// which makes that call: the purges that are due run then. It stands in for `mi_collect`,
+/// which only an `unsafe` foreign call reaches; a purge delay of 0 (`MIMALLOC_PURGE_DELAY`)
+/// would purge at every free instead, at the cost of a system call each time.
+fn spawn_allocator_purge() {
+    tokio::spawn(async {
+        let mut tick = tokio::time::interval(std::time::Duration::from_secs(1));
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+        loop {
+            tick.tick().await;
+            // black_box: an allocation nobody reads would be optimised away with its free.
+            drop(std::hint::black_box(Vec::<u8>::with_capacity(
+                PURGE_NUDGE_BYTES,
+            )));
+        }
+    });
+}
+
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     // Logs go to standard error, leaving standard output to what a command prints (the load
@@ -46,6 +74,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
 }
 
 async fn serve(config: Config) -> Result<(), Box<dyn std::error::Error>> {
+    spawn_allocator_purge();
     let store = Store::connect(&config.database_url).await?;
     tracing::info!(database = %config.redacted_database_url(), "store ready (migrations applied)");
     let mut options = config.options();

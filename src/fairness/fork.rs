@@ -87,10 +87,11 @@ pub struct Forked {
     pub origin: ForkOrigin,
 }
 
-/// Reads, checks and replays `archive` up to the end of `round`; `game` is the game the new
-/// lobby asks for.
-pub fn fork(archive: Value, game: &str, round: u32) -> Result<Forked, ForkError> {
-    let archive: Archive = serde_json::from_value(archive)
+/// Reads, checks and replays the archive `text` up to the end of `round`; `game` is the game
+/// the new lobby asks for. The text is read straight into the archive's types: an archive may
+/// be megabytes, and a tree of the whole would cost many times that.
+pub fn fork(text: &str, game: &str, round: u32) -> Result<Forked, ForkError> {
+    let archive: Archive = serde_json::from_str(text)
         .map_err(|e| ForkError::Unreadable(format!("not a Herald archive: {e}")))?;
     if archive.format != FORMAT {
         return Err(ForkError::Unreadable(format!(

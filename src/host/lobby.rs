@@ -73,7 +73,7 @@ impl Host {
         game: &str,
         name: &str,
         settings: Value,
-        archive: Value,
+        archive: Box<serde_json::value::RawValue>,
         round: u32,
     ) -> Result<Created, AppError> {
         let kind: GameKind = game.parse()?;
@@ -92,7 +92,7 @@ impl Host {
         // Verifying and replaying an archive of up to 4 MiB is CPU work: off the async workers.
         let game_id = kind.id();
         let forked = tokio::task::spawn_blocking(move || {
-            crate::fairness::fork::fork(archive, game_id, round)
+            crate::fairness::fork::fork(archive.get(), game_id, round)
         })
         .await
         .map_err(|e| AppError::Internal(format!("fork: {e}")))?

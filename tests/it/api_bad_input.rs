@@ -317,3 +317,65 @@ async fn bad_lobbies_and_names_are_refused() {
         );
     }
 }
+
+/// A key given twice in one object is refused wherever it stands (the body's top, settings
+/// deep down, a fork), never read as its last value: a client's tooling and Herald could
+/// otherwise read two different requests from one body.
+#[tokio::test]
+async fn a_key_given_twice_in_one_object_is_refused_and_nothing_is_stored() {
+    for app in apps().await {
+        let raw = |path: String, token: Option<String>, body: &'static str| {
+            let app = &app;
+            async move {
+                app.send(
+                    Method::POST,
+                    &path,
+                    token.as_deref(),
+                    Some(Body::from(body)),
+                )
+                .await
+            }
+        };
+        let lobbies = || "/api/v1/lobbies".to_string();
+        for (body, what) in [
+            (
+                r#"{"game": "crossing-swords", "name": "Twice", "name": "Other"}"#,
+                "the name twice",
+            ),
+            (
+                r#"{"game": "crossing-swords", "name": "Twice", "settings": {"max_players": 2, "max_players": 16}}"#,
+                "a setting twice",
+            ),
+            (
+                r#"{"game": "crossing-swords", "name": "Twice", "settings": {"setup": {"players": [{"hp": 20, "hp": 1}, {}]}}}"#,
+                "a setup entry's field twice",
+            ),
+            (
+                r#"{"game": "crossing-swords", "name": "Twice", "fork": {"archive": {}, "round": 1, "round": 2}}"#,
+                "a fork's round twice",
+            ),
+        ] {
+            let reply = raw(lobbies(), None, body).await;
+            expect(&reply, StatusCode::BAD_REQUEST, "duplicate-key", what);
+        }
+        let listed = app.get("/api/v1/lobbies", None).await.body;
+        assert!(!listed.to_string().contains("Twice"), "{listed}");
+
+        let (lobby, _) = app.create_lobby("crossing-swords", json!({})).await;
+        let join = format!("/api/v1/lobbies/{lobby}/players");
+        let reply = raw(join, None, r#"{"name": "Ann", "name": "Bob"}"#).await;
+        expect(
+            &reply,
+            StatusCode::BAD_REQUEST,
+            "duplicate-key",
+            "a join's name twice",
+        );
+        let message = reply.body["error"]["message"].as_str().unwrap_or("");
+        assert!(message.contains("\"name\""), "names the key: {message}");
+        let view = app
+            .get(&format!("/api/v1/lobbies/{lobby}"), None)
+            .await
+            .body;
+        assert_eq!(view["players"].as_array().map(Vec::len), Some(0), "{view}");
+    }
+}

@@ -1145,3 +1145,143 @@ async fn a_postgres_restart_under_load_answers_503_and_herald_recovers_by_itself
     drop(herald);
     drop(postgres);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Requests in flight when a process dies behind the proxy.
+
+/// One HTTP/1.1 answer read off `stream`: its status and JSON body, or `None` if the
+/// connection closed before a single byte of an answer (what a client cannot tell from a
+/// lost network).
+async fn read_answer(stream: &mut tokio::net::TcpStream) -> Option<(u16, Value)> {
+    use tokio::io::AsyncReadExt;
+    let mut bytes = Vec::new();
+    let mut chunk = [0u8; 4096];
+    let head_end = loop {
+        if let Some(at) = bytes.windows(4).position(|w| w == b"\r\n\r\n") {
+            break at + 4;
+        }
+        let read = tokio::time::timeout(PATIENCE, stream.read(&mut chunk))
+            .await
+            .expect("an answer or a close within the patience")
+            .unwrap_or(0);
+        if read == 0 {
+            assert!(bytes.is_empty(), "a partial answer: {bytes:?}");
+            return None;
+        }
+        bytes.extend_from_slice(&chunk[..read]);
+    };
+    let head = String::from_utf8_lossy(&bytes[..head_end]).to_lowercase();
+    let status = head[9..12].parse().expect("a status line");
+    // Without a length (the proxy's own error answers), the body runs to the close.
+    let length: Option<usize> = head
+        .lines()
+        .find_map(|l| l.strip_prefix("content-length:"))
+        .map(|n| n.trim().parse().expect("a length"));
+    while length.is_none_or(|length| bytes.len() < head_end + length) {
+        let read = tokio::time::timeout(PATIENCE, stream.read(&mut chunk))
+            .await
+            .expect("the rest of the body")
+            .expect("the body reads");
+        if read == 0 {
+            assert!(length.is_none(), "the body was cut");
+            break;
+        }
+        bytes.extend_from_slice(&chunk[..read]);
+    }
+    let end = length.map_or(bytes.len(), |length| head_end + length);
+    let body = serde_json::from_slice(&bytes[head_end..end]).unwrap_or(Value::Null);
+    Some((status, body))
+}
+
+/// `kill -STOP` or `kill -CONT` (`signal`) of `process`.
+fn signal(process: &Process, signal: &str) {
+    run(Command::new("kill")
+        .arg(format!("-{signal}"))
+        .arg(process.child.id().to_string()));
+}
+
+/// Every request in flight when its process dies is answered: a read (GET) sent again to
+/// the other process, anything else `502 upstream-failed` as `docs/scale-out.md` says, and
+/// none has its connection closed unanswered. Each is the second request of a kept-alive
+/// connection, as a bot's are (the case the proxy used to answer by closing). The process
+/// is stopped first, so that every request is surely in flight (received, not answered)
+/// when it is killed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn requests_in_flight_when_a_process_dies_behind_the_proxy_are_all_answered() {
+    use tokio::io::AsyncWriteExt;
+    let (Some(admin), Some(haproxy)) = (postgres_admin(), haproxy_binary()) else {
+        return;
+    };
+    const EACH: usize = 6;
+    let database = fresh_database(&admin).await;
+    let env = [
+        ("HERALD_TRUSTED_PROXIES", PROXY_SOURCE),
+        ("HERALD_RATE_LIMIT_EXEMPT", "127.0.0.1"),
+        ("HERALD_JOINS_PER_MINUTE", "0"),
+        ("RUST_LOG", REQUEST_LOG),
+    ];
+    let mut processes = [herald(&database, &env), herald(&database, &env)];
+    let proxy = proxy(&haproxy, &[processes[0].1, processes[1].1]);
+    let client = client_from(None);
+    let created = call_ok(
+        &client,
+        reqwest::Method::POST,
+        &format!("{}/api/v1/lobbies", proxy.url),
+        None,
+        Some(&json!({"game": "crossing-swords", "name": "In flight"})),
+    )
+    .await;
+    let lobby = created["id"].as_str().unwrap().to_owned();
+    let address = proxy.url.trim_start_matches("http://").to_owned();
+    let view = format!("GET /api/v1/lobbies/{lobby} HTTP/1.1\r\nHost: h\r\n\r\n");
+    // Each connection's first request, answered: the lobby's process is now known by its log.
+    let mut connections = Vec::new();
+    for _ in 0..2 * EACH {
+        let mut stream = tokio::net::TcpStream::connect(&address).await.unwrap();
+        stream.write_all(view.as_bytes()).await.unwrap();
+        let (status, _) = read_answer(&mut stream).await.expect("the first answer");
+        assert_eq!(status, 200);
+        connections.push(stream);
+    }
+    let holder = usize::from(answered_for(&processes[0].0, &lobby) == 0);
+    assert!(answered_for(&processes[holder].0, &lobby) > 0);
+
+    signal(&processes[holder].0, "STOP");
+    for (i, stream) in connections.iter_mut().enumerate() {
+        let request = if i < EACH {
+            view.clone()
+        } else {
+            let body = json!({"name": format!("P{i}")}).to_string();
+            format!(
+                "POST /api/v1/lobbies/{lobby}/players HTTP/1.1\r\nHost: h\r\n\
+                 Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+                body.len()
+            )
+        };
+        stream.write_all(request.as_bytes()).await.unwrap();
+    }
+    // Let the proxy pass them on (were one not yet passed on, it would go to the other
+    // process once this one is gone, and be answered all the same).
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    processes[holder].0.kill();
+
+    let mut answers = Vec::new();
+    for stream in &mut connections {
+        answers.push(read_answer(stream).await);
+    }
+    let statuses: Vec<Option<u16>> = answers.iter().map(|a| a.as_ref().map(|a| a.0)).collect();
+    eprintln!("in flight when the process died, answered: {statuses:?}");
+    for (i, answer) in answers.iter().enumerate() {
+        let Some((status, body)) = answer else {
+            panic!("request {i} had its connection closed unanswered: {statuses:?}");
+        };
+        if i < EACH {
+            assert_eq!(*status, 200, "a read is sent again: {statuses:?}");
+            assert_eq!(body["id"], lobby.as_str());
+        } else {
+            assert_eq!(*status, 502, "a join is not sent again: {statuses:?}");
+            assert_eq!(body["error"]["code"], "upstream-failed", "{body}");
+        }
+    }
+    drop(processes);
+}

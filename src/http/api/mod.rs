@@ -15,9 +15,13 @@ use axum::response::IntoResponse;
 use axum::routing::{MethodRouter, delete, get, post, put};
 use serde::Deserialize;
 use serde_json::Value;
+use serde_json::value::RawValue;
 
 use super::AppState;
-use super::extract::{ApiPath, CREATE_BODY_LIMIT, JsonObject, Token, lobby_id, round_number};
+use super::extract::{
+    ApiPath, CreationBody, FORK_BODY_LIMIT, JsonObject, Token, lobby_id, member_value, members,
+    round_number,
+};
 use super::rate::{Admitted, CreatesLobby, Joins};
 use crate::error::AppError;
 
@@ -31,7 +35,7 @@ fn table() -> Vec<(Method, &'static str, MethodRouter<AppState>)> {
             Method::POST,
             "/api/v1/lobbies",
             // An archive to fork from can be far larger than any other body.
-            post(create_lobby).layer(DefaultBodyLimit::max(CREATE_BODY_LIMIT)),
+            post(create_lobby).layer(DefaultBodyLimit::max(FORK_BODY_LIMIT)),
         ),
         (Method::GET, "/api/v1/lobbies/{id}", get(show_lobby)),
         (
@@ -170,7 +174,10 @@ fn take_name(body: &mut serde_json::Map<String, Value>, what: &str) -> Result<St
 async fn create_lobby(
     State(app): State<AppState>,
     _admitted: Admitted<CreatesLobby>,
-    JsonObject(mut body): JsonObject<CREATE_BODY_LIMIT>,
+    CreationBody {
+        fields: mut body,
+        fork,
+    }: CreationBody,
 ) -> Result<impl IntoResponse, AppError> {
     let game = take_string(&mut body, "game")?;
     let name = take_name(&mut body, "lobby name")?;
@@ -185,7 +192,7 @@ async fn create_lobby(
             ));
         }
     };
-    let fork = body.remove("fork").map(read_fork).transpose()?;
+    let fork = fork.as_deref().map(read_fork).transpose()?;
     if let Some(field) = body.keys().next() {
         return Err(AppError::malformed(
             "invalid-body",
@@ -204,30 +211,30 @@ async fn create_lobby(
 }
 
 /// A fork's `{"archive": {...}, "round": n}`: its shape only; the archive itself is the
-/// host's to judge.
-fn read_fork(fork: Value) -> Result<(Value, u32), AppError> {
+/// host's to judge, from its text.
+fn read_fork(fork: &RawValue) -> Result<(Box<RawValue>, u32), AppError> {
     let malformed = || {
         AppError::malformed(
             "invalid-body",
             "\"fork\" must be {\"archive\": <an archive object>, \"round\": <a round number>}.",
         )
     };
-    let Value::Object(mut fork) = fork else {
-        return Err(malformed());
-    };
-    let archive = match fork.remove("archive") {
-        Some(archive @ Value::Object(_)) => archive,
-        _ => return Err(malformed()),
-    };
-    let round = fork
-        .remove("round")
-        .and_then(|r| r.as_u64())
+    let (mut archive, mut round) = (None, None);
+    let members = members(fork.get().as_bytes()).map_err(|e| match e.code() {
+        "duplicate-key" => e,
+        _ => malformed(),
+    })?;
+    for (key, raw) in members {
+        match key.as_str() {
+            "archive" if raw.get().starts_with('{') => archive = Some(raw.to_owned()),
+            "round" => round = member_value(raw)?.as_u64(),
+            _ => return Err(malformed()),
+        }
+    }
+    let round = round
         .and_then(|r| u32::try_from(r).ok())
         .ok_or_else(malformed)?;
-    if !fork.is_empty() {
-        return Err(malformed());
-    }
-    Ok((archive, round))
+    Ok((archive.ok_or_else(malformed)?, round))
 }
 
 #[derive(Deserialize)]
