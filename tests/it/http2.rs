@@ -2,7 +2,8 @@
 //! hyper's own HTTP/2 client: API calls, many players' event streams multiplexed on one
 //! connection (each gets its prompt when a round resolves, and one resumes with
 //! `Last-Event-ID`), and the limits: an idle connection, one that never asks anything, the
-//! drain on shutdown, the connection and stream caps and the per-address rate limit.
+//! drain on shutdown, the connection and stream caps and the per-address rate limit; and a
+//! browser's form, whose `Origin` is checked against the request's `:authority`.
 
 use std::time::Duration;
 
@@ -540,4 +541,53 @@ async fn over_the_stream_cap_a_new_http2_stream_is_told_503_until_one_ends() {
 
     // HTTP/1 requests take no place: the cap is HTTP/2's.
     assert_http1_answers(served.address).await;
+}
+
+/// A form POST over HTTP/2 (the create-lobby form) with `origin`, after fetching the page's
+/// CSRF cookie over the same connection: its status.
+async fn create_by_form_over_h2(h2: &H2, origin: &str) -> StatusCode {
+    let page = h2.send(Method::GET, "/", None, &[], None).await;
+    let cookie = page.headers()["set-cookie"].to_str().unwrap().to_owned();
+    let token = cookie
+        .strip_prefix("herald_csrf=")
+        .and_then(|rest| rest.split(';').next())
+        .unwrap()
+        .to_owned();
+    let form = form_urlencoded::Serializer::new(String::new())
+        .append_pair("csrf", &token)
+        .append_pair("game", "crossing-swords")
+        .append_pair("name", "Form over h2")
+        .finish();
+    let request = Request::builder()
+        .method(Method::POST)
+        .uri(format!("{}/lobbies", h2.base))
+        .header("cookie", format!("herald_csrf={token}"))
+        .header("content-type", "application/x-www-form-urlencoded")
+        .header("origin", origin)
+        .header("sec-fetch-site", "same-origin")
+        .body(Full::new(Bytes::from(form)))
+        .unwrap();
+    let response = timeout(PATIENCE, h2.sender.clone().send_request(request))
+        .await
+        .expect("a response in time")
+        .expect("a response");
+    assert_eq!(response.version(), Version::HTTP_2);
+    response.status()
+}
+
+#[tokio::test]
+async fn a_form_posted_over_http2_is_judged_by_the_requests_authority() {
+    // HTTP/2 sends no `Host`: the authority is the request's `:authority`, which a browser's
+    // `Origin` matches when the form comes from Herald's own page.
+    let served = serve(relaxed()).await;
+    let h2 = connect(&served).await;
+    let ours = format!("http://{}", served.address);
+    assert_eq!(
+        create_by_form_over_h2(&h2, &ours).await,
+        StatusCode::SEE_OTHER
+    );
+    assert_eq!(
+        create_by_form_over_h2(&h2, "http://evil.example").await,
+        StatusCode::FORBIDDEN
+    );
 }
