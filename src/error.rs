@@ -39,6 +39,12 @@ pub enum AppError {
     /// 503: the server is serving as many connections as it may.
     #[error("the server is busy; try again in a moment")]
     Busy,
+    /// 503: this client address holds its share of the server's connections or requests in
+    /// flight (the server serves others meanwhile).
+    #[error(
+        "your address already holds its share of this server's connections or requests in flight; close some (an event stream you no longer read, say) and try again"
+    )]
+    ClientBusy,
     /// 503: the database cannot be reached right now (restarting, failing over); nothing was
     /// changed. The detail goes to the log only.
     #[error("the database is unavailable for a moment; try again")]
@@ -97,7 +103,9 @@ impl AppError {
             AppError::BodyTimeout => StatusCode::REQUEST_TIMEOUT,
             AppError::Rejected { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             AppError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
-            AppError::Busy | AppError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            AppError::Busy | AppError::ClientBusy | AppError::Unavailable(_) => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
             AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -114,6 +122,7 @@ impl AppError {
             AppError::BodyTimeout => "body-timeout",
             AppError::TooManyRequests { .. } => "rate-limited",
             AppError::Busy => "server-busy",
+            AppError::ClientBusy => "client-busy",
             AppError::Unavailable(_) => "database-unavailable",
             AppError::Internal(_) => "internal",
         }
@@ -123,7 +132,7 @@ impl AppError {
     pub fn retry_after(&self) -> Option<u64> {
         match self {
             AppError::TooManyRequests { retry_after } => Some(*retry_after),
-            AppError::Busy | AppError::Unavailable(_) => Some(1),
+            AppError::Busy | AppError::ClientBusy | AppError::Unavailable(_) => Some(1),
             _ => None,
         }
     }

@@ -6,7 +6,10 @@
 //! the service sees): waiting for a request (closed after the idle timeout), receiving a
 //! request's head (closed after the header timeout, counted from its first byte), and serving
 //! a request (bounded by the body deadline while its body arrives; a response that streams,
-//! such as an event stream, is exempt). The deadline is checked by the connection's own task
+//! such as an event stream, is exempt). In every phase, a client that stops taking what it is
+//! sent is closed after the write timeout: a write that finds the socket full starts it, and
+//! over HTTP/2 so does a response that handed data over and was not asked for more (its
+//! stream has no window). The deadline is checked by the connection's own task
 //! on a timer, so a watched connection costs no extra task, no allocation and no wake-up per
 //! request: the signals are a few atomic stores.
 //!
@@ -38,8 +41,10 @@ use tokio::time::Instant;
 use tower::Service;
 use tower_http::timeout::DeadlineBody;
 
-use super::activity::{Activity, Tracked, Watched};
+use super::activity::{Activity, Expiry, Tracked, Watched};
 use super::limits::Limits;
+use super::share::{Clients, Share};
+use crate::error::AppError;
 
 /// What an HTTP/2 client with prior knowledge sends first (RFC 9113, section 3.4).
 const PREFACE: &[u8; 24] = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
@@ -116,6 +121,24 @@ async fn sniff(stream: &TcpStream, activity: &Activity) -> Option<Protocol> {
     }
 }
 
+/// What every connection shares: the places under the stream cap and the clients' shares.
+#[derive(Clone)]
+pub struct Caps {
+    pub streams: Arc<Semaphore>,
+    pub clients: Arc<Clients>,
+}
+
+/// What one connection holds while it is served: its slot under the connection cap, and its
+/// place in its client's share (none for a client not counted).
+#[expect(
+    dead_code,
+    reason = "held for their drop: the places are the connection's until then"
+)]
+pub struct Held {
+    pub slot: OwnedSemaphorePermit,
+    pub share: Option<Share>,
+}
+
 /// Serves one connection until the client closes it, a limit closes it, or the drain ends.
 pub async fn serve(
     stream: TcpStream,
@@ -123,9 +146,10 @@ pub async fn serve(
     router: Router,
     limits: Arc<Limits>,
     mut drain: watch::Receiver<bool>,
-    streams: Arc<Semaphore>,
-    _slot: OwnedSemaphorePermit,
+    caps: Caps,
+    _held: Held,
 ) {
+    let Caps { streams, clients } = caps;
     let activity = Arc::new(Activity::new());
     let mut expired = pin!(expired(&activity, &limits));
     let protocol = tokio::select! {
@@ -133,7 +157,7 @@ pub async fn serve(
             Some(protocol) => protocol,
             None => return,
         },
-        () = expired.as_mut() => return,
+        _ = expired.as_mut() => return,
         // Nothing has been asked on this connection yet: a drain closes it at once.
         _ = drain.changed() => return,
     };
@@ -152,18 +176,26 @@ pub async fn serve(
         let activity = activity.clone();
         service_fn(move |request: hyper::Request<Incoming>| {
             let mut in_flight = activity.begin();
+            let refuse = |error: AppError, in_flight| {
+                let response = crate::http::boundary::refusal(request.uri().path(), error);
+                let future: BoxFuture<'static, Result<_, std::convert::Infallible>> =
+                    Box::pin(async move { Ok(response.map(|body| Tracked::new(body, in_flight))) });
+                future
+            };
             if let Some(streams) = &streams {
                 match streams.clone().try_acquire_owned() {
                     Ok(permit) => in_flight.hold(permit),
                     Err(_) => {
                         tracing::debug!("stream cap reached: answering 503");
-                        let response = crate::http::boundary::busy(request.uri().path());
-                        let future: BoxFuture<'static, Result<_, std::convert::Infallible>> =
-                            Box::pin(async move {
-                                Ok(response.map(|body| Tracked { body, in_flight }))
-                            });
-                        return future;
+                        return refuse(AppError::Busy, in_flight);
                     }
+                }
+            }
+            match clients.request(peer.ip(), request.headers()) {
+                Ok(share) => in_flight.hold_share(share),
+                Err(_) => {
+                    tracing::debug!("a client's share of requests reached: answering 503");
+                    return refuse(AppError::ClientBusy, in_flight);
                 }
             }
             let mut request = request.map(|incoming| {
@@ -182,12 +214,12 @@ pub async fn serve(
             let future: BoxFuture<'static, Result<_, std::convert::Infallible>> =
                 Box::pin(async move {
                     let response = router.call(request).await?;
-                    Ok(response.map(|body| Tracked { body, in_flight }))
+                    Ok(response.map(|body| Tracked::new(body, in_flight)))
                 });
             future
         })
     };
-    let period = limits.header_timeout.min(limits.idle_timeout);
+    let period = limits.watch_period();
     match protocol {
         Protocol::Http1 => {
             let mut builder = http1::Builder::new();
@@ -220,9 +252,11 @@ pub async fn serve(
                     tracing::debug!(%error, "connection ended with an error");
                 }
                 Outcome::Ended(Ok(())) => {}
+                // A client that does not read would not read a GOAWAY either: closed at once.
+                Outcome::Expired(Expiry::Stalled) => {}
                 // Told with a GOAWAY, so that the client sends nothing more on it and knows
                 // which of its requests were seen; closed a period later if still open.
-                Outcome::Expired => {
+                Outcome::Expired(Expiry::Slow) => {
                     connection.as_mut().graceful_shutdown();
                     let _ = tokio::time::timeout(period, connection).await;
                 }
@@ -255,14 +289,19 @@ fn http2_builder() -> http2::Builder<TokioExecutor> {
 /// `period` before it is seen, and `period` is no longer than either timeout, so every
 /// deadline is still ahead when it is seen and is kept to the millisecond, while a request
 /// costs the watch nothing: no wake-up, no timer to move.
-async fn expired(activity: &Activity, limits: &Limits) {
-    let period = limits.header_timeout.min(limits.idle_timeout);
+async fn expired(activity: &Activity, limits: &Limits) -> Expiry {
+    let period = limits.watch_period();
     let mut timer = pin!(tokio::time::sleep(period));
     loop {
         timer.as_mut().await;
         let now = Instant::now();
         match activity.deadline(limits) {
-            Some(deadline) if deadline <= now => return,
+            Some(deadline) if deadline <= now => {
+                return match activity.stalled(limits, now) {
+                    true => Expiry::Stalled,
+                    false => Expiry::Slow,
+                };
+            }
             Some(deadline) => timer.as_mut().reset(deadline.min(now + period)),
             // Serving (a stream is exempt): look again after a period.
             None => timer.as_mut().reset(now + period),
@@ -274,8 +313,8 @@ async fn expired(activity: &Activity, limits: &Limits) {
 enum Outcome {
     /// The connection finished (the client closed, an error, or a graceful shutdown ended).
     Ended(hyper::Result<()>),
-    /// It was idle or slow too long.
-    Expired,
+    /// It was idle or slow too long, or its client stopped reading.
+    Expired(Expiry),
 }
 
 /// Drives `connection` until it ends or `expired` completes, and shuts it down gracefully
@@ -285,7 +324,7 @@ enum Outcome {
 async fn watch_over<C>(
     mut connection: Pin<&mut C>,
     shut_down: impl Fn(Pin<&mut C>),
-    mut expired: Pin<&mut impl Future<Output = ()>>,
+    mut expired: Pin<&mut impl Future<Output = Expiry>>,
     drain: &mut watch::Receiver<bool>,
 ) -> Outcome
 where
@@ -295,9 +334,9 @@ where
     loop {
         tokio::select! {
             result = connection.as_mut() => return Outcome::Ended(result),
-            () = expired.as_mut() => {
-                tracing::debug!("closing a connection that was idle or slow too long");
-                return Outcome::Expired;
+            expiry = expired.as_mut() => {
+                tracing::debug!(?expiry, "closing a connection that was idle, slow or unread too long");
+                return Outcome::Expired(expiry);
             }
             _ = drain.changed(), if !draining => {
                 draining = true;
@@ -307,16 +346,26 @@ where
     }
 }
 
-/// Answers a connection over the cap: reads one request, answers 503 (JSON or an HTML page,
-/// by the request's path) and closes. The request must arrive within the header timeout.
-/// Over HTTP/2 the connection is shut down (GOAWAY) once its first request is answered.
-pub async fn refuse(stream: TcpStream, header_timeout: Duration, _reserve: OwnedSemaphorePermit) {
+/// Answers a connection over the cap, or over its client's share: reads one request, answers
+/// 503 (`error`: JSON or an HTML page, by the request's path) and closes. The request must
+/// arrive within the header timeout. Over HTTP/2 the connection is shut down (GOAWAY) once its
+/// first request is answered.
+pub async fn refuse(
+    stream: TcpStream,
+    header_timeout: Duration,
+    error: fn() -> AppError,
+    _reserve: OwnedSemaphorePermit,
+) {
     let asked = Arc::new(tokio::sync::Notify::new());
     let service = {
         let asked = asked.clone();
         service_fn(move |request: hyper::Request<Incoming>| {
             asked.notify_one();
-            let response = crate::http::boundary::busy(request.uri().path());
+            let mut response = crate::http::boundary::refusal(request.uri().path(), error());
+            response.headers_mut().insert(
+                axum::http::header::CONNECTION,
+                axum::http::HeaderValue::from_static("close"),
+            );
             async move { Ok::<_, std::convert::Infallible>(response) }
         })
     };

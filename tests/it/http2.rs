@@ -31,7 +31,32 @@ struct H2 {
 
 async fn connect(served: &Served) -> H2 {
     let tcp = TcpStream::connect(served.address).await.unwrap();
-    let (sender, connection) = hyper::client::conn::http2::Builder::new(TokioExecutor::new())
+    handshake(
+        served,
+        tcp,
+        hyper::client::conn::http2::Builder::new(TokioExecutor::new()),
+    )
+    .await
+}
+
+/// An HTTP/2 connection from the loopback address `from` (another client, as the server sees
+/// it).
+async fn connect_from(served: &Served, from: &str) -> H2 {
+    let tcp = crate::server_limits::connect_from(served, from).await;
+    handshake(
+        served,
+        tcp,
+        hyper::client::conn::http2::Builder::new(TokioExecutor::new()),
+    )
+    .await
+}
+
+async fn handshake(
+    served: &Served,
+    tcp: TcpStream,
+    builder: hyper::client::conn::http2::Builder<TokioExecutor>,
+) -> H2 {
+    let (sender, connection) = builder
         .handshake(TokioIo::new(tcp))
         .await
         .expect("an HTTP/2 handshake");
@@ -590,4 +615,102 @@ async fn a_form_posted_over_http2_is_judged_by_the_requests_authority() {
         create_by_form_over_h2(&h2, "http://evil.example").await,
         StatusCode::FORBIDDEN
     );
+}
+
+#[tokio::test]
+async fn one_address_holds_no_more_than_its_share_of_streams_and_others_are_served() {
+    let mut options = relaxed();
+    options.limits.max_requests_per_client = Some(2);
+    let served = serve(options).await;
+    let greedy = connect_from(&served, "127.0.0.2").await;
+    let (_, created) = greedy.create_lobby("Shared").await;
+    let path = format!("/api/v1/lobbies/{}/events", created["id"].as_str().unwrap());
+    let _first = greedy.events(&path, None, None).await;
+    let _second = greedy.events(&path, None, None).await;
+
+    // A third request from that address, on this connection or another, is over its share.
+    for client in [&greedy, &connect_from(&served, "127.0.0.2").await] {
+        let (status, body) = client
+            .call(Method::GET, "/api/v1/lobbies", None, None)
+            .await;
+        assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{body}");
+        assert_eq!(body["error"]["code"], "client-busy");
+    }
+    // Another address is served, streams included.
+    let other = connect_from(&served, "127.0.0.3").await;
+    let (status, _) = other.call(Method::GET, "/api/v1/lobbies", None, None).await;
+    assert_eq!(status, StatusCode::OK);
+    let _theirs = other.events(&path, None, None).await;
+    let _more = other.events(&path, None, None).await;
+}
+
+#[tokio::test]
+async fn behind_a_trusted_proxy_each_forwarded_client_has_its_own_share_of_streams() {
+    let mut options = relaxed();
+    options.limits.max_requests_per_client = Some(2);
+    options.exposure.trusted_proxies = vec![herald::http::client::net("127.0.0.1").unwrap()];
+    let served = serve(options).await;
+    let proxy = connect(&served).await;
+    let (_, created) = proxy.create_lobby("Proxied").await;
+    let path = format!("/api/v1/lobbies/{}/events", created["id"].as_str().unwrap());
+    let stream_for = |client: &'static str| {
+        let proxy = &proxy;
+        let path = path.clone();
+        async move {
+            let headers = [("x-forwarded-for", client)];
+            proxy.send(Method::GET, &path, None, &headers, None).await
+        }
+    };
+    let mut held = Vec::new();
+    for _ in 0..2 {
+        let response = stream_for("203.0.113.5").await;
+        assert_eq!(response.status(), StatusCode::OK);
+        held.push(response);
+    }
+    let refused = stream_for("203.0.113.5").await;
+    assert_eq!(refused.status(), StatusCode::SERVICE_UNAVAILABLE);
+    let served_other = stream_for("203.0.113.6").await;
+    assert_eq!(served_other.status(), StatusCode::OK);
+}
+
+#[tokio::test]
+async fn an_http2_stream_the_client_gives_no_window_is_closed_after_the_write_timeout() {
+    let mut options = relaxed();
+    options.limits.write_timeout = Duration::from_millis(300);
+    let served = serve(options).await;
+    let h2 = connect(&served).await;
+    let (_, created) = h2.create_lobby("Unread").await;
+    let lobby = created["id"].as_str().unwrap();
+    let (status, _) = h2
+        .call(
+            Method::POST,
+            &format!("/api/v1/lobbies/{lobby}/players"),
+            None,
+            Some(json!({"name": "Ann"})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED);
+
+    // A client that reads its connection (settings, pings) but gives its streams no window:
+    // the event stream's history can never be sent.
+    let tcp = TcpStream::connect(served.address).await.unwrap();
+    let mut builder = hyper::client::conn::http2::Builder::new(TokioExecutor::new());
+    builder.initial_stream_window_size(0);
+    let stalled = handshake(&served, tcp, builder).await;
+    let response = stalled
+        .send(
+            Method::GET,
+            &format!("/api/v1/lobbies/{lobby}/events"),
+            None,
+            &[],
+            None,
+        )
+        .await;
+    assert_eq!(response.status(), StatusCode::OK);
+    stalled.closed().await;
+    drop(response);
+
+    // Everyone else is served as before.
+    let (status, _) = h2.call(Method::GET, "/api/v1/lobbies", None, None).await;
+    assert_eq!(status, StatusCode::OK);
 }
