@@ -30,6 +30,9 @@ pub enum AppError {
     /// 408: the request's body did not arrive in time.
     #[error("the request body did not arrive in time")]
     BodyTimeout,
+    /// 408: the request's head (its line and headers) did not arrive in time.
+    #[error("the request's line and headers did not arrive in time")]
+    HeadTimeout,
     /// 422: well-formed but not allowed (by the rules or by Herald's limits).
     #[error("{message}")]
     Rejected { code: &'static str, message: String },
@@ -100,7 +103,7 @@ impl AppError {
             AppError::NotFound { .. } => StatusCode::NOT_FOUND,
             AppError::Conflict { .. } => StatusCode::CONFLICT,
             AppError::TooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
-            AppError::BodyTimeout => StatusCode::REQUEST_TIMEOUT,
+            AppError::BodyTimeout | AppError::HeadTimeout => StatusCode::REQUEST_TIMEOUT,
             AppError::Rejected { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             AppError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
             AppError::Busy | AppError::ClientBusy | AppError::Unavailable(_) => {
@@ -120,6 +123,7 @@ impl AppError {
             | AppError::Rejected { code, .. } => code,
             AppError::TooLarge { .. } => "body-too-large",
             AppError::BodyTimeout => "body-timeout",
+            AppError::HeadTimeout => "head-timeout",
             AppError::TooManyRequests { .. } => "rate-limited",
             AppError::Busy => "server-busy",
             AppError::ClientBusy => "client-busy",

@@ -104,6 +104,12 @@ impl Activity {
         }
     }
 
+    /// Whether a request's head has started arriving and not yet been handed to the service.
+    pub fn head_started(&self) -> bool {
+        self.in_flight.load(Ordering::Acquire) == 0
+            && self.head_since.load(Ordering::Acquire) != NONE
+    }
+
     /// A write found the socket full.
     fn write_blocked(&self) {
         if self.write_blocked_since.load(Ordering::Relaxed) == NONE {

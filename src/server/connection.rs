@@ -4,7 +4,8 @@
 //!
 //! The watch knows three phases from two cheap signals (the socket's reads and the requests
 //! the service sees): waiting for a request (closed after the idle timeout), receiving a
-//! request's head (closed after the header timeout, counted from its first byte), and serving
+//! request's head (closed after the header timeout, counted from its first byte; over HTTP/1
+//! with a `408 head-timeout` first), and serving
 //! a request (bounded by the body deadline while its body arrives; a response that streams,
 //! such as an event stream, is exempt). In every phase, a client that stops taking what it is
 //! sent is closed after the write timeout: a write that finds the socket full starts it, and
@@ -35,6 +36,7 @@ use hyper::body::Incoming;
 use hyper::server::conn::{http1, http2};
 use hyper::service::service_fn;
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
+use tokio::io::AsyncWriteExt;
 use tokio::net::TcpStream;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, watch};
 use tokio::time::Instant;
@@ -224,16 +226,31 @@ pub async fn serve(
         Protocol::Http1 => {
             let mut builder = http1::Builder::new();
             builder.header_read_timeout(None);
-            let mut connection = pin!(builder.serve_connection(io, service));
+            let mut connection = builder.serve_connection(io, service);
             let outcome = watch_over(
-                connection.as_mut(),
+                Pin::new(&mut connection),
                 |c| c.graceful_shutdown(),
                 expired.as_mut(),
                 &mut drain,
             )
             .await;
-            if let Outcome::Ended(Err(error)) = outcome {
-                tracing::debug!(%error, "connection ended with an error");
+            match outcome {
+                Outcome::Ended(Err(error)) => {
+                    tracing::debug!(%error, "connection ended with an error");
+                }
+                // A head that started and did not end in time is told so before the close
+                // (hyper's own header timeout would close it without a word).
+                Outcome::Expired(Expiry::Slow) if activity.head_started() => {
+                    let parts = connection.into_parts();
+                    let mut stream = parts.io.into_inner().stream;
+                    let answer = head_timeout(&parts.read_buf).await;
+                    let _ = tokio::time::timeout(limits.write_timeout, async {
+                        stream.write_all(&answer).await?;
+                        stream.shutdown().await
+                    })
+                    .await;
+                }
+                _ => {}
             }
         }
         Protocol::Http2 => {
@@ -263,6 +280,45 @@ pub async fn serve(
             }
         }
     }
+}
+
+/// The 408 for a request whose head did not arrive in time, as bytes for the socket: JSON,
+/// or a page if what arrived of the request line names a path outside `/api/`.
+async fn head_timeout(received: &[u8]) -> Vec<u8> {
+    let line = received.split(|&b| b == b'\n').next().unwrap_or_default();
+    let target = line.split(|&b| b == b' ').nth(1);
+    let path = match target {
+        Some(target) if !target.starts_with(b"/api/") && target.starts_with(b"/") => "/",
+        _ => "/api/",
+    };
+    let response = crate::http::boundary::refusal(path, AppError::HeadTimeout);
+    let (parts, body) = response.into_parts();
+    let body = axum::body::to_bytes(body, usize::MAX)
+        .await
+        .unwrap_or_default();
+    let mut bytes = format!(
+        "HTTP/1.1 {} {}\r\n",
+        parts.status.as_u16(),
+        parts.status.canonical_reason().unwrap_or("")
+    )
+    .into_bytes();
+    for (name, value) in &parts.headers {
+        if name != axum::http::header::CONTENT_LENGTH {
+            bytes.extend_from_slice(name.as_str().as_bytes());
+            bytes.extend_from_slice(b": ");
+            bytes.extend_from_slice(value.as_bytes());
+            bytes.extend_from_slice(b"\r\n");
+        }
+    }
+    bytes.extend_from_slice(
+        format!(
+            "content-length: {}\r\nconnection: close\r\n\r\n",
+            body.len()
+        )
+        .as_bytes(),
+    );
+    bytes.extend_from_slice(&body);
+    bytes
 }
 
 /// The HTTP/2 settings (the constants above say why each).

@@ -448,3 +448,34 @@ async fn a_client_that_stops_reading_is_closed_after_the_write_timeout() {
         .count();
     assert!(answered < ASKED, "all {answered} were answered");
 }
+
+#[tokio::test]
+async fn a_request_head_that_does_not_arrive_in_time_is_told_408_before_the_close() {
+    let mut options = relaxed();
+    options.limits.header_timeout = Duration::from_millis(300);
+    let served = serve(options).await;
+    // Slowloris: a head begun and never ended. The API gets JSON, a page's path a page.
+    for (begun, json) in [
+        (
+            &b"GET /api/v1/lobbies HTTP/1.1\r\nHost: t\r\nX-Slow: 1"[..],
+            true,
+        ),
+        (&b"GET /lobbies HTTP/1.1\r\nHo"[..], false),
+        (&b"GE"[..], true),
+    ] {
+        let mut slow = connect(&served).await;
+        slow.write_all(begun).await.unwrap();
+        let response = read_until_closed(&mut slow).await;
+        let (status, head, body) = parse(&response);
+        assert_eq!(status, 408, "{response}");
+        assert!(head.contains("connection: close"), "{head}");
+        if json {
+            assert!(head.contains("content-type: application/json"), "{head}");
+            assert_eq!(body["error"]["code"], "head-timeout");
+        } else {
+            assert!(head.contains("content-type: text/html"), "{head}");
+        }
+    }
+    // (A connection that sent nothing is closed without a word, after the idle timeout: it
+    // asked nothing. See the idle test above.)
+}
