@@ -60,7 +60,10 @@ pub const MAX_CONCURRENT_STREAMS: u32 = 256;
 /// The largest request header block HTTP/2 accepts, the same as HTTP/1's: hyper reads an
 /// HTTP/1 head into a buffer of at most 8 KB + 100 x 4 KB (its `max_buf_size` default) and
 /// refuses a longer one. h2 counts the block decoded, so HPACK cannot make a larger one out of
-/// a few bytes on the wire.
+/// a few bytes on the wire. An oversized list is answered by h2 itself, before hyper or Herald
+/// see the request: `431` (with no body) while the block fits in the CONTINUATION frames h2
+/// allows for this limit (about 1.25 times it), else the connection is closed with GOAWAY
+/// `ENHANCE_YOUR_CALM` (a 1 MB block). h2 offers no way to answer the larger ones instead.
 pub const MAX_HEADER_LIST_SIZE: u32 = 8 * 1024 + 100 * 4 * 1024;
 
 /// What a client may send on one stream, and on all of them together, before the server has

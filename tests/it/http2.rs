@@ -714,3 +714,42 @@ async fn an_http2_stream_the_client_gives_no_window_is_closed_after_the_write_ti
     let (status, _) = h2.call(Method::GET, "/api/v1/lobbies", None, None).await;
     assert_eq!(status, StatusCode::OK);
 }
+
+/// A GET over `h2` whose headers, decoded, add up to about `bytes`: the response, or the
+/// connection's error.
+async fn get_with_headers_of(h2: &H2, bytes: usize) -> Result<StatusCode, hyper::Error> {
+    let value = "v".repeat(10_000);
+    let mut request = Request::builder().uri(format!("{}/api/v1/lobbies", h2.base));
+    for n in 0..bytes / 10_000 {
+        request = request.header(format!("x-big-{n}"), &value);
+    }
+    let request = request.body(Full::new(Bytes::new())).unwrap();
+    let sent = timeout(PATIENCE, h2.sender.clone().send_request(request))
+        .await
+        .expect("an answer in time");
+    sent.map(|response| response.status())
+}
+
+#[tokio::test]
+async fn an_oversized_http2_header_block_is_answered_431_or_the_connection_closed() {
+    // h2 holds the line itself, before hyper or Herald see the request: a header list over
+    // the limit (about 417 KB decoded) gets h2's own 431 (no body: h2 writes it), as long as
+    // the block fits in the CONTINUATION frames h2 allows for the limit (about 1.25 times
+    // it); a larger block, such as 1 MB, closes the connection (GOAWAY ENHANCE_YOUR_CALM).
+    // Either way nothing of it reaches a handler and other connections are served.
+    let served = serve(relaxed()).await;
+    let h2 = connect(&served).await;
+    assert_eq!(
+        get_with_headers_of(&h2, 450_000).await.ok(),
+        Some(StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE)
+    );
+    let (status, _) = h2.call(Method::GET, "/api/v1/lobbies", None, None).await;
+    assert_eq!(status, StatusCode::OK, "the connection still serves");
+
+    let big = connect(&served).await;
+    assert!(get_with_headers_of(&big, 1_000_000).await.is_err());
+    big.closed().await;
+
+    let (status, _) = h2.call(Method::GET, "/api/v1/lobbies", None, None).await;
+    assert_eq!(status, StatusCode::OK);
+}
