@@ -30,6 +30,9 @@ pub enum AppError {
     /// 408: the request's body did not arrive in time.
     #[error("the request body did not arrive in time")]
     BodyTimeout,
+    /// 408: the request's head (its line and headers) did not arrive in time.
+    #[error("the request's line and headers did not arrive in time")]
+    HeadTimeout,
     /// 422: well-formed but not allowed (by the rules or by Herald's limits).
     #[error("{message}")]
     Rejected { code: &'static str, message: String },
@@ -39,6 +42,12 @@ pub enum AppError {
     /// 503: the server is serving as many connections as it may.
     #[error("the server is busy; try again in a moment")]
     Busy,
+    /// 503: this client address holds its share of the server's connections or requests in
+    /// flight (the server serves others meanwhile).
+    #[error(
+        "your address already holds its share of this server's connections or requests in flight; close some (an event stream you no longer read, say) and try again"
+    )]
+    ClientBusy,
     /// 503: the database cannot be reached right now (restarting, failing over); nothing was
     /// changed. The detail goes to the log only.
     #[error("the database is unavailable for a moment; try again")]
@@ -94,10 +103,12 @@ impl AppError {
             AppError::NotFound { .. } => StatusCode::NOT_FOUND,
             AppError::Conflict { .. } => StatusCode::CONFLICT,
             AppError::TooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
-            AppError::BodyTimeout => StatusCode::REQUEST_TIMEOUT,
+            AppError::BodyTimeout | AppError::HeadTimeout => StatusCode::REQUEST_TIMEOUT,
             AppError::Rejected { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             AppError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
-            AppError::Busy | AppError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            AppError::Busy | AppError::ClientBusy | AppError::Unavailable(_) => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
             AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -112,8 +123,10 @@ impl AppError {
             | AppError::Rejected { code, .. } => code,
             AppError::TooLarge { .. } => "body-too-large",
             AppError::BodyTimeout => "body-timeout",
+            AppError::HeadTimeout => "head-timeout",
             AppError::TooManyRequests { .. } => "rate-limited",
             AppError::Busy => "server-busy",
+            AppError::ClientBusy => "client-busy",
             AppError::Unavailable(_) => "database-unavailable",
             AppError::Internal(_) => "internal",
         }
@@ -123,7 +136,7 @@ impl AppError {
     pub fn retry_after(&self) -> Option<u64> {
         match self {
             AppError::TooManyRequests { retry_after } => Some(*retry_after),
-            AppError::Busy | AppError::Unavailable(_) => Some(1),
+            AppError::Busy | AppError::ClientBusy | AppError::Unavailable(_) => Some(1),
             _ => None,
         }
     }

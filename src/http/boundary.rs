@@ -113,11 +113,18 @@ fn in_our_shape(response: Response, api: bool) -> Response {
 /// The answer to a connection over the cap (503, JSON under `/api`, a page elsewhere), with
 /// the headers of every response; the server closes the connection after it.
 pub fn busy(path: &str) -> Response {
-    let mut response = render(path.starts_with("/api/"), AppError::Busy);
+    let mut response = refusal(path, AppError::Busy);
     response
         .headers_mut()
         .insert(CONNECTION, HeaderValue::from_static("close"));
-    with_security_headers(response)
+    response
+}
+
+/// `error` as the server's own answer to a request no route sees (a limit of the connection's:
+/// a cap, a client's share): JSON under `/api`, a page elsewhere, with the headers of every
+/// response.
+pub fn refusal(path: &str, error: AppError) -> Response {
+    with_security_headers(render(path.starts_with("/api/"), error))
 }
 
 fn with_security_headers(mut response: Response) -> Response {

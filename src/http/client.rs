@@ -32,7 +32,8 @@ pub struct Exposure {
 }
 
 impl Exposure {
-    fn trusts(&self, peer: IpAddr) -> bool {
+    /// Whether `peer` is one of the trusted reverse proxies.
+    pub fn trusts(&self, peer: IpAddr) -> bool {
         self.trusted_proxies.iter().any(|net| net.contains(&peer))
     }
 
@@ -40,12 +41,17 @@ impl Exposure {
     /// the nearest address in `X-Forwarded-For` that is not itself a trusted proxy. `None`
     /// for a request that came through no connection (the router driven in-process).
     pub fn client_address(&self, parts: &Parts) -> Option<IpAddr> {
-        let peer = peer(&parts.extensions)?;
+        Some(self.client_of(peer(&parts.extensions)?, &parts.headers))
+    }
+
+    /// The client's address for a request with `headers` from the connection's `peer` (see
+    /// [`Exposure::client_address`]).
+    pub fn client_of(&self, peer: IpAddr, headers: &HeaderMap) -> IpAddr {
+        let peer = peer.to_canonical();
         if !self.trusts(peer) {
-            return Some(peer);
+            return peer;
         }
-        let forwarded = parts
-            .headers
+        let forwarded = headers
             .get_all("x-forwarded-for")
             .iter()
             .filter_map(|value| value.to_str().ok())
@@ -56,11 +62,11 @@ impl Exposure {
         for hop in forwarded.iter().rev() {
             match hop.parse::<IpAddr>() {
                 Ok(address) if self.trusts(address) => continue,
-                Ok(address) => return Some(address),
-                Err(_) => return Some(peer),
+                Ok(address) => return address,
+                Err(_) => return peer,
             }
         }
-        Some(peer)
+        peer
     }
 
     /// Whether the browser reached Herald over HTTPS, so that cookies must be `Secure`: the

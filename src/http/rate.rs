@@ -111,8 +111,9 @@ impl Limiters {
     }
 }
 
-/// The key an address is counted under: itself (IPv4) or its /64 (IPv6).
-fn key(client: IpAddr) -> IpAddr {
+/// The key an address is counted under: itself (IPv4) or its /64 (IPv6). The server's
+/// per-client shares of its caps count clients the same way.
+pub fn key(client: IpAddr) -> IpAddr {
     match client {
         IpAddr::V4(_) => client,
         IpAddr::V6(v6) => {

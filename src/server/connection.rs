@@ -4,9 +4,13 @@
 //!
 //! The watch knows three phases from two cheap signals (the socket's reads and the requests
 //! the service sees): waiting for a request (closed after the idle timeout), receiving a
-//! request's head (closed after the header timeout, counted from its first byte), and serving
+//! request's head (closed after the header timeout, counted from its first byte; over HTTP/1
+//! with a `408 head-timeout` first), and serving
 //! a request (bounded by the body deadline while its body arrives; a response that streams,
-//! such as an event stream, is exempt). The deadline is checked by the connection's own task
+//! such as an event stream, is exempt). In every phase, a client that stops taking what it is
+//! sent is closed after the write timeout: a write that finds the socket full starts it, and
+//! over HTTP/2 so does a response that handed data over and was not asked for more (its
+//! stream has no window). The deadline is checked by the connection's own task
 //! on a timer, so a watched connection costs no extra task, no allocation and no wake-up per
 //! request: the signals are a few atomic stores.
 //!
@@ -32,14 +36,17 @@ use hyper::body::Incoming;
 use hyper::server::conn::{http1, http2};
 use hyper::service::service_fn;
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
+use tokio::io::AsyncWriteExt;
 use tokio::net::TcpStream;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, watch};
 use tokio::time::Instant;
 use tower::Service;
 use tower_http::timeout::DeadlineBody;
 
-use super::activity::{Activity, Tracked, Watched};
+use super::activity::{Activity, Expiry, Tracked, Watched};
 use super::limits::Limits;
+use super::share::{Clients, Share};
+use crate::error::AppError;
 
 /// What an HTTP/2 client with prior knowledge sends first (RFC 9113, section 3.4).
 const PREFACE: &[u8; 24] = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
@@ -53,7 +60,10 @@ pub const MAX_CONCURRENT_STREAMS: u32 = 256;
 /// The largest request header block HTTP/2 accepts, the same as HTTP/1's: hyper reads an
 /// HTTP/1 head into a buffer of at most 8 KB + 100 x 4 KB (its `max_buf_size` default) and
 /// refuses a longer one. h2 counts the block decoded, so HPACK cannot make a larger one out of
-/// a few bytes on the wire.
+/// a few bytes on the wire. An oversized list is answered by h2 itself, before hyper or Herald
+/// see the request: `431` (with no body) while the block fits in the CONTINUATION frames h2
+/// allows for this limit (about 1.25 times it), else the connection is closed with GOAWAY
+/// `ENHANCE_YOUR_CALM` (a 1 MB block). h2 offers no way to answer the larger ones instead.
 pub const MAX_HEADER_LIST_SIZE: u32 = 8 * 1024 + 100 * 4 * 1024;
 
 /// What a client may send on one stream, and on all of them together, before the server has
@@ -116,6 +126,24 @@ async fn sniff(stream: &TcpStream, activity: &Activity) -> Option<Protocol> {
     }
 }
 
+/// What every connection shares: the places under the stream cap and the clients' shares.
+#[derive(Clone)]
+pub struct Caps {
+    pub streams: Arc<Semaphore>,
+    pub clients: Arc<Clients>,
+}
+
+/// What one connection holds while it is served: its slot under the connection cap, and its
+/// place in its client's share (none for a client not counted).
+#[expect(
+    dead_code,
+    reason = "held for their drop: the places are the connection's until then"
+)]
+pub struct Held {
+    pub slot: OwnedSemaphorePermit,
+    pub share: Option<Share>,
+}
+
 /// Serves one connection until the client closes it, a limit closes it, or the drain ends.
 pub async fn serve(
     stream: TcpStream,
@@ -123,9 +151,10 @@ pub async fn serve(
     router: Router,
     limits: Arc<Limits>,
     mut drain: watch::Receiver<bool>,
-    streams: Arc<Semaphore>,
-    _slot: OwnedSemaphorePermit,
+    caps: Caps,
+    _held: Held,
 ) {
+    let Caps { streams, clients } = caps;
     let activity = Arc::new(Activity::new());
     let mut expired = pin!(expired(&activity, &limits));
     let protocol = tokio::select! {
@@ -133,7 +162,7 @@ pub async fn serve(
             Some(protocol) => protocol,
             None => return,
         },
-        () = expired.as_mut() => return,
+        _ = expired.as_mut() => return,
         // Nothing has been asked on this connection yet: a drain closes it at once.
         _ = drain.changed() => return,
     };
@@ -152,18 +181,26 @@ pub async fn serve(
         let activity = activity.clone();
         service_fn(move |request: hyper::Request<Incoming>| {
             let mut in_flight = activity.begin();
+            let refuse = |error: AppError, in_flight| {
+                let response = crate::http::boundary::refusal(request.uri().path(), error);
+                let future: BoxFuture<'static, Result<_, std::convert::Infallible>> =
+                    Box::pin(async move { Ok(response.map(|body| Tracked::new(body, in_flight))) });
+                future
+            };
             if let Some(streams) = &streams {
                 match streams.clone().try_acquire_owned() {
                     Ok(permit) => in_flight.hold(permit),
                     Err(_) => {
                         tracing::debug!("stream cap reached: answering 503");
-                        let response = crate::http::boundary::busy(request.uri().path());
-                        let future: BoxFuture<'static, Result<_, std::convert::Infallible>> =
-                            Box::pin(async move {
-                                Ok(response.map(|body| Tracked { body, in_flight }))
-                            });
-                        return future;
+                        return refuse(AppError::Busy, in_flight);
                     }
+                }
+            }
+            match clients.request(peer.ip(), request.headers()) {
+                Ok(share) => in_flight.hold_share(share),
+                Err(_) => {
+                    tracing::debug!("a client's share of requests reached: answering 503");
+                    return refuse(AppError::ClientBusy, in_flight);
                 }
             }
             let mut request = request.map(|incoming| {
@@ -182,26 +219,41 @@ pub async fn serve(
             let future: BoxFuture<'static, Result<_, std::convert::Infallible>> =
                 Box::pin(async move {
                     let response = router.call(request).await?;
-                    Ok(response.map(|body| Tracked { body, in_flight }))
+                    Ok(response.map(|body| Tracked::new(body, in_flight)))
                 });
             future
         })
     };
-    let period = limits.header_timeout.min(limits.idle_timeout);
+    let period = limits.watch_period();
     match protocol {
         Protocol::Http1 => {
             let mut builder = http1::Builder::new();
             builder.header_read_timeout(None);
-            let mut connection = pin!(builder.serve_connection(io, service));
+            let mut connection = builder.serve_connection(io, service);
             let outcome = watch_over(
-                connection.as_mut(),
+                Pin::new(&mut connection),
                 |c| c.graceful_shutdown(),
                 expired.as_mut(),
                 &mut drain,
             )
             .await;
-            if let Outcome::Ended(Err(error)) = outcome {
-                tracing::debug!(%error, "connection ended with an error");
+            match outcome {
+                Outcome::Ended(Err(error)) => {
+                    tracing::debug!(%error, "connection ended with an error");
+                }
+                // A head that started and did not end in time is told so before the close
+                // (hyper's own header timeout would close it without a word).
+                Outcome::Expired(Expiry::Slow) if activity.head_started() => {
+                    let parts = connection.into_parts();
+                    let mut stream = parts.io.into_inner().stream;
+                    let answer = head_timeout(&parts.read_buf).await;
+                    let _ = tokio::time::timeout(limits.write_timeout, async {
+                        stream.write_all(&answer).await?;
+                        stream.shutdown().await
+                    })
+                    .await;
+                }
+                _ => {}
             }
         }
         Protocol::Http2 => {
@@ -220,15 +272,56 @@ pub async fn serve(
                     tracing::debug!(%error, "connection ended with an error");
                 }
                 Outcome::Ended(Ok(())) => {}
+                // A client that does not read would not read a GOAWAY either: closed at once.
+                Outcome::Expired(Expiry::Stalled) => {}
                 // Told with a GOAWAY, so that the client sends nothing more on it and knows
                 // which of its requests were seen; closed a period later if still open.
-                Outcome::Expired => {
+                Outcome::Expired(Expiry::Slow) => {
                     connection.as_mut().graceful_shutdown();
                     let _ = tokio::time::timeout(period, connection).await;
                 }
             }
         }
     }
+}
+
+/// The 408 for a request whose head did not arrive in time, as bytes for the socket: JSON,
+/// or a page if what arrived of the request line names a path outside `/api/`.
+async fn head_timeout(received: &[u8]) -> Vec<u8> {
+    let line = received.split(|&b| b == b'\n').next().unwrap_or_default();
+    let target = line.split(|&b| b == b' ').nth(1);
+    let path = match target {
+        Some(target) if !target.starts_with(b"/api/") && target.starts_with(b"/") => "/",
+        _ => "/api/",
+    };
+    let response = crate::http::boundary::refusal(path, AppError::HeadTimeout);
+    let (parts, body) = response.into_parts();
+    let body = axum::body::to_bytes(body, usize::MAX)
+        .await
+        .unwrap_or_default();
+    let mut bytes = format!(
+        "HTTP/1.1 {} {}\r\n",
+        parts.status.as_u16(),
+        parts.status.canonical_reason().unwrap_or("")
+    )
+    .into_bytes();
+    for (name, value) in &parts.headers {
+        if name != axum::http::header::CONTENT_LENGTH {
+            bytes.extend_from_slice(name.as_str().as_bytes());
+            bytes.extend_from_slice(b": ");
+            bytes.extend_from_slice(value.as_bytes());
+            bytes.extend_from_slice(b"\r\n");
+        }
+    }
+    bytes.extend_from_slice(
+        format!(
+            "content-length: {}\r\nconnection: close\r\n\r\n",
+            body.len()
+        )
+        .as_bytes(),
+    );
+    bytes.extend_from_slice(&body);
+    bytes
 }
 
 /// The HTTP/2 settings (the constants above say why each).
@@ -255,14 +348,19 @@ fn http2_builder() -> http2::Builder<TokioExecutor> {
 /// `period` before it is seen, and `period` is no longer than either timeout, so every
 /// deadline is still ahead when it is seen and is kept to the millisecond, while a request
 /// costs the watch nothing: no wake-up, no timer to move.
-async fn expired(activity: &Activity, limits: &Limits) {
-    let period = limits.header_timeout.min(limits.idle_timeout);
+async fn expired(activity: &Activity, limits: &Limits) -> Expiry {
+    let period = limits.watch_period();
     let mut timer = pin!(tokio::time::sleep(period));
     loop {
         timer.as_mut().await;
         let now = Instant::now();
         match activity.deadline(limits) {
-            Some(deadline) if deadline <= now => return,
+            Some(deadline) if deadline <= now => {
+                return match activity.stalled(limits, now) {
+                    true => Expiry::Stalled,
+                    false => Expiry::Slow,
+                };
+            }
             Some(deadline) => timer.as_mut().reset(deadline.min(now + period)),
             // Serving (a stream is exempt): look again after a period.
             None => timer.as_mut().reset(now + period),
@@ -274,8 +372,8 @@ async fn expired(activity: &Activity, limits: &Limits) {
 enum Outcome {
     /// The connection finished (the client closed, an error, or a graceful shutdown ended).
     Ended(hyper::Result<()>),
-    /// It was idle or slow too long.
-    Expired,
+    /// It was idle or slow too long, or its client stopped reading.
+    Expired(Expiry),
 }
 
 /// Drives `connection` until it ends or `expired` completes, and shuts it down gracefully
@@ -285,7 +383,7 @@ enum Outcome {
 async fn watch_over<C>(
     mut connection: Pin<&mut C>,
     shut_down: impl Fn(Pin<&mut C>),
-    mut expired: Pin<&mut impl Future<Output = ()>>,
+    mut expired: Pin<&mut impl Future<Output = Expiry>>,
     drain: &mut watch::Receiver<bool>,
 ) -> Outcome
 where
@@ -295,9 +393,9 @@ where
     loop {
         tokio::select! {
             result = connection.as_mut() => return Outcome::Ended(result),
-            () = expired.as_mut() => {
-                tracing::debug!("closing a connection that was idle or slow too long");
-                return Outcome::Expired;
+            expiry = expired.as_mut() => {
+                tracing::debug!(?expiry, "closing a connection that was idle, slow or unread too long");
+                return Outcome::Expired(expiry);
             }
             _ = drain.changed(), if !draining => {
                 draining = true;
@@ -307,16 +405,26 @@ where
     }
 }
 
-/// Answers a connection over the cap: reads one request, answers 503 (JSON or an HTML page,
-/// by the request's path) and closes. The request must arrive within the header timeout.
-/// Over HTTP/2 the connection is shut down (GOAWAY) once its first request is answered.
-pub async fn refuse(stream: TcpStream, header_timeout: Duration, _reserve: OwnedSemaphorePermit) {
+/// Answers a connection over the cap, or over its client's share: reads one request, answers
+/// 503 (`error`: JSON or an HTML page, by the request's path) and closes. The request must
+/// arrive within the header timeout. Over HTTP/2 the connection is shut down (GOAWAY) once its
+/// first request is answered.
+pub async fn refuse(
+    stream: TcpStream,
+    header_timeout: Duration,
+    error: fn() -> AppError,
+    _reserve: OwnedSemaphorePermit,
+) {
     let asked = Arc::new(tokio::sync::Notify::new());
     let service = {
         let asked = asked.clone();
         service_fn(move |request: hyper::Request<Incoming>| {
             asked.notify_one();
-            let response = crate::http::boundary::busy(request.uri().path());
+            let mut response = crate::http::boundary::refusal(request.uri().path(), error());
+            response.headers_mut().insert(
+                axum::http::header::CONNECTION,
+                axum::http::HeaderValue::from_static("close"),
+            );
             async move { Ok::<_, std::convert::Infallible>(response) }
         })
     };

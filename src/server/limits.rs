@@ -1,6 +1,7 @@
 //! The limits that keep one client from holding the server: how long a connection may take
-//! to send a request's head and body or sit idle, how many connections are served at once,
-//! and how long a shutdown waits for open requests. Each is a flag with an environment
+//! to send a request's head and body, sit idle or leave a response unread, how many
+//! connections and requests are served at once (and how many of them one client address may
+//! hold), and how long a shutdown waits for open requests. Each is a flag with an environment
 //! variable behind it; the defaults suit a server on the open internet.
 
 use std::time::Duration;
@@ -14,6 +15,7 @@ const HEADER_TIMEOUT: &str = "10s";
 const BODY_TIMEOUT: &str = "30s";
 const IDLE_TIMEOUT: &str = "60s";
 const DRAIN_TIMEOUT: &str = "10s";
+const WRITE_TIMEOUT: &str = "30s";
 const MAX_CONNECTIONS: usize = 10_000;
 const MAX_STREAMS: usize = 20_000;
 const CONNECTION_RESERVE: usize = 64;
@@ -41,6 +43,24 @@ pub struct Limits {
     /// could hold 256 event streams.
     #[arg(long, env = "HERALD_MAX_STREAMS", default_value_t = MAX_STREAMS, global = true)]
     pub max_streams: usize,
+    /// Connections one client address (an IPv6 client by its /64) may hold at once; past it,
+    /// a new one is told `503 client-busy` and closed. A trusted proxy's connections and the
+    /// rate-limit-exempt addresses are not counted. Default: a tenth of the connection cap, and
+    /// at least 64.
+    #[arg(long, env = "HERALD_MAX_CONNECTIONS_PER_CLIENT", global = true)]
+    pub max_connections_per_client: Option<usize>,
+    /// Requests one client address may have in flight at once over all its connections (an
+    /// event stream is one for as long as it is open, an HTTP/2 stream is one); past it, a new
+    /// one is told `503 client-busy`. Behind a trusted proxy the client is the one its
+    /// `X-Forwarded-For` names, as for the rate limits; rate-limit-exempt addresses are not
+    /// counted. Default: a tenth of the stream cap, and at least 256.
+    #[arg(long, env = "HERALD_MAX_REQUESTS_PER_CLIENT", global = true)]
+    pub max_requests_per_client: Option<usize>,
+    /// How long a response may wait for the client to take what was sent: a socket that
+    /// stays full, or an HTTP/2 stream the client gives no window to. Past it the connection
+    /// is closed, so that a client that stops reading holds no slot, no stream and no buffer.
+    #[arg(long, env = "HERALD_WRITE_TIMEOUT", default_value = WRITE_TIMEOUT, value_parser = duration, global = true)]
+    pub write_timeout: Duration,
     /// Connections beyond the cap that are still accepted, only to be told `503` and closed.
     #[arg(long, env = "HERALD_CONNECTION_RESERVE", default_value_t = CONNECTION_RESERVE, global = true)]
     pub connection_reserve: usize,
@@ -59,9 +79,36 @@ impl Default for Limits {
             idle_timeout: parse(IDLE_TIMEOUT),
             max_connections: MAX_CONNECTIONS,
             max_streams: MAX_STREAMS,
+            max_connections_per_client: None,
+            max_requests_per_client: None,
+            write_timeout: parse(WRITE_TIMEOUT),
             connection_reserve: CONNECTION_RESERVE,
             drain_timeout: parse(DRAIN_TIMEOUT),
         }
+    }
+}
+
+impl Limits {
+    /// Connections one client may hold (see `max_connections_per_client`).
+    pub fn connection_share(&self) -> usize {
+        self.max_connections_per_client
+            .unwrap_or((self.max_connections / 10).max(64))
+            .max(1)
+    }
+
+    /// Requests one client may have in flight (see `max_requests_per_client`).
+    pub fn request_share(&self) -> usize {
+        self.max_requests_per_client
+            .unwrap_or((self.max_streams / 10).max(256))
+            .max(1)
+    }
+
+    /// How often a connection's watch looks at it: no longer than any of its timeouts, so
+    /// that each deadline is seen before it passes (see `connection::expired`).
+    pub fn watch_period(&self) -> Duration {
+        self.header_timeout
+            .min(self.idle_timeout)
+            .min(self.write_timeout)
     }
 }
 

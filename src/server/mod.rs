@@ -6,6 +6,7 @@
 mod activity;
 mod connection;
 pub mod limits;
+mod share;
 
 use std::future::Future;
 use std::pin::pin;
@@ -16,11 +17,13 @@ use tokio::net::TcpListener;
 use tokio::sync::{Semaphore, watch};
 use tokio::task::JoinSet;
 
+use crate::error::AppError;
 use crate::host::Host;
 use crate::http::client::Exposure;
 use crate::http::rate::RateLimits;
 use crate::http::{AppState, Edge, app};
 pub use limits::Limits;
+use share::Clients;
 
 /// Everything a server is configured with besides its store.
 #[derive(Clone, Debug, Default)]
@@ -53,6 +56,7 @@ pub async fn serve_with(
     // fire at once); the scheduler stops with it.
     let _scheduler = host.spawn_scheduler();
     let (stop_streams, streams_stopped) = watch::channel(false);
+    let clients = Arc::new(Clients::new(&limits, exposure.clone(), &rates));
     let router = app(AppState::with_edge(
         host,
         streams_stopped,
@@ -63,6 +67,10 @@ pub async fn serve_with(
     let streams = Arc::new(Semaphore::new(
         limits.max_streams.min(Semaphore::MAX_PERMITS),
     ));
+    let caps = connection::Caps {
+        streams,
+        clients: clients.clone(),
+    };
     let reserve = Arc::new(Semaphore::new(limits.connection_reserve));
     let (drain, draining) = watch::channel(false);
     let mut connections = JoinSet::new();
@@ -77,11 +85,25 @@ pub async fn serve_with(
             Some(_) = connections.join_next(), if !connections.is_empty() => {}
             accepted = listener.accept() => match accepted {
                 Ok((stream, peer)) => {
+                    // A client over its share is refused before it takes a slot, so that it
+                    // cannot hold the ones left for the others.
+                    let share = match clients.connection(peer.ip()) {
+                        Ok(share) => share,
+                        Err(_) => {
+                            tracing::debug!(%peer, "a client's share of connections reached: answering 503");
+                            if let Ok(spare) = reserve.clone().try_acquire_owned() {
+                                connections.spawn(connection::refuse(
+                                    stream, limits.header_timeout, || AppError::ClientBusy, spare,
+                                ));
+                            }
+                            continue;
+                        }
+                    };
                     if let Ok(slot) = slots.clone().try_acquire_owned() {
                         at_cap = false;
                         connections.spawn(connection::serve(
                             stream, peer, router.clone(), limits.clone(), draining.clone(),
-                            streams.clone(), slot,
+                            caps.clone(), connection::Held { slot, share },
                         ));
                         continue;
                     }
@@ -90,7 +112,9 @@ pub async fn serve_with(
                         tracing::warn!(max = limits.max_connections, "connection cap reached: answering 503 until a connection closes");
                     }
                     if let Ok(spare) = reserve.clone().try_acquire_owned() {
-                        connections.spawn(connection::refuse(stream, limits.header_timeout, spare));
+                        connections.spawn(connection::refuse(
+                            stream, limits.header_timeout, || AppError::Busy, spare,
+                        ));
                     } else {
                         tracing::debug!("connection cap and reserve reached: closing a connection unanswered");
                     }

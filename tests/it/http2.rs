@@ -2,7 +2,8 @@
 //! hyper's own HTTP/2 client: API calls, many players' event streams multiplexed on one
 //! connection (each gets its prompt when a round resolves, and one resumes with
 //! `Last-Event-ID`), and the limits: an idle connection, one that never asks anything, the
-//! drain on shutdown, the connection and stream caps and the per-address rate limit.
+//! drain on shutdown, the connection and stream caps and the per-address rate limit; and a
+//! browser's form, whose `Origin` is checked against the request's `:authority`.
 
 use std::time::Duration;
 
@@ -30,7 +31,32 @@ struct H2 {
 
 async fn connect(served: &Served) -> H2 {
     let tcp = TcpStream::connect(served.address).await.unwrap();
-    let (sender, connection) = hyper::client::conn::http2::Builder::new(TokioExecutor::new())
+    handshake(
+        served,
+        tcp,
+        hyper::client::conn::http2::Builder::new(TokioExecutor::new()),
+    )
+    .await
+}
+
+/// An HTTP/2 connection from the loopback address `from` (another client, as the server sees
+/// it).
+async fn connect_from(served: &Served, from: &str) -> H2 {
+    let tcp = crate::server_limits::connect_from(served, from).await;
+    handshake(
+        served,
+        tcp,
+        hyper::client::conn::http2::Builder::new(TokioExecutor::new()),
+    )
+    .await
+}
+
+async fn handshake(
+    served: &Served,
+    tcp: TcpStream,
+    builder: hyper::client::conn::http2::Builder<TokioExecutor>,
+) -> H2 {
+    let (sender, connection) = builder
         .handshake(TokioIo::new(tcp))
         .await
         .expect("an HTTP/2 handshake");
@@ -540,4 +566,190 @@ async fn over_the_stream_cap_a_new_http2_stream_is_told_503_until_one_ends() {
 
     // HTTP/1 requests take no place: the cap is HTTP/2's.
     assert_http1_answers(served.address).await;
+}
+
+/// A form POST over HTTP/2 (the create-lobby form) with `origin`, after fetching the page's
+/// CSRF cookie over the same connection: its status.
+async fn create_by_form_over_h2(h2: &H2, origin: &str) -> StatusCode {
+    let page = h2.send(Method::GET, "/", None, &[], None).await;
+    let cookie = page.headers()["set-cookie"].to_str().unwrap().to_owned();
+    let token = cookie
+        .strip_prefix("herald_csrf=")
+        .and_then(|rest| rest.split(';').next())
+        .unwrap()
+        .to_owned();
+    let form = form_urlencoded::Serializer::new(String::new())
+        .append_pair("csrf", &token)
+        .append_pair("game", "crossing-swords")
+        .append_pair("name", "Form over h2")
+        .finish();
+    let request = Request::builder()
+        .method(Method::POST)
+        .uri(format!("{}/lobbies", h2.base))
+        .header("cookie", format!("herald_csrf={token}"))
+        .header("content-type", "application/x-www-form-urlencoded")
+        .header("origin", origin)
+        .header("sec-fetch-site", "same-origin")
+        .body(Full::new(Bytes::from(form)))
+        .unwrap();
+    let response = timeout(PATIENCE, h2.sender.clone().send_request(request))
+        .await
+        .expect("a response in time")
+        .expect("a response");
+    assert_eq!(response.version(), Version::HTTP_2);
+    response.status()
+}
+
+#[tokio::test]
+async fn a_form_posted_over_http2_is_judged_by_the_requests_authority() {
+    // HTTP/2 sends no `Host`: the authority is the request's `:authority`, which a browser's
+    // `Origin` matches when the form comes from Herald's own page.
+    let served = serve(relaxed()).await;
+    let h2 = connect(&served).await;
+    let ours = format!("http://{}", served.address);
+    assert_eq!(
+        create_by_form_over_h2(&h2, &ours).await,
+        StatusCode::SEE_OTHER
+    );
+    assert_eq!(
+        create_by_form_over_h2(&h2, "http://evil.example").await,
+        StatusCode::FORBIDDEN
+    );
+}
+
+#[tokio::test]
+async fn one_address_holds_no_more_than_its_share_of_streams_and_others_are_served() {
+    let mut options = relaxed();
+    options.limits.max_requests_per_client = Some(2);
+    let served = serve(options).await;
+    let greedy = connect_from(&served, "127.0.0.2").await;
+    let (_, created) = greedy.create_lobby("Shared").await;
+    let path = format!("/api/v1/lobbies/{}/events", created["id"].as_str().unwrap());
+    let _first = greedy.events(&path, None, None).await;
+    let _second = greedy.events(&path, None, None).await;
+
+    // A third request from that address, on this connection or another, is over its share.
+    for client in [&greedy, &connect_from(&served, "127.0.0.2").await] {
+        let (status, body) = client
+            .call(Method::GET, "/api/v1/lobbies", None, None)
+            .await;
+        assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{body}");
+        assert_eq!(body["error"]["code"], "client-busy");
+    }
+    // Another address is served, streams included.
+    let other = connect_from(&served, "127.0.0.3").await;
+    let (status, _) = other.call(Method::GET, "/api/v1/lobbies", None, None).await;
+    assert_eq!(status, StatusCode::OK);
+    let _theirs = other.events(&path, None, None).await;
+    let _more = other.events(&path, None, None).await;
+}
+
+#[tokio::test]
+async fn behind_a_trusted_proxy_each_forwarded_client_has_its_own_share_of_streams() {
+    let mut options = relaxed();
+    options.limits.max_requests_per_client = Some(2);
+    options.exposure.trusted_proxies = vec![herald::http::client::net("127.0.0.1").unwrap()];
+    let served = serve(options).await;
+    let proxy = connect(&served).await;
+    let (_, created) = proxy.create_lobby("Proxied").await;
+    let path = format!("/api/v1/lobbies/{}/events", created["id"].as_str().unwrap());
+    let stream_for = |client: &'static str| {
+        let proxy = &proxy;
+        let path = path.clone();
+        async move {
+            let headers = [("x-forwarded-for", client)];
+            proxy.send(Method::GET, &path, None, &headers, None).await
+        }
+    };
+    let mut held = Vec::new();
+    for _ in 0..2 {
+        let response = stream_for("203.0.113.5").await;
+        assert_eq!(response.status(), StatusCode::OK);
+        held.push(response);
+    }
+    let refused = stream_for("203.0.113.5").await;
+    assert_eq!(refused.status(), StatusCode::SERVICE_UNAVAILABLE);
+    let served_other = stream_for("203.0.113.6").await;
+    assert_eq!(served_other.status(), StatusCode::OK);
+}
+
+#[tokio::test]
+async fn an_http2_stream_the_client_gives_no_window_is_closed_after_the_write_timeout() {
+    let mut options = relaxed();
+    options.limits.write_timeout = Duration::from_millis(300);
+    let served = serve(options).await;
+    let h2 = connect(&served).await;
+    let (_, created) = h2.create_lobby("Unread").await;
+    let lobby = created["id"].as_str().unwrap();
+    let (status, _) = h2
+        .call(
+            Method::POST,
+            &format!("/api/v1/lobbies/{lobby}/players"),
+            None,
+            Some(json!({"name": "Ann"})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED);
+
+    // A client that reads its connection (settings, pings) but gives its streams no window:
+    // the event stream's history can never be sent.
+    let tcp = TcpStream::connect(served.address).await.unwrap();
+    let mut builder = hyper::client::conn::http2::Builder::new(TokioExecutor::new());
+    builder.initial_stream_window_size(0);
+    let stalled = handshake(&served, tcp, builder).await;
+    let response = stalled
+        .send(
+            Method::GET,
+            &format!("/api/v1/lobbies/{lobby}/events"),
+            None,
+            &[],
+            None,
+        )
+        .await;
+    assert_eq!(response.status(), StatusCode::OK);
+    stalled.closed().await;
+    drop(response);
+
+    // Everyone else is served as before.
+    let (status, _) = h2.call(Method::GET, "/api/v1/lobbies", None, None).await;
+    assert_eq!(status, StatusCode::OK);
+}
+
+/// A GET over `h2` whose headers, decoded, add up to about `bytes`: the response, or the
+/// connection's error.
+async fn get_with_headers_of(h2: &H2, bytes: usize) -> Result<StatusCode, hyper::Error> {
+    let value = "v".repeat(10_000);
+    let mut request = Request::builder().uri(format!("{}/api/v1/lobbies", h2.base));
+    for n in 0..bytes / 10_000 {
+        request = request.header(format!("x-big-{n}"), &value);
+    }
+    let request = request.body(Full::new(Bytes::new())).unwrap();
+    let sent = timeout(PATIENCE, h2.sender.clone().send_request(request))
+        .await
+        .expect("an answer in time");
+    sent.map(|response| response.status())
+}
+
+#[tokio::test]
+async fn an_oversized_http2_header_block_is_answered_431_or_the_connection_closed() {
+    // h2 holds the line itself, before hyper or Herald see the request: a header list over
+    // the limit (about 417 KB decoded) gets h2's own 431 (no body: h2 writes it), as long as
+    // the block fits in the CONTINUATION frames h2 allows for the limit (about 1.25 times
+    // it); a larger block, such as 1 MB, closes the connection (GOAWAY ENHANCE_YOUR_CALM).
+    // Either way nothing of it reaches a handler and other connections are served.
+    let served = serve(relaxed()).await;
+    let h2 = connect(&served).await;
+    assert_eq!(
+        get_with_headers_of(&h2, 450_000).await.ok(),
+        Some(StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE)
+    );
+    let (status, _) = h2.call(Method::GET, "/api/v1/lobbies", None, None).await;
+    assert_eq!(status, StatusCode::OK, "the connection still serves");
+
+    let big = connect(&served).await;
+    assert!(get_with_headers_of(&big, 1_000_000).await.is_err());
+    big.closed().await;
+
+    let (status, _) = h2.call(Method::GET, "/api/v1/lobbies", None, None).await;
+    assert_eq!(status, StatusCode::OK);
 }

@@ -1,13 +1,15 @@
 //! The server's limits over real sockets (loopback, port 0): idle, slow-header and missing-body
 //! connections are closed after their (small, configured) timeouts, a client over the
 //! connection cap is told 503 at once, an oversized declared body is refused before it is
-//! sent, and a shutdown with a half-sent request ends within the drain time.
+//! sent, and a shutdown with a half-sent request ends within the drain time. One client address
+//! (127.0.0.2, 127.0.0.3: loopback has them all) holds no more than its share of connections,
+//! and a client that stops reading is closed after the write timeout.
 
 use std::time::Duration;
 
 use serde_json::Value;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::{TcpListener, TcpStream};
+use tokio::net::{TcpListener, TcpSocket, TcpStream};
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 use tokio::time::{Instant, timeout};
@@ -124,6 +126,31 @@ pub fn parse(response: &str) -> (u16, String, Value) {
 
 async fn connect(served: &Served) -> TcpStream {
     TcpStream::connect(served.address).await.unwrap()
+}
+
+/// A connection from the loopback address `from` (say `127.0.0.2`): another client, as the
+/// server sees it.
+pub async fn connect_from(served: &Served, from: &str) -> TcpStream {
+    let socket = TcpSocket::new_v4().unwrap();
+    socket.bind(format!("{from}:0").parse().unwrap()).unwrap();
+    socket.connect(served.address).await.unwrap()
+}
+
+/// Polls with `ask` (a fresh request each time) until it is answered `status`; panics after
+/// `PATIENCE`. For a place that frees once the server has closed a connection.
+async fn until_answered<F, Fut>(status: u16, mut ask: F)
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = u16>,
+{
+    let deadline = Instant::now() + PATIENCE;
+    loop {
+        if ask().await == status {
+            return;
+        }
+        assert!(Instant::now() < deadline, "never answered {status}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
 }
 
 /// Creates a lobby over `stream` (kept alive) and asks for its event stream on it.
@@ -348,4 +375,107 @@ async fn a_path_that_is_not_utf8_gets_the_json_error_over_the_wire() {
     assert_eq!(status, 404);
     assert!(head.contains("content-type: application/json"), "{head}");
     assert_eq!(body["error"]["code"], "not-found");
+}
+
+#[tokio::test]
+async fn one_address_holds_no_more_than_its_share_of_connections_and_others_are_served() {
+    let mut options = relaxed();
+    options.limits.max_connections_per_client = Some(2);
+    let served = serve(options).await;
+    // 127.0.0.2 holds an event stream and a kept-alive connection: its share.
+    let mut stream = connect_from(&served, "127.0.0.2").await;
+    let head = open_event_stream(&mut stream).await;
+    assert!(head.contains("text/event-stream"), "{head}");
+    let mut kept = connect_from(&served, "127.0.0.2").await;
+    kept.write_all(GET_LOBBIES).await.unwrap();
+    assert_eq!(parse(&read_response(&mut kept).await).0, 200);
+
+    let mut extra = connect_from(&served, "127.0.0.2").await;
+    extra.write_all(GET_LOBBIES).await.unwrap();
+    let response = read_until_closed(&mut extra).await;
+    let (status, head, body) = parse(&response);
+    assert_eq!(status, 503, "{response}");
+    assert!(head.contains("content-type: application/json"), "{head}");
+    assert!(head.contains("retry-after:"), "{head}");
+    assert_eq!(body["error"]["code"], "client-busy");
+
+    // Another address is served, and 127.0.0.2 gets its place back once it closes one.
+    let mut other = connect_from(&served, "127.0.0.3").await;
+    other.write_all(GET_LOBBIES).await.unwrap();
+    assert_eq!(parse(&read_response(&mut other).await).0, 200);
+    drop(kept);
+    until_answered(200, || async {
+        let mut again = connect_from(&served, "127.0.0.2").await;
+        again.write_all(GET_LOBBIES).await.unwrap();
+        parse(&read_response(&mut again).await).0
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_client_that_stops_reading_is_closed_after_the_write_timeout() {
+    let mut options = relaxed();
+    options.limits.write_timeout = Duration::from_millis(300);
+    options.limits.max_connections = 1;
+    let served = serve(options).await;
+    // A client with a small receive buffer asks for far more than the sockets can hold (the
+    // OpenAPI document, 64 times over) and reads none of it.
+    let socket = TcpSocket::new_v4().unwrap();
+    socket.set_recv_buffer_size(4096).unwrap();
+    let mut stalled = socket.connect(served.address).await.unwrap();
+    const ASKED: usize = 64;
+    let request = "GET /api/v1/openapi.json HTTP/1.1\r\nHost: t\r\n\r\n".repeat(ASKED);
+    stalled.write_all(request.as_bytes()).await.unwrap();
+
+    // It holds the only slot until the write timeout closes it; then another client is served.
+    until_answered(200, || async {
+        let mut other = connect(&served).await;
+        other.write_all(GET_LOBBIES).await.unwrap();
+        parse(&read_response(&mut other).await).0
+    })
+    .await;
+    let mut got = Vec::new();
+    let mut buf = vec![0u8; 64 * 1024];
+    loop {
+        match timeout(PATIENCE, stalled.read(&mut buf)).await {
+            Ok(Ok(0)) | Ok(Err(_)) => break,
+            Ok(Ok(n)) => got.extend_from_slice(&buf[..n]),
+            Err(_) => panic!("the stalled connection is still open"),
+        }
+    }
+    let answered = String::from_utf8_lossy(&got)
+        .matches("HTTP/1.1 200")
+        .count();
+    assert!(answered < ASKED, "all {answered} were answered");
+}
+
+#[tokio::test]
+async fn a_request_head_that_does_not_arrive_in_time_is_told_408_before_the_close() {
+    let mut options = relaxed();
+    options.limits.header_timeout = Duration::from_millis(300);
+    let served = serve(options).await;
+    // Slowloris: a head begun and never ended. The API gets JSON, a page's path a page.
+    for (begun, json) in [
+        (
+            &b"GET /api/v1/lobbies HTTP/1.1\r\nHost: t\r\nX-Slow: 1"[..],
+            true,
+        ),
+        (&b"GET /lobbies HTTP/1.1\r\nHo"[..], false),
+        (&b"GE"[..], true),
+    ] {
+        let mut slow = connect(&served).await;
+        slow.write_all(begun).await.unwrap();
+        let response = read_until_closed(&mut slow).await;
+        let (status, head, body) = parse(&response);
+        assert_eq!(status, 408, "{response}");
+        assert!(head.contains("connection: close"), "{head}");
+        if json {
+            assert!(head.contains("content-type: application/json"), "{head}");
+            assert_eq!(body["error"]["code"], "head-timeout");
+        } else {
+            assert!(head.contains("content-type: text/html"), "{head}");
+        }
+    }
+    // (A connection that sent nothing is closed without a word, after the idle timeout: it
+    // asked nothing. See the idle test above.)
 }

@@ -83,20 +83,42 @@ pub struct StreamQuery {
     after: Option<u64>,
 }
 
-/// Where a stream starts: after the later of `Last-Event-ID` and `?after=`.
-fn start(query: &StreamQuery, headers: &HeaderMap) -> i64 {
+/// The most events a stream replays when it connects. A replay costs a read and a send per
+/// event (a few milliseconds of CPU for a few hundred), and any client may ask for one, as often
+/// as it likes; past the bound the stream starts from now, with the standing prompt, which is
+/// what a reconnecting bot needs (the lobby's state is in `GET /lobbies/{id}` and `me`).
+pub const MAX_REPLAY: i64 = 256;
+
+/// Where a stream starts: after the later of `Last-Event-ID` and `?after=`, if the lobby knows
+/// that event and at most [`MAX_REPLAY`] came after it; otherwise after `newest`, the lobby's
+/// last event (from now). An id the lobby does not know (junk, or beyond its last event, as
+/// after a restore from an older backup) would otherwise silence the stream until the lobby
+/// caught up with it, or replay everything.
+fn start(query: &StreamQuery, headers: &HeaderMap, newest: i64) -> i64 {
     let after = query
         .after
         .map_or(0, |after| i64::try_from(after).unwrap_or(i64::MAX));
-    last_event_id(headers).max(after)
+    let Some(asked) = last_event_id(headers) else {
+        return newest;
+    };
+    let from = asked.max(after);
+    if from > newest || newest - from > MAX_REPLAY {
+        newest
+    } else {
+        from
+    }
 }
 
-fn last_event_id(headers: &HeaderMap) -> i64 {
-    headers
-        .get("last-event-id")
-        .and_then(|v| v.to_str().ok())
+/// The `Last-Event-ID` sent (0 if none); `None` if it is not an event id at all.
+fn last_event_id(headers: &HeaderMap) -> Option<i64> {
+    let Some(value) = headers.get("last-event-id") else {
+        return Some(0);
+    };
+    value
+        .to_str()
+        .ok()
         .and_then(|v| v.trim().parse::<i64>().ok())
-        .unwrap_or(0)
+        .filter(|id| *id >= 0)
 }
 
 /// The kinds asked for, each one this stream can carry; None for all. The list is exactly
@@ -165,8 +187,14 @@ pub async fn stream_events(
     let Query(query) = query.map_err(|e| AppError::malformed("invalid-query", e.body_text()))?;
     let only = kinds(&query, false)?;
     // 404 for a lobby that does not exist, before the stream starts.
-    app.host.lobby(lobby).await?;
-    Ok(open(app, lobby, start(&query, &headers), None, only))
+    let newest = app.host.last_event_seq(lobby).await?;
+    Ok(open(
+        app,
+        lobby,
+        start(&query, &headers, newest),
+        None,
+        only,
+    ))
 }
 
 /// The player's own stream: public events plus `prompt` events (the player's private view,
@@ -183,7 +211,14 @@ pub async fn stream_player_events(
     let only = kinds(&query, true)?;
     // Authenticate before the stream starts: 401/403/404 as for `me`.
     app.host.me(lobby, token.as_deref()).await?;
-    Ok(open(app, lobby, start(&query, &headers), token.0, only))
+    let newest = app.host.last_event_seq(lobby).await?;
+    Ok(open(
+        app,
+        lobby,
+        start(&query, &headers, newest),
+        token.0,
+        only,
+    ))
 }
 
 fn events(feed: Listener) -> impl Stream<Item = Result<Event, Infallible>> {
@@ -279,6 +314,37 @@ async fn prompt_event(feed: &Listener) -> Result<Option<Event>, Revoked> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_stream_starts_from_a_known_recent_event_or_else_from_now() {
+        let headers = |id: Option<&'static str>| {
+            let mut headers = HeaderMap::new();
+            if let Some(id) = id {
+                headers.insert("last-event-id", id.parse().unwrap());
+            }
+            headers
+        };
+        let query = |after: Option<u64>| StreamQuery {
+            events: None,
+            after,
+        };
+        let newest = 300;
+        assert_eq!(start(&query(None), &headers(Some("290")), newest), 290);
+        assert_eq!(start(&query(Some(295)), &headers(Some("290")), newest), 295);
+        assert_eq!(start(&query(None), &headers(Some("300")), newest), 300);
+        for unknown in ["301", "junk", "-1", "1.5"] {
+            assert_eq!(start(&query(None), &headers(Some(unknown)), newest), 300);
+        }
+        assert_eq!(start(&query(Some(9999)), &headers(None), newest), 300);
+        // The whole history, if it is short enough.
+        assert_eq!(start(&query(None), &headers(None), MAX_REPLAY), 0);
+        assert_eq!(
+            start(&query(None), &headers(None), MAX_REPLAY + 1),
+            MAX_REPLAY + 1
+        );
+        assert_eq!(start(&query(None), &headers(Some("43")), 300), 300);
+        assert_eq!(start(&query(None), &headers(Some("44")), 300), 44);
+    }
 
     #[test]
     fn a_stream_takes_only_the_kinds_it_carries() {

@@ -14,7 +14,7 @@ use axum::body::Bytes;
 use axum::extract::{FromRequest, FromRequestParts, Request, State};
 use axum::http::header::{COOKIE, HOST, ORIGIN, SET_COOKIE};
 use axum::http::request::Parts;
-use axum::http::{HeaderMap, HeaderValue, StatusCode};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri};
 use axum::middleware::Next;
 use axum::response::Response;
 use uuid::Uuid;
@@ -211,8 +211,10 @@ fn refused(message: &str) -> PageError {
     PageError(AppError::forbidden("cross-site-form", message))
 }
 
-/// Refuses a request a browser marks as coming from another site.
-fn check_same_site(headers: &HeaderMap) -> Result<(), PageError> {
+/// Refuses a request a browser marks as coming from another site. `Origin` is compared with
+/// the request's authority: the target URI's (HTTP/2 sends `:authority` and no `Host`; an
+/// HTTP/1 absolute-form target carries one too), else the `Host` header.
+fn check_same_site(uri: &Uri, headers: &HeaderMap) -> Result<(), PageError> {
     if let Some(site) = headers.get("sec-fetch-site").and_then(|v| v.to_str().ok())
         && !matches!(site, "same-origin" | "none")
     {
@@ -222,7 +224,10 @@ fn check_same_site(headers: &HeaderMap) -> Result<(), PageError> {
     }
     if let Some(origin) = headers.get(ORIGIN).and_then(|v| v.to_str().ok()) {
         let origin_host = origin.split_once("://").map(|(_, rest)| rest);
-        let host = headers.get(HOST).and_then(|v| v.to_str().ok());
+        let host = uri
+            .authority()
+            .map(|authority| authority.as_str())
+            .or_else(|| headers.get(HOST).and_then(|v| v.to_str().ok()));
         if origin_host.is_none() || origin_host != host {
             return Err(refused(
                 "This form was sent from another site, so Herald refused it. Open the page here and try again.",
@@ -245,7 +250,7 @@ impl<S: Send + Sync> FromRequest<S> for CheckedForm {
     type Rejection = PageError;
 
     async fn from_request(req: Request, state: &S) -> Result<CheckedForm, PageError> {
-        check_same_site(req.headers())?;
+        check_same_site(req.uri(), req.headers())?;
         let expected = cookie(req.headers(), CSRF_COOKIE).map(str::to_owned);
         let bytes = Bytes::from_request(req, state).await.map_err(|rejection| {
             if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
@@ -293,6 +298,8 @@ mod tests {
     fn a_cross_site_fetch_or_a_foreign_origin_is_refused() {
         let mut headers = HeaderMap::new();
         headers.insert(HOST, HeaderValue::from_static("herald.example:3000"));
+        let uri = Uri::from_static("/lobbies");
+        let check_same_site = |headers: &HeaderMap| check_same_site(&uri, headers);
         assert!(
             check_same_site(&headers).is_ok(),
             "old browsers send neither"
@@ -310,6 +317,20 @@ mod tests {
         assert!(check_same_site(&headers).is_err());
         headers.insert(ORIGIN, HeaderValue::from_static("null"));
         assert!(check_same_site(&headers).is_err());
+    }
+
+    #[test]
+    fn over_http2_the_origin_is_compared_with_the_authority() {
+        // No `Host`: the URI's authority is the request's.
+        let uri = Uri::from_static("http://herald.example:3000/lobbies");
+        let mut headers = HeaderMap::new();
+        headers.insert(
+            ORIGIN,
+            HeaderValue::from_static("http://herald.example:3000"),
+        );
+        assert!(check_same_site(&uri, &headers).is_ok());
+        headers.insert(ORIGIN, HeaderValue::from_static("http://evil.example"));
+        assert!(check_same_site(&uri, &headers).is_err());
     }
 
     #[test]
