@@ -48,6 +48,20 @@ pub enum StoreError {
     /// (PostgreSQL): a fault of Herald's, never of a request.
     #[error("this database's outbox work does not ride the lobbies' writer")]
     OutboxElsewhere,
+    /// SQLite: another process holds the database's lock file, so it is serving this database
+    /// already; one process per SQLite file (docs/store.md, "One process per SQLite file").
+    #[error(
+        "another Herald process is using this SQLite database (it holds the lock file {lock:?}); \
+         stop it first, or run several processes on PostgreSQL"
+    )]
+    SqliteInUse { lock: std::path::PathBuf },
+    /// SQLite: the database's lock file could not be opened or locked.
+    #[error("locking the SQLite database through {path:?}: {cause}")]
+    SqliteLock {
+        path: std::path::PathBuf,
+        #[source]
+        cause: std::io::Error,
+    },
     /// A writer or reader of the store has stopped (the store is shutting down).
     #[error("the store's {0} has stopped")]
     Stopped(&'static str),

@@ -36,6 +36,7 @@ pub mod retention;
 mod rows;
 mod sql;
 mod sqlite_engine;
+mod sqlite_lock;
 mod sqlite_outbox;
 mod sqlite_witness;
 mod transact;
@@ -92,6 +93,9 @@ pub struct Store {
     clock: Clock,
     /// Where the SQLite writer hands the deliveries it queues (`handoff.rs`).
     handoff: Arc<handoff::Handoff>,
+    /// SQLite: this process's lock on the database file, held while the store is open
+    /// (`sqlite_lock.rs`); None on PostgreSQL, which several processes share.
+    _lock: Option<Arc<sqlite_lock::FileLock>>,
 }
 
 /// How a read checks a lobby's version.
@@ -131,6 +135,15 @@ impl Store {
             Backend::Postgres
         } else {
             return Err(StoreError::UnsupportedUrl(url.to_owned()));
+        };
+        // Taken before anything opens the file, so that a second process is refused before
+        // it migrates or writes anything.
+        let lock = match backend {
+            Backend::Sqlite => {
+                let options = sqlx::sqlite::SqliteConnectOptions::from_str(url)?;
+                Some(sqlite_lock::lock(options.get_filename())?)
+            }
+            Backend::Postgres => None,
         };
         let options = AnyConnectOptions::from_str(url)?;
         let pool = match backend {
@@ -214,6 +227,7 @@ impl Store {
             readers,
             clock,
             handoff,
+            _lock: lock,
         })
     }
 
