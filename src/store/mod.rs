@@ -53,7 +53,7 @@ use sqlx::{AnyPool, Executor};
 use uuid::Uuid;
 
 pub use deliveries::{Attempt, AttemptRow, Claimed, Finished, Settled};
-pub use error::{StoreError, sqlx_unavailable};
+pub use error::{STORAGE_FULL_REPORT_EVERY, StoreError, report_storage_full, sqlx_unavailable};
 pub use handoff::Taking;
 pub use my_games::MyGameRow;
 pub use outbox::{NewTarget, TargetRow};

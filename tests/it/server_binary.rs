@@ -14,10 +14,12 @@ use crate::server_limits::PATIENCE;
 
 /// The binary started on a fresh SQLite file with `envs`, once it logs that it listens: the
 /// child, its address and the lines it logged until then.
-struct Started {
-    child: std::process::Child,
-    address: String,
-    log: Vec<String>,
+pub struct Started {
+    pub child: std::process::Child,
+    pub address: String,
+    pub log: Vec<String>,
+    /// The lines it logs from then on.
+    pub lines: std::sync::mpsc::Receiver<String>,
     _dir: Arc<tempfile::TempDir>,
 }
 
@@ -34,7 +36,7 @@ fn start_binary(envs: &[(&str, &str)]) -> Started {
 }
 
 /// The binary on the SQLite file `h.db` in `dir`, with `envs`, not yet waited for.
-fn spawn_binary(dir: &tempfile::TempDir, envs: &[(&str, &str)]) -> std::process::Child {
+pub fn spawn_binary(dir: &tempfile::TempDir, envs: &[(&str, &str)]) -> std::process::Child {
     Command::new(env!("CARGO_BIN_EXE_herald"))
         .args(["--bind", "127.0.0.1:0", "--database-url"])
         .arg(format!(
@@ -51,7 +53,7 @@ fn spawn_binary(dir: &tempfile::TempDir, envs: &[(&str, &str)]) -> std::process:
 }
 
 /// [`start_binary`] on the SQLite file in `dir` (which may hold one already).
-fn start_binary_in(dir: Arc<tempfile::TempDir>, envs: &[(&str, &str)]) -> Started {
+pub fn start_binary_in(dir: Arc<tempfile::TempDir>, envs: &[(&str, &str)]) -> Started {
     let mut child = spawn_binary(&dir, envs);
     let stderr = child.stderr.take().unwrap();
     let (lines, seen) = std::sync::mpsc::channel::<String>();
@@ -78,6 +80,7 @@ fn start_binary_in(dir: Arc<tempfile::TempDir>, envs: &[(&str, &str)]) -> Starte
         child,
         address,
         log,
+        lines: seen,
         _dir: dir,
     }
 }
