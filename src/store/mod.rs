@@ -38,7 +38,6 @@ mod sql;
 mod sqlite_engine;
 mod sqlite_lock;
 mod sqlite_outbox;
-mod sqlite_witness;
 mod transact;
 mod versions;
 mod writer;
@@ -191,11 +190,9 @@ impl Store {
             Backend::Sqlite => {
                 let options = sqlx::sqlite::SqliteConnectOptions::from_str(url)?;
                 let path = options.get_filename();
-                let witness = sqlite_witness::Witness::new(path);
-                let engine =
-                    sqlite_engine::SqliteEngine::open(path, handoff.clone(), witness.clone())?;
+                let engine = sqlite_engine::SqliteEngine::open(path, handoff.clone())?;
                 let writers = writer::spawn_thread("herald-sqlite-writer", engine, shared)?;
-                let readers = Readers::Sqlite(Arc::new(sqlite_engine::Readers::new(path, witness)));
+                let readers = Readers::Sqlite(Arc::new(sqlite_engine::Readers::new(path)));
                 (writers, readers)
             }
             // Several writers, each with its own connection: PostgreSQL runs their
@@ -261,16 +258,6 @@ impl Store {
     /// copy of it (see `cache.rs`).
     pub fn cache_misses(&self) -> u64 {
         self.cache.misses()
-    }
-
-    /// SQLite: how many reads have asked the database for a lobby's version, because the WAL
-    /// index could not show that nobody but this process's writer had committed since it
-    /// last did (`sqlite_witness.rs`). None on PostgreSQL, where every read asks.
-    pub fn sqlite_version_lookups(&self) -> Option<u64> {
-        match &self.readers {
-            Readers::Sqlite(readers) => Some(readers.lookups()),
-            Readers::Postgres(_) => None,
-        }
     }
 
     /// Closes the pool (waits for connections in use to be returned).
