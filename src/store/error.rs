@@ -63,6 +63,9 @@ pub enum StoreError {
         #[source]
         cause: std::io::Error,
     },
+    /// PostgreSQL did not answer within the request's wait (`Store::within`).
+    #[error("the database did not answer within {0:?}")]
+    NoAnswer(Duration),
     /// A writer or reader of the store has stopped (the store is shutting down).
     #[error("the store's {0} has stopped")]
     Stopped(&'static str),
@@ -76,6 +79,7 @@ impl StoreError {
     pub fn is_unavailable(&self) -> bool {
         match self {
             StoreError::Database(error) => sqlx_unavailable(error),
+            StoreError::NoAnswer(_) => true,
             StoreError::BatchFailed(cause) | StoreError::VersionCheck(cause) => {
                 cause.is_unavailable()
             }

@@ -64,6 +64,7 @@ mod server_binary;
 mod server_limits;
 mod server_rate_limits;
 mod store_cache;
+mod store_database_wait;
 mod store_disk_full;
 mod store_durability;
 mod store_errors;
