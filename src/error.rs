@@ -52,6 +52,11 @@ pub enum AppError {
     /// changed. The detail goes to the log only.
     #[error("the database is unavailable for a moment; try again")]
     Unavailable(String),
+    /// 503: the database's storage is full (SQLite's "database or disk is full", PostgreSQL's
+    /// SQLSTATE 53100); nothing was changed, and the same request succeeds once space is freed.
+    /// The detail goes to the log, once per interval (`store::report_storage_full`).
+    #[error("the server's storage is full; try again later")]
+    StorageFull(String),
     /// 500: a fault of ours. The detail goes to the log only.
     #[error("internal error: {0}")]
     Internal(String),
@@ -106,7 +111,10 @@ impl AppError {
             AppError::BodyTimeout | AppError::HeadTimeout => StatusCode::REQUEST_TIMEOUT,
             AppError::Rejected { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             AppError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
-            AppError::Busy | AppError::ClientBusy | AppError::Unavailable(_) => {
+            AppError::Busy
+            | AppError::ClientBusy
+            | AppError::Unavailable(_)
+            | AppError::StorageFull(_) => {
                 StatusCode::SERVICE_UNAVAILABLE
             }
             AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
@@ -128,6 +136,7 @@ impl AppError {
             AppError::Busy => "server-busy",
             AppError::ClientBusy => "client-busy",
             AppError::Unavailable(_) => "database-unavailable",
+            AppError::StorageFull(_) => "storage-full",
             AppError::Internal(_) => "internal",
         }
     }
@@ -137,6 +146,8 @@ impl AppError {
         match self {
             AppError::TooManyRequests { retry_after } => Some(*retry_after),
             AppError::Busy | AppError::ClientBusy | AppError::Unavailable(_) => Some(1),
+            // Space is freed by an operator, not in a second.
+            AppError::StorageFull(_) => Some(STORAGE_FULL_RETRY_AFTER),
             _ => None,
         }
     }
@@ -149,6 +160,9 @@ impl AppError {
             }
             AppError::Unavailable(_) => {
                 "The database is unavailable for a moment; please try again.".into()
+            }
+            AppError::StorageFull(_) => {
+                "The server's storage is full; nothing was changed. Please try again later.".into()
             }
             other => other.to_string(),
         }
@@ -167,15 +181,24 @@ impl From<sqlx::Error> for AppError {
 }
 
 /// A store error is a fault of ours whatever its cause (a corrupt stored row included): a 500,
-/// its cause in the log; except a database that cannot be reached for now, a 503.
+/// its cause in the log; except a database that cannot be reached for now, or whose storage is
+/// full, a 503. A full storage is noted here, where a request meets it, so that it is
+/// reported (once per interval) whichever store path refused.
 impl From<crate::store::StoreError> for AppError {
     fn from(error: crate::store::StoreError) -> AppError {
+        if error.is_storage_full() {
+            crate::store::report_storage_full(&error);
+            return AppError::StorageFull(format!("store: {error}"));
+        }
         match error.is_unavailable() {
             true => AppError::Unavailable(format!("store: {error}")),
             false => AppError::Internal(format!("store: {error}")),
         }
     }
 }
+
+/// The `Retry-After` of a 503 `storage-full`, in seconds.
+const STORAGE_FULL_RETRY_AFTER: u64 = 30;
 
 impl IntoResponse for AppError {
     fn into_response(self) -> Response {

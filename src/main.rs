@@ -75,7 +75,16 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
 
 async fn serve(config: Config) -> Result<(), Box<dyn std::error::Error>> {
     spawn_allocator_purge();
-    let store = Store::connect(&config.database_url).await?;
+    let store = match Store::connect(&config.database_url).await {
+        Ok(store) => store,
+        Err(error) => {
+            // A sentence for the operator (another process on the SQLite file, a database
+            // that cannot be reached), not a debug dump, and a failed exit.
+            tracing::error!(%error, "the store could not be opened");
+            eprintln!("herald: {error}");
+            std::process::exit(1);
+        }
+    };
     tracing::info!(database = %config.redacted_database_url(), "store ready (migrations applied)");
     let mut options = config.options();
     // A mail relay's URL that does not parse stops the start, rather than mail quietly.

@@ -138,7 +138,10 @@ fn settle(
             }
         }
         Err(error) => {
-            tracing::warn!(lobby = %id, %error, "a due deadline could not be acted on");
+            // A full storage was reported (once per interval) where the store refused.
+            if !matches!(error, crate::error::AppError::StorageFull(_)) {
+                tracing::warn!(lobby = %id, %error, "a due deadline could not be acted on");
+            }
             retry.insert(id, at + 1_000);
         }
     }

@@ -14,7 +14,7 @@ use axum::extract::DefaultBodyLimit;
 use axum::http::{Method, Request, StatusCode, Uri};
 use axum::response::IntoResponse;
 use tokio::sync::watch;
-use tower_http::trace::TraceLayer;
+use tower_http::trace::{DefaultOnFailure, TraceLayer};
 
 use crate::error::AppError;
 use crate::host::Host;
@@ -90,9 +90,17 @@ pub fn app(state: AppState) -> Router {
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(extract::BODY_LIMIT))
         .layer(axum::middleware::from_fn(boundary::boundary))
-        .layer(TraceLayer::new_for_http().make_span_with(|request: &Request<_>| {
-            tracing::debug_span!("request", method = %request.method(), path = %loggable_path(request.uri().path()))
-        }))
+        // A 5xx is logged where it arises, with its cause (`AppError::into_response`, the
+        // store's own reports), so the trace layer's line for it is kept to debug: at error it
+        // doubled every internal error, and wrote a line per request while the storage was full
+        // or the database away, which those report once per interval or as warnings.
+        .layer(
+            TraceLayer::new_for_http()
+                .make_span_with(|request: &Request<_>| {
+                    tracing::debug_span!("request", method = %request.method(), path = %loggable_path(request.uri().path()))
+                })
+                .on_failure(DefaultOnFailure::new().level(tracing::Level::DEBUG)),
+        )
         .with_state(state)
 }
 

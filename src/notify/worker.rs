@@ -231,6 +231,8 @@ async fn record(shared: Arc<Shared>, mut results: mpsc::UnboundedReceiver<Finish
                 lost,
                 "notifications: leases ran out before their attempts ended; another worker took them"
             ),
+            // A full storage is reported once per interval, whoever meets it.
+            Err(error) if error.is_storage_full() => crate::store::report_storage_full(&error),
             Err(error) => tracing::warn!(
                 %error,
                 "notifications: recording attempts failed; their leases will run out and they are retried"
@@ -273,7 +275,11 @@ async fn run(shared: Arc<Shared>, mut handed: Handed) {
         {
             Ok(claimed) => claimed,
             Err(error) => {
-                tracing::warn!(%error, "notifications: claiming deliveries failed");
+                // A full storage is reported once per interval, whoever meets it.
+                match error.is_storage_full() {
+                    true => crate::store::report_storage_full(&error),
+                    false => tracing::warn!(%error, "notifications: claiming deliveries failed"),
+                }
                 Vec::new()
             }
         };

@@ -3,7 +3,8 @@
 //! its column and what was wrong with the value, and reaches the client as a 500 (a fault of
 //! ours), never as a refusal of the request.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 /// Why the store could not do what it was asked.
 #[derive(Debug, thiserror::Error)]
@@ -48,6 +49,23 @@ pub enum StoreError {
     /// (PostgreSQL): a fault of Herald's, never of a request.
     #[error("this database's outbox work does not ride the lobbies' writer")]
     OutboxElsewhere,
+    /// SQLite: another process holds the database's lock file, so it is serving this database
+    /// already; one process per SQLite file (docs/store.md, "One process per SQLite file").
+    #[error(
+        "another Herald process is using this SQLite database (it holds the lock file {lock:?}); \
+         stop it first, or run several processes on PostgreSQL"
+    )]
+    SqliteInUse { lock: std::path::PathBuf },
+    /// SQLite: the database's lock file could not be opened or locked.
+    #[error("locking the SQLite database through {path:?}: {cause}")]
+    SqliteLock {
+        path: std::path::PathBuf,
+        #[source]
+        cause: std::io::Error,
+    },
+    /// PostgreSQL did not answer within the request's wait (`Store::within`).
+    #[error("the database did not answer within {0:?}")]
+    NoAnswer(Duration),
     /// A writer or reader of the store has stopped (the store is shutting down).
     #[error("the store's {0} has stopped")]
     Stopped(&'static str),
@@ -61,10 +79,73 @@ impl StoreError {
     pub fn is_unavailable(&self) -> bool {
         match self {
             StoreError::Database(error) => sqlx_unavailable(error),
+            StoreError::NoAnswer(_) => true,
             StoreError::BatchFailed(cause) | StoreError::VersionCheck(cause) => {
                 cause.is_unavailable()
             }
             _ => false,
+        }
+    }
+}
+
+impl StoreError {
+    /// Whether the database refused to write because its storage is full: SQLite's
+    /// `SQLITE_FULL` ("database or disk is full") or PostgreSQL's SQLSTATE 53100 (`disk_full`).
+    /// Nothing of the refused transaction was written, and the same request succeeds once
+    /// space is freed, so the client is told to come back later (503 `storage-full`), and the
+    /// log says so once per [`STORAGE_FULL_REPORT_EVERY`] rather than once per request.
+    pub fn is_storage_full(&self) -> bool {
+        match self {
+            StoreError::Sqlite(rusqlite::Error::SqliteFailure(error, _)) => {
+                error.code == rusqlite::ErrorCode::DiskFull
+            }
+            StoreError::Database(sqlx::Error::Database(database)) => database
+                .code()
+                .is_some_and(|code| code == POSTGRES_DISK_FULL || code == SQLITE_FULL),
+            StoreError::BatchFailed(cause) | StoreError::VersionCheck(cause) => {
+                cause.is_storage_full()
+            }
+            _ => false,
+        }
+    }
+}
+
+/// PostgreSQL's SQLSTATE for "no space left on device" (class 53, insufficient resources).
+const POSTGRES_DISK_FULL: &str = "53100";
+
+/// SQLite's primary result code `SQLITE_FULL`, as sqlx reports it.
+const SQLITE_FULL: &str = "13";
+
+/// How often a full storage is reported in the log while it lasts.
+pub const STORAGE_FULL_REPORT_EVERY: Duration = Duration::from_secs(60);
+
+/// Since when storage-full failures go unreported, and how many.
+static STORAGE_FULL: Mutex<Option<(Instant, u64)>> = Mutex::new(None);
+
+/// Notes a failure for a full storage: logged at once if none was reported in the last
+/// [`STORAGE_FULL_REPORT_EVERY`], with how many were noted since the last report; otherwise
+/// only counted. A full disk fails every write until space is freed, and a line per failure
+/// (the writer's, the request's) buried the log: thousands of lines a minute saying one thing.
+pub fn report_storage_full(error: &StoreError) {
+    let now = Instant::now();
+    let mut last = STORAGE_FULL
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    match &mut *last {
+        Some((since, unreported)) if now.duration_since(*since) < STORAGE_FULL_REPORT_EVERY => {
+            *unreported += 1;
+        }
+        _ => {
+            let unreported = last.map_or(0, |(_, unreported)| unreported);
+            *last = Some((now, 0));
+            drop(last);
+            tracing::error!(
+                %error,
+                failures_since_last_report = unreported,
+                every_s = STORAGE_FULL_REPORT_EVERY.as_secs(),
+                "the database's storage is full: writes are refused (503 storage-full) until \
+                 space is freed; reported once per interval"
+            );
         }
     }
 }
@@ -80,5 +161,31 @@ pub fn sqlx_unavailable(error: &sqlx::Error) -> bool {
             code.starts_with("08") || matches!(&*code, "57P01" | "57P02" | "57P03" | "53300")
         }),
         _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// SQLite's own "database or disk is full", from a database held to its size by
+    /// `PRAGMA max_page_count`, is a full storage, alone and as a failed batch's cause.
+    #[test]
+    fn sqlites_full_database_is_a_full_storage() {
+        let conn = rusqlite::Connection::open_in_memory().unwrap();
+        conn.execute_batch("CREATE TABLE t (v TEXT); PRAGMA max_page_count = 3;")
+            .unwrap();
+        let filled = (0..100).try_for_each(|_| {
+            conn.execute("INSERT INTO t VALUES (?1)", [&"x".repeat(2_000)])
+                .map(drop)
+        });
+        let error = StoreError::from(filled.unwrap_err());
+        assert!(error.is_storage_full(), "{error}");
+        assert!(StoreError::BatchFailed(Arc::new(error)).is_storage_full());
+        let other = StoreError::from(
+            conn.execute("INSERT INTO nowhere VALUES (1)", [])
+                .unwrap_err(),
+        );
+        assert!(!other.is_storage_full(), "{other}");
     }
 }

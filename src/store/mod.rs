@@ -36,8 +36,8 @@ pub mod retention;
 mod rows;
 mod sql;
 mod sqlite_engine;
+mod sqlite_lock;
 mod sqlite_outbox;
-mod sqlite_witness;
 mod transact;
 mod versions;
 mod writer;
@@ -52,7 +52,7 @@ use sqlx::{AnyPool, Executor};
 use uuid::Uuid;
 
 pub use deliveries::{Attempt, AttemptRow, Claimed, Finished, Settled};
-pub use error::{StoreError, sqlx_unavailable};
+pub use error::{STORAGE_FULL_REPORT_EVERY, StoreError, report_storage_full, sqlx_unavailable};
 pub use handoff::Taking;
 pub use my_games::MyGameRow;
 pub use outbox::{NewTarget, TargetRow};
@@ -92,6 +92,12 @@ pub struct Store {
     clock: Clock,
     /// Where the SQLite writer hands the deliveries it queues (`handoff.rs`).
     handoff: Arc<handoff::Handoff>,
+    /// PostgreSQL: the longest a request waits for the database, all its waits together
+    /// ([`DATABASE_WAIT`] unless connected with another).
+    wait: Duration,
+    /// SQLite: this process's lock on the database file, held while the store is open
+    /// (`sqlite_lock.rs`); None on PostgreSQL, which several processes share.
+    _lock: Option<Arc<sqlite_lock::FileLock>>,
 }
 
 /// How a read checks a lobby's version.
@@ -112,6 +118,10 @@ impl std::fmt::Debug for Store {
 /// A round's step logs, in order (`Store::round_logs`).
 const ROUND_LOGS: &str = "SELECT log FROM steps WHERE lobby_id = $1 AND round = $2 ORDER BY seq";
 
+/// How long a request waits for PostgreSQL at most, all its waits together, before it is
+/// answered `503 database-unavailable` (docs/scale-out.md, "PostgreSQL restarts or fails over").
+pub const DATABASE_WAIT: Duration = Duration::from_secs(10);
+
 static SQLITE_MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("migrations/sqlite");
 static POSTGRES_MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("migrations/postgres");
 
@@ -124,6 +134,16 @@ impl Store {
 
     /// [`Store::connect`], with time from `clock` (tests pass a manual one).
     pub async fn connect_with_clock(url: &str, clock: Clock) -> Result<Store, StoreError> {
+        Store::connect_with(url, clock, DATABASE_WAIT).await
+    }
+
+    /// [`Store::connect_with_clock`], where a request waits for PostgreSQL at most `wait`
+    /// (rather than [`DATABASE_WAIT`]).
+    pub async fn connect_with(
+        url: &str,
+        clock: Clock,
+        wait: Duration,
+    ) -> Result<Store, StoreError> {
         sqlx::any::install_default_drivers();
         let backend = if url.starts_with("sqlite:") {
             Backend::Sqlite
@@ -131,6 +151,15 @@ impl Store {
             Backend::Postgres
         } else {
             return Err(StoreError::UnsupportedUrl(url.to_owned()));
+        };
+        // Taken before anything opens the file, so that a second process is refused before
+        // it migrates or writes anything.
+        let lock = match backend {
+            Backend::Sqlite => {
+                let options = sqlx::sqlite::SqliteConnectOptions::from_str(url)?;
+                Some(sqlite_lock::lock(options.get_filename())?)
+            }
+            Backend::Postgres => None,
         };
         let options = AnyConnectOptions::from_str(url)?;
         let pool = match backend {
@@ -156,7 +185,10 @@ impl Store {
             Backend::Postgres => {
                 AnyPoolOptions::new()
                     .max_connections(16)
-                    .acquire_timeout(Duration::from_secs(10))
+                    // A little longer than a request's whole wait, which `within` bounds, so
+                    // that a request hears that bound, not a shorter one of the pool's that
+                    // counts only the last of its waits.
+                    .acquire_timeout(wait + Duration::from_secs(1))
                     .connect_with(options)
                     .await?
             }
@@ -178,11 +210,9 @@ impl Store {
             Backend::Sqlite => {
                 let options = sqlx::sqlite::SqliteConnectOptions::from_str(url)?;
                 let path = options.get_filename();
-                let witness = sqlite_witness::Witness::new(path);
-                let engine =
-                    sqlite_engine::SqliteEngine::open(path, handoff.clone(), witness.clone())?;
+                let engine = sqlite_engine::SqliteEngine::open(path, handoff.clone())?;
                 let writers = writer::spawn_thread("herald-sqlite-writer", engine, shared)?;
-                let readers = Readers::Sqlite(Arc::new(sqlite_engine::Readers::new(path, witness)));
+                let readers = Readers::Sqlite(Arc::new(sqlite_engine::Readers::new(path)));
                 (writers, readers)
             }
             // Several writers, each with its own connection: PostgreSQL runs their
@@ -214,6 +244,8 @@ impl Store {
             readers,
             clock,
             handoff,
+            wait,
+            _lock: lock,
         })
     }
 
@@ -249,13 +281,20 @@ impl Store {
         self.cache.misses()
     }
 
-    /// SQLite: how many reads have asked the database for a lobby's version, because the WAL
-    /// index could not show that nobody but this process's writer had committed since it
-    /// last did (`sqlite_witness.rs`). None on PostgreSQL, where every read asks.
-    pub fn sqlite_version_lookups(&self) -> Option<u64> {
-        match &self.readers {
-            Readers::Sqlite(readers) => Some(readers.lookups()),
-            Readers::Postgres(_) => None,
+    /// Runs `work` within the request's wait for PostgreSQL ([`DATABASE_WAIT`]): the pool's
+    /// acquire timeout bounds one wait for a connection, but a request can wait several times
+    /// (a version check, then a load; a job queued behind a batch that is itself waiting) and
+    /// on a connection whose database went silent, which no timeout of the pool's bounds.
+    /// SQLite's work is in-process and runs as it is asked for.
+    pub(crate) async fn within<T>(
+        &self,
+        work: impl std::future::Future<Output = Result<T, StoreError>>,
+    ) -> Result<T, StoreError> {
+        match self.backend {
+            Backend::Sqlite => work.await,
+            Backend::Postgres => tokio::time::timeout(self.wait, work)
+                .await
+                .unwrap_or(Err(StoreError::NoAnswer(self.wait))),
         }
     }
 
@@ -266,9 +305,13 @@ impl Store {
 
     /// The newest lobbies first.
     pub async fn list_lobbies(&self, limit: i64) -> Result<Vec<LobbyRow>, StoreError> {
-        let rows = sqlx::query(sql::LOBBY_LIST)
-            .bind(limit)
-            .fetch_all(&self.pool)
+        let rows = self
+            .within(async {
+                Ok(sqlx::query(sql::LOBBY_LIST)
+                    .bind(limit)
+                    .fetch_all(&self.pool)
+                    .await?)
+            })
             .await?;
         rows.iter().map(LobbyRow::read).collect()
     }
@@ -277,6 +320,10 @@ impl Store {
     /// from the cache when the lobby's version in the database says the cached copy is
     /// current, else read afresh (without a lock) and cached.
     pub async fn snapshot(&self, id: Uuid) -> Result<Option<Arc<Snapshot>>, StoreError> {
+        self.within(self.snapshot_now(id)).await
+    }
+
+    async fn snapshot_now(&self, id: Uuid) -> Result<Option<Arc<Snapshot>>, StoreError> {
         let version = match &self.readers {
             Readers::Sqlite(readers) => readers.version(id)?,
             Readers::Postgres(versions) => versions.version(id).await?,
@@ -297,6 +344,10 @@ impl Store {
 
     /// Resolved steps of a lobby, in order (optionally only those of one round).
     pub async fn steps(&self, id: Uuid, round: Option<u32>) -> Result<Vec<StepRow>, StoreError> {
+        self.within(self.steps_now(id, round)).await
+    }
+
+    async fn steps_now(&self, id: Uuid, round: Option<u32>) -> Result<Vec<StepRow>, StoreError> {
         let rows = match round {
             Some(round) => {
                 sqlx::query(
@@ -334,10 +385,14 @@ impl Store {
                 Ok(rows.collect::<Result<Vec<_>, _>>()?)
             });
         }
-        let rows = sqlx::query(ROUND_LOGS)
-            .bind(id.to_string())
-            .bind(i64::from(round))
-            .fetch_all(&self.pool)
+        let rows = self
+            .within(async {
+                Ok(sqlx::query(ROUND_LOGS)
+                    .bind(id.to_string())
+                    .bind(i64::from(round))
+                    .fetch_all(&self.pool)
+                    .await?)
+            })
             .await?;
         rows.iter()
             .map(|row| columns::Columns::of("steps", row).text("log"))
@@ -346,13 +401,17 @@ impl Store {
 
     /// Public events of a lobby numbered after `after`, oldest first.
     pub async fn events_after(&self, id: Uuid, after: i64) -> Result<Vec<EventRow>, StoreError> {
-        let rows = sqlx::query(
-            "SELECT seq, kind, data FROM events WHERE lobby_id = $1 AND seq > $2 ORDER BY seq LIMIT 500",
-        )
-        .bind(id.to_string())
-        .bind(after)
-        .fetch_all(&self.pool)
-        .await?;
+        let rows = self
+            .within(async {
+                Ok(sqlx::query(
+                    "SELECT seq, kind, data FROM events WHERE lobby_id = $1 AND seq > $2 ORDER BY seq LIMIT 500",
+                )
+                .bind(id.to_string())
+                .bind(after)
+                .fetch_all(&self.pool)
+                .await?)
+            })
+            .await?;
         rows.iter().map(EventRow::read).collect()
     }
 }

@@ -155,6 +155,7 @@ pub fn spawn(store: Store, retention: Retention) -> watch::Receiver<u64> {
                     "retention: expired lobbies deleted"
                 ),
                 Ok(_) => {}
+                Err(error) if error.is_storage_full() => super::report_storage_full(&error),
                 Err(error) => {
                     tracing::warn!(%error, "retention: the sweep failed; it runs again later")
                 }

@@ -8,13 +8,10 @@
 //! is applied, and the compare-and-swap is each change's UPDATE of its lobby.
 //!
 //! The same thread-free idea serves the hot read: [`Readers`] checks a lobby's version on a
-//! small set of read connections, inline, without leaving the calling thread, and not at all
-//! while the WAL index shows that nobody but this writer has committed since it last did
-//! (`sqlite_witness.rs`).
+//! small set of read connections, inline, without leaving the calling thread.
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use rusqlite::{Connection, OptionalExtension, Transaction, TransactionBehavior, params};
@@ -26,7 +23,6 @@ use super::feed::Published;
 use super::handoff::{Handoff, Taker};
 use super::load::load_snapshot;
 use super::rows::{Change, NewLobby, Snapshot, Status};
-use super::sqlite_witness::Witness;
 use super::writer::Progress;
 use super::{StoreError, sql};
 
@@ -47,22 +43,15 @@ pub(super) fn open(path: &Path) -> rusqlite::Result<Connection> {
 pub(super) struct SqliteEngine {
     conn: Connection,
     own: OwnWrites,
-    /// What the reads may trust of this writer's commits (`sqlite_witness.rs`).
-    witness: Arc<Witness>,
     /// Where the deliveries a batch queues go once it commits (`handoff.rs`).
     handoff: Arc<Handoff>,
 }
 
 impl SqliteEngine {
-    pub fn open(
-        path: &Path,
-        handoff: Arc<Handoff>,
-        witness: Arc<Witness>,
-    ) -> Result<SqliteEngine, StoreError> {
+    pub fn open(path: &Path, handoff: Arc<Handoff>) -> Result<SqliteEngine, StoreError> {
         Ok(SqliteEngine {
             conn: open(path)?,
             own: OwnWrites::default(),
-            witness,
             handoff,
         })
     }
@@ -72,7 +61,6 @@ impl SqliteEngine {
 pub(super) struct SqliteBatch<'e> {
     tx: Transaction<'e>,
     own: &'e mut OwnWrites,
-    witness: &'e Witness,
     at: i64,
     /// The worker this batch's deliveries are handed to, as registered when it began.
     taker: Option<Taker>,
@@ -92,7 +80,6 @@ impl Engine for SqliteEngine {
         Ok(SqliteBatch {
             tx,
             own: &mut self.own,
-            witness: &self.witness,
             at,
             taker: self.handoff.taker(),
             handed: Vec::new(),
@@ -102,10 +89,7 @@ impl Engine for SqliteEngine {
     fn ended(&mut self, progress: &Progress, committed: bool) {
         match committed {
             true => self.own.committed(progress),
-            false => {
-                self.own.versions.clear();
-                self.witness.failed();
-            }
+            false => self.own.versions.clear(),
         }
     }
 }
@@ -173,14 +157,10 @@ impl Batch for SqliteBatch<'_> {
 
     async fn commit(
         self,
-        changed: &HashMap<Uuid, Arc<Snapshot>>,
+        _changed: &HashMap<Uuid, Arc<Snapshot>>,
         _published: &[(Uuid, Published)],
     ) -> Result<(), StoreError> {
-        // Read holding the write lock (nobody else can commit now), then once committed.
-        let before = self.witness.header();
         self.tx.commit()?;
-        let after = self.witness.header();
-        self.witness.committed(before, after, changed);
         if let Some(taker) = &self.taker {
             taker.hand(self.handed);
         }
@@ -334,9 +314,8 @@ struct OwnWrites {
     quiet: HashSet<Uuid>,
 }
 
-/// Lobbies remembered at most, here and by the reads' witness; past it the map starts again
-/// (which only costs lookups).
-pub(super) const OWN_WRITES_KEPT: usize = 1 << 16;
+/// Lobbies remembered at most; past it the map starts again (which only costs lookups).
+const OWN_WRITES_KEPT: usize = 1 << 16;
 
 impl OwnWrites {
     /// Called holding the write lock, before the batch reads anything.
@@ -381,38 +360,23 @@ fn version(conn: &Connection, lobby: Uuid) -> rusqlite::Result<Option<i64>> {
 pub(super) struct Readers {
     path: PathBuf,
     idle: Mutex<Vec<Connection>>,
-    /// The versions this process's writer committed, while nobody else has committed since.
-    witness: Arc<Witness>,
-    /// Versions read from the database (the witness could not answer).
-    lookups: AtomicU64,
 }
 
 /// Idle read connections kept; more are opened under load and closed when not needed.
 const IDLE_READERS: usize = 4;
 
 impl Readers {
-    pub fn new(path: &Path, witness: Arc<Witness>) -> Readers {
+    pub fn new(path: &Path) -> Readers {
         Readers {
             path: path.to_owned(),
             idle: Mutex::new(Vec::new()),
-            witness,
-            lookups: AtomicU64::new(0),
         }
     }
 
-    /// The lobby's version, or None if there is no such lobby: as this process's writer
-    /// committed it while nobody else has committed since, else from the database.
+    /// The lobby's version in the database, or None if there is no such lobby: asked every
+    /// time, so that a commit by any other writer of the file is never missed.
     pub fn version(&self, lobby: Uuid) -> Result<Option<i64>, StoreError> {
-        if let Some(version) = self.witness.version(lobby) {
-            return Ok(Some(version));
-        }
-        self.lookups.fetch_add(1, Ordering::Relaxed);
         self.read(|conn| version(conn, lobby).map_err(StoreError::from))
-    }
-
-    /// Versions read from the database so far.
-    pub fn lookups(&self) -> u64 {
-        self.lookups.load(Ordering::Relaxed)
     }
 
     /// Runs `read` on an idle read connection, inline on the calling thread: for reads of a

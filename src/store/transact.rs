@@ -70,17 +70,19 @@ impl Store {
     {
         let (sender, answer) = oneshot::channel();
         let decide = Box::new(move |read: Read<'_>| decision(read, decide, sender));
-        self.writers
-            .queue(id)
-            .send(Job::Transact { lobby: id, decide })
-            .await
-            .map_err(|_| writer_gone())?;
-        answer.await.map_err(|_| writer_gone())?
+        // Within the request's wait (`Store::within`), queued behind another batch included;
+        // past it the caller hears 503, and the job, if it still runs, is what it always was:
+        // a change applied whole or not at all.
+        let answered = self.within(async {
+            self.writers
+                .queue(id)
+                .send(Job::Transact { lobby: id, decide })
+                .await
+                .map_err(|_| StoreError::Stopped("writer"))?;
+            answer.await.map_err(|_| StoreError::Stopped("writer"))
+        });
+        answered.await?
     }
-}
-
-fn writer_gone<E>() -> TransactError<E> {
-    TransactError::Database(StoreError::Stopped("writer"))
 }
 
 /// Runs the caller's decision for the group-commit writer, and wraps the answer to give once
@@ -143,11 +145,14 @@ impl Store {
             lobby: lobby.clone(),
             reply,
         };
-        self.writers
-            .queue(lobby.id)
-            .send(job)
-            .await
-            .map_err(|_| StoreError::Stopped("writer"))?;
-        answer.await.map_err(|_| StoreError::Stopped("writer"))?
+        self.within(async {
+            self.writers
+                .queue(lobby.id)
+                .send(job)
+                .await
+                .map_err(|_| StoreError::Stopped("writer"))?;
+            answer.await.map_err(|_| StoreError::Stopped("writer"))?
+        })
+        .await
     }
 }

@@ -358,7 +358,10 @@ async fn run_batch<E: Engine>(engine: &mut E, shared: &Shared, batch: &mut Vec<J
     let outcome = in_one_transaction(engine, &shared.cache, batch, &mut progress).await;
     engine.ended(&progress, outcome.is_ok());
     let failed = outcome.err().map(|error| {
-        tracing::error!(%error, "a group commit failed; its changes were rolled back");
+        match error.is_storage_full() {
+            true => super::error::report_storage_full(&error),
+            false => tracing::error!(%error, "a group commit failed; its changes were rolled back"),
+        }
         Arc::new(error)
     });
     // Jobs the batch never reached (it failed before them) hear why, as the others do: nothing
@@ -438,7 +441,17 @@ async fn run_job(
     match job {
         Job::CreateLobby { lobby, reply } => {
             tx.savepoint().await?;
-            let result = tx.insert_lobby(&lobby).await;
+            let result = match breaks_batch(tx.insert_lobby(&lobby).await) {
+                Ok(result) => result,
+                Err(error) => {
+                    // Its caller hears the batch's failure instead (`finish`).
+                    progress.endings.push(Ending::Created {
+                        reply,
+                        result: Ok(()),
+                    });
+                    return Err(error);
+                }
+            };
             tx.close_savepoint(result.is_err()).await?;
             progress.endings.push(Ending::Created { reply, result });
         }
@@ -446,7 +459,17 @@ async fn run_job(
             // In a savepoint of its own: outbox work that fails is undone alone and its
             // caller told, and the batch's lobbies' changes go on as they were.
             tx.savepoint().await?;
-            let result = tx.outbox(&work).await;
+            let result = match breaks_batch(tx.outbox(&work).await) {
+                Ok(result) => result,
+                Err(error) => {
+                    // Its caller hears the batch's failure instead (`finish`).
+                    progress.endings.push(Ending::Outbox {
+                        reply,
+                        result: Err(StoreError::ReadFailed),
+                    });
+                    return Err(error);
+                }
+            };
             tx.close_savepoint(result.is_err()).await?;
             progress.endings.push(Ending::Outbox { reply, result });
         }
@@ -493,12 +516,23 @@ async fn write(
         return Ok(moved(tx.apply(snapshot, change).await?));
     }
     tx.savepoint().await?;
-    let result = tx.apply(snapshot, change).await;
+    let result = breaks_batch(tx.apply(snapshot, change).await)?;
     tx.close_savepoint(result.is_err()).await?;
     Ok(match result {
         Ok(applied) => moved(applied),
         Err(error) => Err(WriteError::Database(error)),
     })
+}
+
+/// A savepoint's failure that must fail the whole batch instead: a full storage. Every later
+/// write of the batch would fail the same way, and SQLite may already have rolled the whole
+/// transaction back on `SQLITE_FULL`, savepoint and all, so that closing the savepoint would
+/// fail with a misleading error of its own.
+fn breaks_batch<T>(result: Result<T, StoreError>) -> Result<Result<T, StoreError>, StoreError> {
+    match result {
+        Err(error) if error.is_storage_full() => Err(error),
+        other => Ok(other),
+    }
 }
 
 /// The lobby as committed, from the cache when its version says the cached copy is current

@@ -46,7 +46,6 @@ const NOT_YET_UNTIED: &[&[&str]] = &[
         "store/versions.rs",
         "store/writer.rs",
     ],
-    &["store/sqlite_engine.rs", "store/sqlite_witness.rs"],
     &[
         "rules/crossing_swords/damage.rs",
         "rules/crossing_swords/events.rs",

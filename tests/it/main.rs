@@ -67,6 +67,8 @@ mod server_binary;
 mod server_limits;
 mod server_rate_limits;
 mod store_cache;
+mod store_database_wait;
+mod store_disk_full;
 mod store_durability;
 mod store_errors;
 mod store_group_commit;

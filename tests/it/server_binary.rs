@@ -4,6 +4,7 @@
 
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
+use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::io::AsyncWriteExt;
@@ -13,11 +14,13 @@ use crate::server_limits::PATIENCE;
 
 /// The binary started on a fresh SQLite file with `envs`, once it logs that it listens: the
 /// child, its address and the lines it logged until then.
-struct Started {
-    child: std::process::Child,
-    address: String,
-    log: Vec<String>,
-    _dir: tempfile::TempDir,
+pub struct Started {
+    pub child: std::process::Child,
+    pub address: String,
+    pub log: Vec<String>,
+    /// The lines it logs from then on.
+    pub lines: std::sync::mpsc::Receiver<String>,
+    _dir: Arc<tempfile::TempDir>,
 }
 
 /// A test that fails part-way leaves no server behind.
@@ -29,8 +32,12 @@ impl Drop for Started {
 }
 
 fn start_binary(envs: &[(&str, &str)]) -> Started {
-    let dir = tempfile::tempdir().unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_herald"))
+    start_binary_in(Arc::new(tempfile::tempdir().unwrap()), envs)
+}
+
+/// The binary on the SQLite file `h.db` in `dir`, with `envs`, not yet waited for.
+pub fn spawn_binary(dir: &tempfile::TempDir, envs: &[(&str, &str)]) -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_herald"))
         .args(["--bind", "127.0.0.1:0", "--database-url"])
         .arg(format!(
             "sqlite://{}?mode=rwc",
@@ -42,7 +49,12 @@ fn start_binary(envs: &[(&str, &str)]) -> Started {
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .unwrap();
+        .unwrap()
+}
+
+/// [`start_binary`] on the SQLite file in `dir` (which may hold one already).
+pub fn start_binary_in(dir: Arc<tempfile::TempDir>, envs: &[(&str, &str)]) -> Started {
+    let mut child = spawn_binary(&dir, envs);
     let stderr = child.stderr.take().unwrap();
     let (lines, seen) = std::sync::mpsc::channel::<String>();
     std::thread::spawn(move || {
@@ -68,6 +80,7 @@ fn start_binary(envs: &[(&str, &str)]) -> Started {
         child,
         address,
         log,
+        lines: seen,
         _dir: dir,
     }
 }
@@ -238,5 +251,52 @@ async fn memory_freed_by_3000_closed_connections_goes_back_to_the_kernel() {
     assert!(
         left <= bound,
         "{left} of the {grown} bytes the crowd took stayed resident after it closed"
+
+/// One process per SQLite file (docs/store.md, "One process per SQLite file"): a second
+/// server started on the file a first one serves refuses to start, saying why, and exits
+/// non-zero, while the first goes on serving; once the first is gone (even by `kill -9`, which
+/// runs none of its code) the file is free again.
+#[tokio::test]
+async fn a_second_server_on_one_sqlite_file_refuses_to_start() {
+    let mut first = start_binary(&[]);
+    let dir = first._dir.clone();
+    let mut second = spawn_binary(&dir, &[]);
+    let deadline = std::time::Instant::now() + PATIENCE;
+    let status = loop {
+        if let Some(status) = second.try_wait().unwrap() {
+            break status;
+        }
+        if std::time::Instant::now() > deadline {
+            let _ = second.kill();
+            panic!("a second server on the same SQLite file kept running");
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut second.stderr.take().unwrap(), &mut stderr).unwrap();
+    assert!(!status.success(), "{status}: {stderr}");
+    assert!(
+        stderr.contains("another Herald process is using this SQLite database")
+            && stderr.contains("h.db.lock"),
+        "the refusal says why: {stderr}"
+    );
+    assert!(
+        !stderr.contains("Herald is listening"),
+        "the second never listened: {stderr}"
+    );
+    assert!(
+        first.child.try_wait().unwrap().is_none(),
+        "the first server goes on"
+    );
+    let served = TcpStream::connect(first.address.as_str()).await;
+    assert!(served.is_ok(), "the first server still accepts connections");
+
+    first.child.kill().unwrap();
+    first.child.wait().unwrap();
+    drop(first);
+    let again = start_binary_in(dir, &[]);
+    assert!(
+        again.log.iter().any(|l| l.contains("Herald is listening")),
+        "the file is free once its server is gone"
     );
 }
