@@ -251,6 +251,8 @@ async fn memory_freed_by_3000_closed_connections_goes_back_to_the_kernel() {
     assert!(
         left <= bound,
         "{left} of the {grown} bytes the crowd took stayed resident after it closed"
+    );
+}
 
 /// One process per SQLite file (docs/store.md, "One process per SQLite file"): a second
 /// server started on the file a first one serves refuses to start, saying why, and exits
