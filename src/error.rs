@@ -114,9 +114,7 @@ impl AppError {
             AppError::Busy
             | AppError::ClientBusy
             | AppError::Unavailable(_)
-            | AppError::StorageFull(_) => {
-                StatusCode::SERVICE_UNAVAILABLE
-            }
+            | AppError::StorageFull(_) => StatusCode::SERVICE_UNAVAILABLE,
             AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
