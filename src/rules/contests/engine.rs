@@ -176,7 +176,7 @@ impl<'a> Run<'a> {
         }
     }
 
-    fn order_of<'o>(orders: &'o [(Seat, Order)], seat: Seat) -> Option<&'o Order> {
+    fn order_of(orders: &[(Seat, Order)], seat: Seat) -> Option<&Order> {
         orders.iter().find(|(s, _)| *s == seat).map(|(_, o)| o)
     }
 

@@ -469,7 +469,7 @@ pub fn check(state: &State, seat: Seat, body: OrderBody) -> Result<Order, Refusa
             };
             let fury = match body.fury {
                 None => 0,
-                Some(k) if k >= 0 && k <= 100 => k as u32,
+                Some(k) if (0..=100).contains(&k) => k as u32,
                 Some(got) => return Err(Refusal::InvalidFury { got }),
             };
             let declaration = Declaration {
