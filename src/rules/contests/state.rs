@@ -106,9 +106,13 @@ pub enum Source {
 /// and kept as [`Fighter::rwih`].
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Modifier {
+    /// The rating it changes.
     pub attribute: Attribute,
+    /// Added to the rating (negative: a penalty).
     pub amount: i32,
+    /// How long it holds.
     pub lasts: Lasts,
+    /// Where it came from.
     pub source: Source,
 }
 
@@ -423,13 +427,21 @@ pub struct End {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Step {
+    /// Round 1's window, for those with an opening action (W0).
     Opening,
+    /// The window after a phase, for both (W0).
     Next,
+    /// A phase's declarations, for those with a choice (P1).
     Declare,
+    /// A contest's die, guesses and face-down card (K1).
     Set,
+    /// A contest's face-up cards, for those who asked and hold a card (K3).
     FaceUp,
+    /// A tie-break's die and guesses (K6).
     Tie,
+    /// Kick below the waist's two cards (A5).
     Discard,
+    /// The duel is over (§3.6).
     Over,
 }
 

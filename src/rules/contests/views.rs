@@ -24,7 +24,9 @@ pub struct Pools {
     pub max_hp: u32,
     pub hp: u32,
     pub energy: u32,
+    /// Effective ratings (§2.5), without a contest's card bonuses.
     pub ratings: Ratings,
+    /// The modifiers in force (§2.5).
     pub modifiers: Vec<Modifier>,
     /// Right where it hurts in force (−2 Skill, −2 Mind until the next Melee phase).
     pub right_where_it_hurts: bool,
