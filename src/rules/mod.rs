@@ -7,6 +7,7 @@
 //! game, bit for bit.
 
 pub mod bst;
+pub mod contests;
 pub mod crossing_swords;
 pub mod scale_of_styles;
 

