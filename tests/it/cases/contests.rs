@@ -128,10 +128,6 @@ impl CaseGame for Contests {
         }
     }
 
-    fn carried(state: &State) -> Vec<herald::rules::contests::Event> {
-        state.carried.clone()
-    }
-
     fn check_player(
         state: &State,
         seat: Seat,
