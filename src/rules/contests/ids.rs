@@ -53,45 +53,45 @@ ids! {
     /// The 17 combat cards in scope, in the canonical deck order of §4.2 (Spank is out of
     /// scope and not in the deck, Ruling 49).
     pub enum Card {
-        /// §4.2 #1: an opening action; the combat starts with a Melee phase (L51).
+        /// §4.2 item 1: an opening action; the combat starts with a Melee phase (L51).
         Charge = "charge",
-        /// §4.2 #2: an opening action; a free Archery phase before the combat (L52).
+        /// §4.2 item 2: an opening action; a free Archery phase before the combat (L52).
         CaughtWithPantsDown = "caught-with-pants-down",
-        /// §4.2 #3: in a contest; a surcharge on the opponent's energy (L53, Ruling 42).
+        /// §4.2 item 3: in a contest; a surcharge on the opponent's energy (L53, Ruling 42).
         MakeFunnyFaces = "make-funny-faces",
-        /// §4.2 #4: a window action before a Melee phase (L54, Ruling 43).
+        /// §4.2 item 4: a window action before a Melee phase (L54, Ruling 43).
         DisArm = "dis-arm",
-        /// §4.2 #5: +3 Skill for one contest (L56).
+        /// §4.2 item 5: +3 Skill for one contest (L56).
         MyDaddyWasAnElf = "my-daddy-was-an-elf",
-        /// §4.2 #6: a window action after a Melee phase (L57, Ruling 44).
+        /// §4.2 item 6: a window action after a Melee phase (L57, Ruling 44).
         NowYouSeeMe = "now-you-see-me",
-        /// §4.2 #7: +3 Might (L58-L59).
+        /// §4.2 item 7: +3 Might (L58-L59).
         IllegalDoping = "illegal-doping",
-        /// §4.2 #8: +3 Might (L58-L59).
+        /// §4.2 item 8: +3 Might (L58-L59).
         WhatDidYouCallMyMom = "what-did-you-call-my-mom",
-        /// §4.2 #9: +3 Might (L58-L59).
+        /// §4.2 item 9: +3 Might (L58-L59).
         GimmeYerLunchMoney = "gimme-yer-lunch-money",
-        /// §4.2 #10: +3 Might (L58-L59).
+        /// §4.2 item 10: +3 Might (L58-L59).
         DwarvenAle = "dwarven-ale",
-        /// §4.2 #11: +3 Mind (L60).
+        /// §4.2 item 11: +3 Mind (L60).
         CheckOutMyDiploma = "check-out-my-diploma",
-        /// §4.2 #12: +3 Mind (L60).
+        /// §4.2 item 12: +3 Mind (L60).
         VastlySuperiorNerd = "vastly-superior-nerd",
-        /// §4.2 #13: +3 Mind (L60).
+        /// §4.2 item 13: +3 Mind (L60).
         ASwiftCupOfCoffee = "a-swift-cup-of-coffee",
-        /// §4.2 #14: in his own blow; a won blow makes the opponent discard two (L61, A5).
+        /// §4.2 item 14: in his own blow; a won blow makes the opponent discard two (L61, A5).
         KickBelowTheWaist = "kick-below-the-waist",
-        /// §4.2 #15: cancels one card (L62, Ruling 24).
+        /// §4.2 item 15: cancels one card (L62, Ruling 24).
         NoWay = "no-way",
-        /// §4.2 #16: in his own attack; a wound earns one more attack (L63, Ruling 46).
+        /// §4.2 item 16: in his own attack; a wound earns one more attack (L63, Ruling 46).
         AmIGoodOrWhat = "am-i-good-or-what",
-        /// §4.2 #17: a window action; a contest of Mind to choose the next phase (L64).
+        /// §4.2 item 17: a window action; a contest of Mind to choose the next phase (L64).
         YourShoelaceIsUntied = "your-shoelace-is-untied",
     }
 }
 
 impl Card {
-    /// One of the four +3 Might cards (§4.2 #7-#10, L58-L59).
+    /// One of the four +3 Might cards (§4.2 items 7-10, L58-L59).
     pub const fn is_might(self) -> bool {
         matches!(
             self,
@@ -102,7 +102,7 @@ impl Card {
         )
     }
 
-    /// One of the three +3 Mind cards (§4.2 #11-#13, L60).
+    /// One of the three +3 Mind cards (§4.2 items 11-13, L60).
     pub const fn is_mind(self) -> bool {
         matches!(
             self,
