@@ -32,8 +32,8 @@ const FLOORS: &[&[&str]] = &[
 /// Circles of files not yet untied, each as its files: every one is a defect, listed so that
 /// it cannot grow and must be struck off here when it is untied (the test fails on a listed
 /// circle that is gone as on a new one). The host's rooms, the games, the fairness checks, the
-/// notifications and the bots have none; the store's writer and its engines, and the rules of two
-/// games still do.
+/// notifications and the bots have none; only the store's writer and its engines
+/// still do.
 const NOT_YET_UNTIED: &[&[&str]] = &[
     &[
         "store/deliveries.rs",
@@ -47,26 +47,6 @@ const NOT_YET_UNTIED: &[&[&str]] = &[
         "store/writer.rs",
     ],
     &["store/sqlite_engine.rs", "store/sqlite_witness.rs"],
-    &[
-        "rules/crossing_swords/damage.rs",
-        "rules/crossing_swords/events.rs",
-        "rules/crossing_swords/state.rs",
-        "rules/crossing_swords/turn.rs",
-    ],
-    &[
-        "rules/crossing_swords/refusal.rs",
-        "rules/crossing_swords/setup.rs",
-    ],
-    &[
-        "rules/scale_of_styles/events.rs",
-        "rules/scale_of_styles/state.rs",
-    ],
-    &[
-        "rules/scale_of_styles/orders.rs",
-        "rules/scale_of_styles/refusal.rs",
-        "rules/scale_of_styles/round.rs",
-        "rules/scale_of_styles/setup.rs",
-    ],
 ];
 
 #[derive(Clone, Debug, PartialEq)]
