@@ -5,7 +5,7 @@
 //! also has its own dash pattern and a labelled legend; the same numbers follow as a table, the
 //! chart's text alternative.
 
-use super::round::RoundBlock;
+use super::round_block::RoundBlock;
 use super::table::heading;
 use crate::games::{GameUi, with_game};
 use crate::host::GameKind;

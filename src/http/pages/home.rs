@@ -9,6 +9,7 @@ use axum::response::{IntoResponse, Response};
 use serde_json::{Map, Value, json};
 
 use super::create_form::{self, Input};
+use super::lobby_detail::detail;
 use super::my_games::{MyLine, my_lines, remember};
 use super::session::{CheckedForm, Csrf, Role, Transport, identity_cookie};
 use super::{Live, PageError, again, see_other};
@@ -143,17 +144,6 @@ pub struct HomePage {
     pub mine: Vec<MyLine>,
     /// Just arrived through a carry link.
     pub carried: bool,
-}
-
-/// Where a lobby stands, in words.
-pub fn detail(summary: &LobbySummary) -> String {
-    match (summary.status, summary.round) {
-        (Status::Signups, _) => "sign-ups open".to_string(),
-        (Status::Closed, _) => "sign-ups closed, starting soon".to_string(),
-        (Status::Running, Some(round)) => format!("round {round}"),
-        (Status::Finished, Some(round)) => format!("finished after round {round}"),
-        (Status::Running | Status::Finished, None) => summary.status.as_str().to_string(),
-    }
 }
 
 fn line(summary: &LobbySummary) -> LobbyLine {

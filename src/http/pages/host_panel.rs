@@ -56,8 +56,8 @@ pub struct HostPage {
     pub error: Option<String>,
     pub paused: bool,
     pub deadline: Option<DeadlineLine>,
-    /// The notifications section (`host_webhooks.rs`).
-    pub notifications: super::host_webhooks::WebhooksSection,
+    /// The notifications section (`webhooks_section.rs`).
+    pub notifications: super::webhooks_section::WebhooksSection,
     /// A webhook's signing secret, shown once on the page that added it.
     pub new_secret: Option<String>,
 }
@@ -136,7 +136,7 @@ pub(super) async fn host_page(
         error,
         paused: lobby.paused,
         deadline: DeadlineLine::of(&lobby),
-        notifications: super::host_webhooks::WebhooksSection::of(app, id, &token).await?,
+        notifications: super::webhooks_section::WebhooksSection::of(app, id, &token).await?,
         new_secret: None,
     })
 }

@@ -10,31 +10,7 @@ use serde_json::{Map, Value};
 use super::host_panel::{HostPage, host_page, host_token};
 use super::session::{CheckedForm, Csrf};
 use super::{PageError, PagePath, again, lobby_id, see_other};
-use crate::error::AppError;
-use crate::events::EventKind;
-use crate::host::WebhookView;
 use crate::http::AppState;
-
-/// What the section shows.
-pub struct WebhooksSection {
-    pub webhooks: Vec<WebhookView>,
-    /// The event names a webhook may ask for.
-    pub events: Vec<&'static str>,
-    /// Whether players can give an email address on this server.
-    pub mail_on: bool,
-}
-
-impl WebhooksSection {
-    pub async fn of(app: &AppState, id: uuid::Uuid, token: &str) -> Result<Self, AppError> {
-        Ok(WebhooksSection {
-            webhooks: app.host.webhooks(id, Some(token)).await?,
-            events: crate::store::outbox::NOTIFIABLE
-                .map(EventKind::as_str)
-                .to_vec(),
-            mail_on: app.host.notify_settings().mail_on(),
-        })
-    }
-}
 
 /// What the host asked for in the section.
 enum Action {

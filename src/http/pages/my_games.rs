@@ -105,7 +105,7 @@ fn my_line(game: &MyGame) -> MyLine {
         href,
         game: game.lobby.game.title(),
         role,
-        detail: super::home::detail(&game.lobby),
+        detail: super::lobby_detail::detail(&game.lobby),
     }
 }
 

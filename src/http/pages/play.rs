@@ -11,9 +11,10 @@ use serde_json::{Map, Value};
 use uuid::Uuid;
 
 use super::deadline::DeadlineLine;
-use super::mail_form::MailSection;
+use super::mail_section::MailSection;
 use super::prompt_form::{PromptForm, form_for, order_body};
-use super::round::{RoundBlock, collecting, history, so_far};
+use super::round::{collecting, history};
+use super::round_block::{RoundBlock, so_far};
 use super::session::{CheckedForm, Csrf, Role, Tokens, forget_cookie};
 use super::table::{PoolsTable, PublicPlayer, describe_order, heading, names, show};
 use super::{Live, PageError, PagePath, again, base_url, lobby_id, see_other};

@@ -4,7 +4,7 @@
 //! page are the pools *after* the last resolved round.
 
 use super::export::{self, Block, Post};
-use super::round::RoundBlock;
+use super::round_block::RoundBlock;
 use super::table::{PoolsTable, Standings};
 use crate::host::views::LobbyView;
 use crate::store::Status;

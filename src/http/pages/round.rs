@@ -6,63 +6,14 @@ use askama_web::WebTemplate;
 use axum::extract::State;
 use axum::http::HeaderMap;
 
-use super::cite::{Cited, cite};
-use super::deadline::Stamp;
 use super::posts::{self, Exports, Links};
+use super::round_block::RoundBlock;
 use super::session::Tokens;
-use super::table::{PoolsTable, names, order_line};
 use super::{Live, PageError, PagePath, base_url, lobby_id};
 use crate::error::AppError;
-use crate::host::GameKind;
 use crate::host::views::LobbyView;
 use crate::http::AppState;
 use crate::http::extract::round_number;
-
-/// One resolved round as shown: orders and log as lines, the pools after it.
-pub struct RoundBlock {
-    /// The game played, whose codes the orders show as chips.
-    pub game: GameKind,
-    pub round: u32,
-    pub orders: Vec<String>,
-    /// The log's lines, their rule citations linked to `game`'s rules page.
-    pub log: Vec<Cited>,
-    pub table: PoolsTable,
-    /// When the round resolved (none while it runs).
-    pub resolved: Option<Stamp>,
-}
-
-/// The `text` lines of a log's entries, with their citations.
-fn log_lines(log: &[serde_json::Value], game: GameKind) -> Vec<Cited> {
-    log.iter()
-        .filter_map(|e| e["text"].as_str().map(|text| cite(text, game.id())))
-        .collect()
-}
-
-impl RoundBlock {
-    /// The revealed orders with the game's codes as chips (`chips.rs`).
-    pub fn shown_orders(&self) -> Vec<Vec<super::chips::Piece>> {
-        self.orders
-            .iter()
-            .map(|line| super::chips::order_pieces(self.game, line))
-            .collect()
-    }
-
-    pub fn of(view: &crate::host::RoundView, game: GameKind) -> RoundBlock {
-        let players = view.pools["players"]
-            .as_array()
-            .cloned()
-            .unwrap_or_default();
-        let names = names(&players);
-        RoundBlock {
-            game,
-            round: view.round,
-            orders: view.orders.iter().map(|o| order_line(o, &names)).collect(),
-            log: log_lines(&view.log, game),
-            table: PoolsTable::of(game, &players, false),
-            resolved: Some(Stamp::of_millis(view.resolved_at)),
-        }
-    }
-}
 
 #[derive(Template, WebTemplate)]
 #[template(path = "round.html")]
@@ -128,27 +79,6 @@ pub async fn show_round(
         export_title: format!("Round {round}"),
         block,
         exports,
-    })
-}
-
-/// What the running round has revealed so far (BST: the play step while its decision steps
-/// run), if anything.
-pub fn so_far(lobby: &LobbyView) -> Option<RoundBlock> {
-    let current = lobby.current_round.as_ref()?;
-    let names = names(&lobby.players);
-    Some(RoundBlock {
-        game: lobby.game,
-        round: current["round"]
-            .as_u64()
-            .and_then(|r| u32::try_from(r).ok())?,
-        orders: current["orders"]
-            .as_array()?
-            .iter()
-            .map(|o| order_line(o, &names))
-            .collect(),
-        log: log_lines(current["log"].as_array()?, lobby.game),
-        table: PoolsTable::default(),
-        resolved: None,
     })
 }
 

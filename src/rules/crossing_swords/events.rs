@@ -2,12 +2,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::damage::Step;
+use super::arithmetic::Step;
 use super::halt::HaltFate;
 use super::moves::Move;
-use super::state::{EndReason, PlayerRef};
-use super::turn::PassReason;
-use crate::rules;
+use crate::rules::{self, PlayerId};
 
 /// How much a Mend healed (M, Ruling 28).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -167,3 +165,50 @@ pub enum Event {
 }
 
 impl rules::Event for Event {}
+
+/// A player as events, prompts and standings name him: `{"id", "name"}`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayerRef {
+    /// The player's id.
+    pub id: PlayerId,
+    /// The player's name.
+    pub name: String,
+}
+
+impl std::fmt::Display for PlayerRef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.name)
+    }
+}
+
+/// Why the game ended (R13, Ruling 31).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum EndReason {
+    /// Exactly one player is left; he converted his HP to VP (G6).
+    LastStanding,
+    /// Everyone left died in the same turn; no conversion (Ruling 31).
+    NoSurvivors,
+    /// The `max_rounds` turn was played with two or more alive; no conversion (Ruling 31).
+    RoundCap,
+    /// The host ended the game with two or more alive; no conversion (Ruling 31).
+    EndedByHost,
+}
+
+/// Why a living player's turn became a Pass (R0, Ruling 2). The host refuses illegal orders at
+/// submission and resolves only once every living player has answered, so through the host a
+/// Pass cannot arise; these cover a caller that breaks that contract.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PassReason {
+    /// No order was given for this seat.
+    NoOrder,
+    /// Several different orders were given for this seat.
+    ConflictingOrders,
+    /// The target is not a player of this game.
+    UnknownTarget,
+    /// The target is dead (Ruling 30).
+    DeadTarget,
+    /// The move may not target its own player (Ruling 3).
+    SelfTarget,
+}

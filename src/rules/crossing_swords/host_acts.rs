@@ -20,10 +20,11 @@
 use serde::Deserialize;
 
 use super::CrossingSwords;
+use super::events::EndReason;
 use super::events::Event;
 use super::refusal::Refusal;
 use super::resolve::winners;
-use super::state::{End, EndReason, State};
+use super::state::{End, State};
 use crate::rules::{HostAct, Seat};
 
 /// The host's decision when ending a game early: nothing to decide, the VP standings decide

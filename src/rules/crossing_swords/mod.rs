@@ -6,6 +6,7 @@
 //! (Ruling 4). Damage moves HP counters to the damager's VP (G5); the last player standing
 //! converts his HP to VP (G6); the most VP wins, ties share (G7, Ruling 32). No randomness.
 
+pub mod arithmetic;
 pub mod counters;
 pub mod damage;
 pub mod events;
@@ -27,15 +28,13 @@ mod tests;
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
-pub use events::Event;
+pub use events::{EndReason, Event, PassReason, PlayerRef};
 pub use moves::{Attack, Category, Move, Order, OrderBody};
 pub use refusal::{Refusal, SetupProblem};
 pub use rulebook::Rulebook;
 pub use setup::{Settings, Setup, SetupPlayer};
-pub use state::{
-    EndReason, MoveChoice, Outcome, PlayerRef, Pools, Private, Prompt, Standing, State, Table,
-};
-pub use turn::{PassReason, default_order};
+pub use state::{MoveChoice, Outcome, Pools, Private, Prompt, Standing, State, Table};
+pub use turn::default_order;
 
 use crate::rules::{
     Entrant, ForkRefusal, Game, GameRng, HostAct, PlayerId, Resolution, Seat, SettingsError,

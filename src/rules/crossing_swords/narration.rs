@@ -3,12 +3,11 @@
 
 use std::fmt;
 
-use super::damage::{Step, ZeroReason};
+use super::arithmetic::{Step, ZeroReason};
+use super::events::{EndReason, PassReason, PlayerRef};
 use super::events::{Event, MendAmount};
 use super::halt::HaltFate;
 use super::moves::Category;
-use super::state::{EndReason, PlayerRef};
-use super::turn::PassReason;
 
 fn names(players: &[PlayerRef]) -> String {
     match players {

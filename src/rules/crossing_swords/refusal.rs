@@ -4,8 +4,10 @@ use std::fmt;
 
 use super::moves::Move;
 use super::rulebook::Rulebook;
-use super::setup::SETUP_POOL_LIMIT;
 use crate::rules::{self, ROUND_LIMIT};
+
+/// The most counters a setup may put in one pool (keeps arithmetic far from overflow).
+pub const SETUP_POOL_LIMIT: i64 = 1_000_000;
 
 /// What is wrong with a `settings.setup` position (api.md "Starting from a position").
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -3,10 +3,11 @@
 
 use super::counters::settle;
 use super::damage::{Hit, Source, ledger_attacks};
+use super::events::EndReason;
 use super::events::{Event, MendAmount};
 use super::moves::{Move, Order};
 use super::rulebook::Tiebreak;
-use super::state::{End, EndReason, State};
+use super::state::{End, State};
 use super::turn::{Play, Turn};
 use crate::rules::{ROUND_LIMIT, Seat};
 

@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::refusal::{Refusal, SetupProblem};
+use super::refusal::{Refusal, SETUP_POOL_LIMIT, SetupProblem};
 use super::rulebook::Rulebook;
 use super::state::{Fighter, State};
 use crate::rules::{Entrant, ROUND_LIMIT, Seat, SettingsError};
@@ -12,8 +12,6 @@ use crate::rules::{Entrant, ROUND_LIMIT, Seat, SettingsError};
 pub const MOST_PLAYERS: u32 = 16;
 /// Starting HP (G2: "starts with 20 HP").
 pub const START_HP: u32 = 20;
-/// The most counters a setup may put in one pool (keeps arithmetic far from overflow).
-pub const SETUP_POOL_LIMIT: i64 = 1_000_000;
 
 /// Host-chosen settings: the seats, the variant keys of rulings §3.1 (`max_rounds` and the
 /// [`Rulebook`], whose keys sit flattened beside it) and an optional opening position.

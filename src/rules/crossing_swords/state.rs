@@ -2,6 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::events::{EndReason, PlayerRef};
 use super::moves::{Attack, Category, Move};
 use super::rulebook::Rulebook;
 use crate::rules::{PlayerId, Seat};
@@ -54,20 +55,6 @@ pub struct End {
     pub reason: EndReason,
     /// Everyone with the most VP, in seat order (G7, Ruling 32).
     pub winners: Vec<Seat>,
-}
-
-/// Why the game ended (R13, Ruling 31).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum EndReason {
-    /// Exactly one player is left; he converted his HP to VP (G6).
-    LastStanding,
-    /// Everyone left died in the same turn; no conversion (Ruling 31).
-    NoSurvivors,
-    /// The `max_rounds` turn was played with two or more alive; no conversion (Ruling 31).
-    RoundCap,
-    /// The host ended the game with two or more alive; no conversion (Ruling 31).
-    EndedByHost,
 }
 
 impl State {
@@ -141,21 +128,6 @@ pub enum TargetProblem {
     Dead,
     /// Oneself, with a move that must name another player (Ruling 3).
     OwnSeat,
-}
-
-/// A player as events, prompts and standings name him: `{"id", "name"}`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct PlayerRef {
-    /// The player's id.
-    pub id: PlayerId,
-    /// The player's name.
-    pub name: String,
-}
-
-impl std::fmt::Display for PlayerRef {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.name)
-    }
 }
 
 /// One player's public pools: `{"hp", "vp", "focus", "dodge"}`. The carry-overs are public:

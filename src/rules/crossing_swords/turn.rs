@@ -2,30 +2,11 @@
 
 use std::collections::BTreeMap;
 
-use serde::{Deserialize, Serialize};
-
+use super::events::PassReason;
 use super::halt::{HaltFate, HaltGraph};
 use super::moves::{Attack, Category, Move, Order};
 use super::state::{State, TargetProblem};
 use crate::rules::Seat;
-
-/// Why a living player's turn became a Pass (R0, Ruling 2). The host refuses illegal orders at
-/// submission and resolves only once every living player has answered, so through the host a
-/// Pass cannot arise; these cover a caller that breaks that contract.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum PassReason {
-    /// No order was given for this seat.
-    NoOrder,
-    /// Several different orders were given for this seat.
-    ConflictingOrders,
-    /// The target is not a player of this game.
-    UnknownTarget,
-    /// The target is dead (Ruling 30).
-    DeadTarget,
-    /// The move may not target its own player (Ruling 3).
-    SelfTarget,
-}
 
 /// What one seat does this turn (R0).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

@@ -5,9 +5,11 @@
 use std::fmt;
 use std::str::FromStr;
 
+use rand::seq::SliceRandom;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::scale::Technique;
+use crate::rules::GameRng;
 
 /// A suit, in the canonical order of S-2 (C, D, H, S).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -192,6 +194,21 @@ pub fn reaction_speed(card: Card, level: u8, ace: AceSpeed) -> Option<u8> {
         }),
         Card::Suited { rank, .. } => Some(rank.number()),
     }
+}
+
+/// The cards of `pack` not in `used`, shuffled from canonical order with the game's RNG.
+pub fn shuffled_rest(pack: &[Card], used: &[Card], rng: &mut GameRng) -> Vec<Card> {
+    let mut rest: Vec<Card> = pack.iter().filter(|c| !used.contains(c)).copied().collect();
+    rest.shuffle(rng);
+    rest
+}
+
+/// The deck a plan makes (S-3): the listed cards on top in order, then the rest of the pack
+/// shuffled with the game's RNG.
+pub fn plan_deck(pack: &[Card], listed: &[Card], rng: &mut GameRng) -> Vec<Card> {
+    let mut deck = listed.to_vec();
+    deck.extend(shuffled_rest(pack, listed, rng));
+    deck
 }
 
 #[cfg(test)]

@@ -3,10 +3,10 @@
 
 use std::cmp::Ordering;
 
-use super::events::{Event, Exchange};
+use super::events::{Award, EndReason, Event, Exchange};
 use super::round::Run;
 use super::rulebook::{EndRule, Tiebreak};
-use super::state::{Award, End, EndReason, Fighter, State, Step};
+use super::state::{End, Fighter, State, Step};
 use crate::rules::{ROUND_LIMIT, Seat};
 
 /// The most a Level rises to (T3, Ruling 21).
@@ -133,7 +133,7 @@ impl Run<'_> {
 mod tests {
     use super::*;
     use crate::rules::PlayerId;
-    use crate::rules::scale_of_styles::state::PlayerRef;
+    use crate::rules::scale_of_styles::events::PlayerRef;
 
     fn fighter(level: u8, xp: u32, deck: &[&str]) -> Fighter {
         Fighter {

@@ -12,9 +12,9 @@ use serde::Deserialize;
 
 use super::ScaleOfStyles;
 use super::ending::{finish, margins};
-use super::events::Event;
+use super::events::{EndReason, Event};
 use super::refusal::Refusal;
-use super::state::{Discarded, EndReason, State, Step};
+use super::state::{Discarded, State, Step};
 use crate::rules::{HostAct, PlayerId, Seat};
 
 /// The host's decision: `{"result": "draw"}` or `{"winner": "<player id>"}`.

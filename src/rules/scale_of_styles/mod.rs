@@ -27,14 +27,14 @@ pub mod views;
 mod tests;
 
 pub use cards::Card;
-pub use events::Event;
+pub use events::{EndReason, Event};
 pub use orders::{Order, OrderBody};
 pub use prompts::Prompt;
 pub use refusal::Refusal;
 pub use rulebook::Rulebook;
 pub use scale::Technique;
 pub use setup::{Join, JoinBody, Settings, Setup, SetupPlayer};
-pub use state::{EndReason, State, Step};
+pub use state::{State, Step};
 pub use views::{Outcome, Pools, Private, Table};
 
 use crate::rules::{Entrant, ForkRefusal, Game, GameRng, HostAct, Resolution, Seat, SettingsError};

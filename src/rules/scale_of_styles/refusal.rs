@@ -4,9 +4,14 @@ use std::fmt;
 
 use super::rulebook::Rulebook;
 use super::scale::Technique;
-use super::setup::{COMBAT_SIDES, STAMINA_LIMIT, XP_LIMIT};
 use crate::rules::{self, ROUND_LIMIT};
 
+/// The sides a combat die may have (Ruling 25: d4 d6 d8 d10 d12).
+pub const COMBAT_SIDES: [u8; 5] = [4, 6, 8, 10, 12];
+/// The most XP a fighter may carry in (keeps the arithmetic far from overflow).
+pub const XP_LIMIT: i64 = 1_000_000;
+/// The most stamina a fighter may have (S13 suggests 12; a host may vary it).
+pub const STAMINA_LIMIT: i64 = 1_000;
 /// What is wrong with a `settings.setup` position (rulings §3.5); `entry` counts from 0.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SetupProblem {

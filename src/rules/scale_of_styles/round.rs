@@ -3,13 +3,12 @@
 
 use rand::RngExt;
 
-use super::cards::{Card, reaction_speed};
-use super::events::{Event, Exchange};
+use super::cards::{Card, plan_deck, reaction_speed};
+use super::events::{Event, Exchange, PlayerRef};
 use super::orders::Order;
 use super::rulebook::{EndRule, InitiativeRule, StrippedCards};
 use super::scale::Technique;
-use super::setup::plan_deck;
-use super::state::{Clash, Discarded, Fighter, PlayerRef, Side, State, Step};
+use super::state::{Clash, Discarded, Fighter, Side, State, Step};
 use crate::rules::{GameRng, Seat};
 
 /// The sides of the 8 dice of a round in R4 order: P1's combat dice, d10, d12, then P2's.

@@ -1,21 +1,17 @@
 //! Settings, the fighters' values and the opening position (rulings S-1 to S-4, §3.5, §5.1).
 
-use rand::seq::SliceRandom;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::cards::Card;
-use super::refusal::{FighterProblem, Refusal, SetupProblem};
+use super::cards::{Card, shuffled_rest};
+use super::events::PlayerRef;
+use super::refusal::{
+    COMBAT_SIDES, FighterProblem, Refusal, STAMINA_LIMIT, SetupProblem, XP_LIMIT,
+};
 use super::rulebook::{DeckOrder, Rulebook};
-use super::state::{Discarded, Fighter, PlayerRef, State, Step};
+use super::state::{Discarded, Fighter, State, Step};
 use crate::rules::{Entrant, GameRng, ROUND_LIMIT, SettingsError};
 
-/// The sides a combat die may have (Ruling 25: d4 d6 d8 d10 d12).
-pub const COMBAT_SIDES: [u8; 5] = [4, 6, 8, 10, 12];
-/// The most XP a fighter may carry in (keeps the arithmetic far from overflow).
-pub const XP_LIMIT: i64 = 1_000_000;
-/// The most stamina a fighter may have (S13 suggests 12; a host may vary it).
-pub const STAMINA_LIMIT: i64 = 1_000;
 /// The longest `dice` list: 8 dice for each of the most rounds a match can last (54).
 pub const DICE_LIMIT: usize = 8 * 54;
 
@@ -371,13 +367,6 @@ fn opening(
     Ok((round, seated))
 }
 
-/// The cards of `pack` not in `used`, shuffled from canonical order with the game's RNG.
-fn shuffled_rest(pack: &[Card], used: &[Card], rng: &mut GameRng) -> Vec<Card> {
-    let mut rest: Vec<Card> = pack.iter().filter(|c| !used.contains(c)).copied().collect();
-    rest.shuffle(rng);
-    rest
-}
-
 /// Checks the `dice` list against the fighters' dice (§3.5): value `i` falls on die
 /// `i mod 8` of the R4 order.
 fn check_dice(dice: &[i64], fighters: &[Fighter; 2]) -> Result<(), Refusal> {
@@ -480,12 +469,4 @@ pub fn start(
         scripted_dice: dice.iter().map(|&v| u8::try_from(v).unwrap_or(1)).collect(),
         end: None,
     })
-}
-
-/// The deck a plan makes (S-3): the listed cards on top in order, then the rest of the pack
-/// shuffled with the game's RNG.
-pub fn plan_deck(pack: &[Card], listed: &[Card], rng: &mut GameRng) -> Vec<Card> {
-    let mut deck = listed.to_vec();
-    deck.extend(shuffled_rest(pack, listed, rng));
-    deck
 }

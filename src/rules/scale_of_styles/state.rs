@@ -7,24 +7,10 @@ use std::collections::VecDeque;
 use serde::{Deserialize, Serialize};
 
 use super::cards::Card;
+use super::events::{Award, EndReason, PlayerRef};
 use super::rulebook::Rulebook;
 use super::scale::Technique;
-use crate::rules::{PlayerId, Seat};
-
-/// A player as named in the log: id and display name, so each line stands alone.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct PlayerRef {
-    /// The player's id.
-    pub id: PlayerId,
-    /// The name shown to others.
-    pub name: String,
-}
-
-impl std::fmt::Display for PlayerRef {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.name)
-    }
-}
+use crate::rules::Seat;
 
 /// A card on a discard pile, face up (Ruling 17): played, or stripped by damage (T7).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -113,35 +99,6 @@ impl Step {
             Step::Over => "finished",
         }
     }
-}
-
-/// Why the match ended (§3.2, and the host's hand).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum EndReason {
-    /// Exactly one fighter is out (T9, Ruling 22): the other wins.
-    KnockOut,
-    /// Both are out in the same round: the margin decides, or a draw (Ruling 19).
-    DoubleKnockOut,
-    /// `end=stamina` and a deck ran out with nobody out: the margin decides (Ruling 22).
-    DecksExhausted,
-    /// The `max_rounds` round (or Herald's round limit) was played: points decide (Ruling 23).
-    RoundCap,
-    /// The host removed a fighter: the other wins.
-    Forfeit,
-    /// The host ended the match, naming the winner or a draw.
-    EndedByHost,
-}
-
-/// The victor's experience award (T10, Rulings 20 and 21).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Award {
-    /// XP earned: the J, Q and K left in his deck.
-    pub earned: u32,
-    /// His Level after the award.
-    pub level: u8,
-    /// His XP after the award.
-    pub xp: u32,
 }
 
 /// How the match ended.

@@ -144,7 +144,7 @@ fn the_plan_is_never_revealed_and_the_deck_is_seen_only_by_its_owner() {
 #[test]
 fn a_hidden_strip_is_told_to_its_owner_alone() {
     let event = Event::StrippedUnseen {
-        player: state::PlayerRef {
+        player: events::PlayerRef {
             id: PlayerId(uuid::Uuid::nil()),
             name: "A".into(),
         },

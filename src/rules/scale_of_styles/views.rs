@@ -4,8 +4,9 @@
 use serde::Serialize;
 
 use super::cards::Card;
+use super::events::EndReason;
 use super::rulebook::{EndRule, StrippedCards};
-use super::state::{EndReason, State, Step};
+use super::state::{State, Step};
 use crate::rules::{PlayerId, Seat};
 
 /// One fighter's public pools (§3.4).
