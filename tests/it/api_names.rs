@@ -179,6 +179,15 @@ async fn a_substitutes_name_takes_the_same_confusable_rule_as_a_join() {
                 reply.text
             );
         };
+        let accepted = |reply: &crate::support::Reply| {
+            assert_eq!(
+                reply.status,
+                StatusCode::OK,
+                "{}: {}",
+                app.backend,
+                reply.text
+            );
+        };
         for twin in ["\u{410}nn", "\u{430}NN", "ANN", "I1", "lI"] {
             let reply = app.post(&replace, Some(&host), json!({"name": twin})).await;
             taken(&reply, &format!("a substitute called {twin:?}"));
@@ -187,13 +196,7 @@ async fn a_substitutes_name_takes_the_same_confusable_rule_as_a_join() {
         let reply = app
             .post(&replace, Some(&host), json!({"name": "\u{412}\u{43e}b"}))
             .await;
-        assert_eq!(
-            reply.status,
-            StatusCode::OK,
-            "{}: {}",
-            app.backend,
-            reply.text
-        );
+        accepted(&reply);
         // A join compares with the substitute's name by the same key.
         let reply = app.post(&players, None, json!({"name": "BOB"})).await;
         taken(&reply, "a joiner called BOB beside the substitute Вob");
@@ -201,13 +204,7 @@ async fn a_substitutes_name_takes_the_same_confusable_rule_as_a_join() {
         // A new link keeps the name, and the rule holds for it after.
         let reissue = format!("{players}/{ann}/reissue");
         let reply = app.post(&reissue, Some(&host), json!({})).await;
-        assert_eq!(
-            reply.status,
-            StatusCode::OK,
-            "{}: {}",
-            app.backend,
-            reply.text
-        );
+        accepted(&reply);
         let reply = app.post(&players, None, json!({"name": "\u{410}nn"})).await;
         taken(&reply, "a joiner called Аnn after Ann's new link");
         let reply = app
@@ -235,13 +232,7 @@ async fn a_substitutes_name_takes_the_same_confusable_rule_as_a_join() {
                 json!({"name": "  Zo\u{65}\u{301}\t "}),
             )
             .await;
-        assert_eq!(
-            reply.status,
-            StatusCode::OK,
-            "{}: {}",
-            app.backend,
-            reply.text
-        );
+        accepted(&reply);
         let reply = app.post(&players, None, json!({"name": "ZO\u{c9}"})).await;
         taken(&reply, "a joiner called ZOÉ beside the substitute Zoé");
     }
