@@ -99,7 +99,10 @@ impl<P: PartialEq> FinishedGame<P> {
             Ending::HostWithoutResult => return Err(Unrated::NoResult),
             Ending::KickOut => return Err(Unrated::KickOut),
         }
-        let kinds = self.seats.iter().filter_map(|s| s.binder.as_ref().map(|b| b.kind));
+        let kinds = self
+            .seats
+            .iter()
+            .filter_map(|s| s.binder.as_ref().map(|b| b.kind));
         let kind = match Kind::common(kinds) {
             Ok(Some(kind)) => kind,
             Ok(None) => return Err(Unrated::TooFewRated),
@@ -210,7 +213,10 @@ mod tests {
 
     #[test]
     fn unrated_games_say_why() {
-        let seats = vec![seat(1, Kind::Humans, held(1)), seat(2, Kind::Humans, held(2))];
+        let seats = vec![
+            seat(1, Kind::Humans, held(1)),
+            seat(2, Kind::Humans, held(2)),
+        ];
         let mut unrated = game(Ending::Rules, seats.clone());
         unrated.rated = false;
         assert_eq!(unrated.rated_result(), Err(Unrated::NotRated));
@@ -227,7 +233,10 @@ mod tests {
             game(Ending::Rules, mixed).rated_result(),
             Err(Unrated::MixedKinds)
         );
-        let twice = vec![seat(1, Kind::Humans, held(1)), seat(1, Kind::Humans, held(2))];
+        let twice = vec![
+            seat(1, Kind::Humans, held(1)),
+            seat(1, Kind::Humans, held(2)),
+        ];
         assert_eq!(
             game(Ending::Rules, twice).rated_result(),
             Err(Unrated::Invalid(ResultError::Twice))

@@ -205,7 +205,10 @@ mod tests {
 
     #[test]
     fn a_name_that_is_no_pool_says_which_part_is_wrong() {
-        assert!(matches!("bst".parse::<Pool>(), Err(PoolError::Shape { .. })));
+        assert!(matches!(
+            "bst".parse::<Pool>(),
+            Err(PoolError::Shape { .. })
+        ));
         assert_eq!(
             "chess/humans".parse::<Pool>(),
             Err(PoolError::UnknownGame("chess".into()))

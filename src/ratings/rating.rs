@@ -290,8 +290,8 @@ mod tests {
             json!({"pool": "crossing-swords/bots", "rating": 25.0, "deviation": 25.0 / 3.0,
                    "volatility": null, "games": 0, "provisional": true})
         );
-        let back: RatingEntry = serde_json::from_value(serde_json::to_value(&entry).unwrap())
-            .unwrap();
+        let back: RatingEntry =
+            serde_json::from_value(serde_json::to_value(&entry).unwrap()).unwrap();
         assert_eq!(back, entry);
     }
 

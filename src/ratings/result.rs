@@ -59,11 +59,10 @@ impl<P: PartialEq> RatedResult<P> {
         if finishes.iter().any(|f| f.place == 0) {
             return Err(ResultError::PlaceZero);
         }
-        let twice = finishes.iter().enumerate().any(|(i, f)| {
-            finishes[..i]
-                .iter()
-                .any(|g| g.participant == f.participant)
-        });
+        let twice = finishes
+            .iter()
+            .enumerate()
+            .any(|(i, f)| finishes[..i].iter().any(|g| g.participant == f.participant));
         if twice {
             return Err(ResultError::Twice);
         }

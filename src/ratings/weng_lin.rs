@@ -98,7 +98,11 @@ mod tests {
     ///   5.270463 × (½ − ½) = −2.635231, μ' = 22.364769; C the same.
     #[test]
     fn three_newcomers_with_a_tie_for_second_match_the_hand_arithmetic() {
-        let after = melee(&[(WengLin::START, 1), (WengLin::START, 2), (WengLin::START, 2)]);
+        let after = melee(&[
+            (WengLin::START, 1),
+            (WengLin::START, 2),
+            (WengLin::START, 2),
+        ]);
         close(after[0].mu, 30.270463);
         close(after[1].mu, 22.364769);
         close(after[2].mu, 22.364769);
@@ -126,8 +130,14 @@ mod tests {
 
     #[test]
     fn an_upset_moves_more_than_the_expected_result() {
-        let strong = WengLin { mu: 35.0, sigma: 3.0 };
-        let weak = WengLin { mu: 20.0, sigma: 3.0 };
+        let strong = WengLin {
+            mu: 35.0,
+            sigma: 3.0,
+        };
+        let weak = WengLin {
+            mu: 20.0,
+            sigma: 3.0,
+        };
         let expected = melee(&[(strong, 1), (weak, 2)]);
         let upset = melee(&[(strong, 2), (weak, 1)]);
         assert!(strong.mu - upset[0].mu > expected[0].mu - strong.mu);
@@ -138,8 +148,14 @@ mod tests {
     /// κ it would be σ / 1000).
     #[test]
     fn kappa_keeps_sigma_from_collapsing() {
-        let unsure = WengLin { mu: 25.0, sigma: 1000.0 };
-        let sure = WengLin { mu: 25.0, sigma: 0.01 };
+        let unsure = WengLin {
+            mu: 25.0,
+            sigma: 1000.0,
+        };
+        let sure = WengLin {
+            mu: 25.0,
+            sigma: 0.01,
+        };
         let mut players = vec![(unsure, 1)];
         players.extend((2..=16).map(|place| (sure, place)));
         let after = melee(&players);
@@ -149,9 +165,28 @@ mod tests {
     #[test]
     fn provisional_above_a_sigma_of_4_and_ranked_by_mu_minus_3_sigma() {
         assert!(WengLin::START.is_provisional());
-        assert!(WengLin { mu: 30.0, sigma: 4.01 }.is_provisional());
-        assert!(!WengLin { mu: 30.0, sigma: 4.0 }.is_provisional());
+        assert!(
+            WengLin {
+                mu: 30.0,
+                sigma: 4.01
+            }
+            .is_provisional()
+        );
+        assert!(
+            !WengLin {
+                mu: 30.0,
+                sigma: 4.0
+            }
+            .is_provisional()
+        );
         close(WengLin::START.conservative(), 0.0);
-        close(WengLin { mu: 30.0, sigma: 2.0 }.conservative(), 24.0);
+        close(
+            WengLin {
+                mu: 30.0,
+                sigma: 2.0,
+            }
+            .conservative(),
+            24.0,
+        );
     }
 }

@@ -25,9 +25,12 @@ fn pools() -> [Pool; 4] {
     ]
 }
 
+/// A drawn game: the index of its pool, hours since the previous one, (participant, place).
+type Drawn = (usize, u32, Vec<(u8, u32)>);
+
 /// One game: its pool, the days since the previous game ended (0 to 400, fractional), and
 /// its participants (distinct, of 12) with their places.
-fn game() -> impl Strategy<Value = (usize, u32, Vec<(u8, u32)>)> {
+fn game() -> impl Strategy<Value = Drawn> {
     (
         0..pools().len(),
         0u32..400 * 24,
@@ -43,7 +46,7 @@ fn game() -> impl Strategy<Value = (usize, u32, Vec<(u8, u32)>)> {
         })
 }
 
-fn history(games: Vec<(usize, u32, Vec<(u8, u32)>)>) -> Vec<RatedResult<u8>> {
+fn history(games: Vec<Drawn>) -> Vec<RatedResult<u8>> {
     let mut at = 1_700_000_000_000;
     games
         .into_iter()
@@ -76,6 +79,9 @@ fn history(games: Vec<(usize, u32, Vec<(u8, u32)>)>) -> Vec<RatedResult<u8>> {
 /// A rating as a store keeps it: the entry's columns and the last game's time.
 type Columns = (f64, f64, Option<f64>, u32, Option<i64>);
 
+/// The stored ratings, by pool and participant.
+type Store = BTreeMap<(Pool, u8), Columns>;
+
 fn columns(rating: &Rating) -> Columns {
     let entry = rating.entry();
     (
@@ -89,8 +95,8 @@ fn columns(rating: &Rating) -> Columns {
 
 /// The finish transaction's path: read the participants' stored columns, rate the one game,
 /// write the `after`s back.
-fn incremental(results: &[RatedResult<u8>]) -> (BTreeMap<(Pool, u8), Columns>, Vec<RatingChange<u8>>) {
-    let mut store: BTreeMap<(Pool, u8), Columns> = BTreeMap::new();
+fn incremental(results: &[RatedResult<u8>]) -> (Store, Vec<RatingChange<u8>>) {
+    let mut store = Store::new();
     let mut changes = Vec::new();
     for result in results {
         let pool = result.pool();
@@ -98,7 +104,8 @@ fn incremental(results: &[RatedResult<u8>]) -> (BTreeMap<(Pool, u8), Columns>, V
             .finishes()
             .iter()
             .filter_map(|f| {
-                let (rating, deviation, volatility, games, last) = *store.get(&(pool, f.participant))?;
+                let (rating, deviation, volatility, games, last) =
+                    *store.get(&(pool, f.participant))?;
                 let stored =
                     Rating::from_columns(pool, rating, deviation, volatility, games, last).unwrap();
                 Some((f.participant, stored))
@@ -124,14 +131,20 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(200))]
 
     #[test]
-    fn rating_game_by_game_from_the_store_equals_a_rebuild(games in prop::collection::vec(game(), 1..60)) {
+    fn rating_game_by_game_from_the_store_equals_a_rebuild(
+        games in prop::collection::vec(game(), 1..60),
+    ) {
         let results = history(games);
         let (rebuilt, rebuilt_changes) = Ratings::rebuild(&results);
         let (store, changes) = incremental(&results);
         prop_assert_eq!(&changes, &rebuilt_changes);
-        let rebuilt_store: BTreeMap<(Pool, u8), Columns> = rebuilt
+        let rebuilt_store: Store = rebuilt
             .pools()
-            .flat_map(|pool| rebuilt.pool(pool).map(move |(p, r)| ((pool, *p), columns(r))))
+            .flat_map(|pool| {
+                rebuilt
+                    .pool(pool)
+                    .map(move |(p, r)| ((pool, *p), columns(r)))
+            })
             .collect();
         prop_assert_eq!(store, rebuilt_store);
 
@@ -144,13 +157,21 @@ proptest! {
     }
 
     #[test]
-    fn each_change_starts_where_the_last_one_ended(games in prop::collection::vec(game(), 1..60)) {
+    fn each_change_starts_where_the_last_one_ended(
+        games in prop::collection::vec(game(), 1..60),
+    ) {
         let results = history(games);
         let (rebuilt, changes) = Ratings::rebuild(&results);
         let mut last: BTreeMap<(Pool, u8), Rating> = BTreeMap::new();
-        for (result, change) in results.iter().flat_map(|r| std::iter::repeat(r).take(r.finishes().len())).zip(&changes) {
+        let per_change = results
+            .iter()
+            .flat_map(|r| std::iter::repeat_n(r, r.finishes().len()));
+        for (result, change) in per_change.zip(&changes) {
             let key = (result.pool(), change.participant);
-            let expected = last.get(&key).copied().unwrap_or_else(|| Rating::start(result.pool()));
+            let expected = last
+                .get(&key)
+                .copied()
+                .unwrap_or_else(|| Rating::start(result.pool()));
             prop_assert_eq!(change.before, expected);
             prop_assert_eq!(change.after.games(), change.before.games() + 1);
             prop_assert_eq!(change.after.last_game_at(), Some(result.ended_at()));

@@ -107,7 +107,10 @@ fn nothing_under_src_ratings_reaches_for_io_a_clock_a_database_async_or_an_ambie
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/ratings");
     let mut files = Vec::new();
     rust_files(&root, &mut files);
-    assert!(files.len() > 5, "the ratings' sources were found: {files:?}");
+    assert!(
+        files.len() > 5,
+        "the ratings' sources were found: {files:?}"
+    );
     let problems: Vec<String> = files
         .iter()
         .flat_map(|file| {
