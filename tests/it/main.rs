@@ -23,6 +23,7 @@ mod api_race;
 mod api_receipts;
 mod api_scale_of_styles;
 mod api_secrecy;
+mod api_talk;
 mod bots;
 mod bst_props;
 mod cases;
