@@ -29,6 +29,7 @@ pub mod sign;
 mod signups;
 pub mod talk;
 mod talk_limits;
+pub mod talk_reads;
 pub mod talk_settings;
 pub mod timing;
 pub mod views;

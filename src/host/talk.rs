@@ -133,6 +133,18 @@ pub(super) fn readable(
     reader: Option<Uuid>,
     revealed: bool,
 ) -> Result<Vec<MessageView>, AppError> {
+    Ok(readable_numbered(rows, reader, revealed)?
+        .into_iter()
+        .map(|(_, view)| view)
+        .collect())
+}
+
+/// [`readable`], each view with its message's number.
+pub(super) fn readable_numbered(
+    rows: &[MessageRow],
+    reader: Option<Uuid>,
+    revealed: bool,
+) -> Result<Vec<(i64, MessageView)>, AppError> {
     let mut views = Vec::new();
     for row in rows {
         let to = match &row.recipients {
@@ -143,13 +155,16 @@ pub(super) fn readable(
             ),
         };
         if revealed || to.readable_by(row.sender, reader) {
-            views.push(MessageView {
-                id: row.id,
-                from: row.sender,
-                to,
-                at: rfc3339(row.sent_at),
-                text: row.text.clone(),
-            });
+            views.push((
+                row.seq,
+                MessageView {
+                    id: row.id,
+                    from: row.sender,
+                    to,
+                    at: rfc3339(row.sent_at),
+                    text: row.text.clone(),
+                },
+            ));
         }
     }
     Ok(views)

@@ -59,6 +59,7 @@ mod pages_host_controls;
 mod pages_mail;
 mod pages_my_games;
 mod pages_rules;
+mod pages_talk;
 mod pages_waiting;
 mod repository_hygiene;
 mod rules_purity;
