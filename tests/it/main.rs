@@ -24,6 +24,7 @@ mod api_receipts;
 mod api_scale_of_styles;
 mod api_secrecy;
 mod api_talk;
+mod api_talk_secrecy;
 mod bots;
 mod bst_props;
 mod cases;
