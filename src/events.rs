@@ -29,11 +29,14 @@ pub enum EventKind {
     DeadlineApproaching,
     Paused,
     Resumed,
+    /// A table-talk message (docs/table-talk.md): on the lobby stream only when it is to
+    /// everyone; a private one only on its sender's and recipients' player streams.
+    Message,
 }
 
 impl EventKind {
     /// Every kind, in the order the documents list them.
-    pub const ALL: [EventKind; 16] = [
+    pub const ALL: [EventKind; 17] = [
         EventKind::PlayerJoined,
         EventKind::SignupsClosed,
         EventKind::Started,
@@ -50,6 +53,7 @@ impl EventKind {
         EventKind::DeadlineApproaching,
         EventKind::Paused,
         EventKind::Resumed,
+        EventKind::Message,
     ];
 
     /// The kind's name on the wire and in the database (`step-resolved`).
@@ -71,6 +75,7 @@ impl EventKind {
             EventKind::DeadlineApproaching => "deadline-approaching",
             EventKind::Paused => "paused",
             EventKind::Resumed => "resumed",
+            EventKind::Message => "message",
         }
     }
 
@@ -101,16 +106,19 @@ impl EventKind {
             | EventKind::DeadlineSet
             | EventKind::DeadlineApproaching
             | EventKind::Paused
-            | EventKind::Resumed => false,
+            | EventKind::Resumed
+            | EventKind::Message => false,
         }
     }
 
     /// Whether a destination may subscribe to the kind (docs/notifications.md): every kind but
     /// `submitted`, which comes once per order: noise for a channel, and the most frequent
     /// event, so the writers skip it without a look at the outbox.
+    /// A message is not either: a private one must reach no channel (its text and recipients
+    /// are secret until the game ends, docs/table-talk.md), and a public one is talk, not a turn.
     pub const fn notifiable(self) -> bool {
         match self {
-            EventKind::Submitted => false,
+            EventKind::Submitted | EventKind::Message => false,
             EventKind::PlayerJoined
             | EventKind::SignupsClosed
             | EventKind::Started
@@ -213,6 +221,47 @@ pub struct Deadline<'a> {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RoundResolved {
     pub round: u32,
+}
+
+/// The `message` event's data (docs/table-talk.md): who wrote to whom (`to` is `"all"` or the
+/// recipients' ids), when, and what. A private one goes only to the player streams of its
+/// sender and recipients.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Message<'a> {
+    pub id: Uuid,
+    pub from: Uuid,
+    pub to: Recipients,
+    #[serde(borrow)]
+    pub at: std::borrow::Cow<'a, str>,
+    #[serde(borrow)]
+    pub text: std::borrow::Cow<'a, str>,
+}
+
+/// Whom a message is for: everyone, or the players named.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Recipients {
+    All(AllPlayers),
+    Players(Vec<Uuid>),
+}
+
+/// The word `"all"`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum AllPlayers {
+    All,
+}
+
+impl Recipients {
+    /// Whether `player` (None: someone who is no player) may read a message `from` sent
+    /// to these recipients before the reveal.
+    pub fn readable_by(&self, from: Uuid, player: Option<Uuid>) -> bool {
+        match (self, player) {
+            (Recipients::All(_), _) => true,
+            (Recipients::Players(_), None) => false,
+            (Recipients::Players(to), Some(player)) => player == from || to.contains(&player),
+        }
+    }
 }
 
 /// The `finished` event's data: the game's outcome as the rules state it (null for a game

@@ -135,7 +135,7 @@
   };
   ["player-joined", "signups-closed", "started", "submitted", "step-resolved", "round-resolved", "finished",
    "player-replaced", "player-kicked", "player-left", "signups-reopened", "ended-by-host",
-   "deadline-set", "deadline-approaching", "paused", "resumed"].forEach(function (kind) {
+   "deadline-set", "deadline-approaching", "paused", "resumed", "message"].forEach(function (kind) {
     source.addEventListener(kind, onEvent);
   });
   source.onopen = function () { if (note) note.classList.add("connected"); };

@@ -1,4 +1,4 @@
-//! The archive (`herald-archive/1`): one self-contained JSON document of a game, as
+//! The archive (`herald-archive/2`; version 1 is the same without `messages`): one self-contained JSON document of a game, as
 //! `GET /api/v1/lobbies/{id}/archive` serves it and `herald verify` reads it. `docs/fairness.md`
 //! describes every field.
 
@@ -29,6 +29,23 @@ pub struct Archive {
     pub seed_salt: Option<String>,
     /// Every resolved step, in order.
     pub steps: Vec<ArchivedStep>,
+    /// The table-talk messages everyone may read, oldest first: the public ones, and once the
+    /// game is over with `press_reveal`, all of them (docs/table-talk.md). Absent from a
+    /// version 1 archive, which reads as none.
+    #[serde(default)]
+    pub messages: Vec<ArchivedMessage>,
+}
+
+/// A table-talk message, as the archive and the API show it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ArchivedMessage {
+    pub id: Uuid,
+    pub from: Uuid,
+    /// `"all"`, or the recipients' ids.
+    pub to: crate::events::Recipients,
+    /// RFC 3339 UTC.
+    pub at: String,
+    pub text: String,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use uuid::Uuid;
 
-use super::FORMAT;
+use super::FORMATS_READ;
 use super::archive::Archive;
 use super::replay::Replay;
 use super::verify::{Mismatch, verify};
@@ -93,10 +93,11 @@ pub struct Forked {
 pub fn fork(text: &str, game: &str, round: u32) -> Result<Forked, ForkError> {
     let archive: Archive = serde_json::from_str(text)
         .map_err(|e| ForkError::Unreadable(format!("not a Herald archive: {e}")))?;
-    if archive.format != FORMAT {
+    if !FORMATS_READ.contains(&archive.format.as_str()) {
         return Err(ForkError::Unreadable(format!(
-            "unknown archive format {:?} (this server reads {FORMAT})",
-            archive.format
+            "unknown archive format {:?} (this server reads {})",
+            archive.format,
+            FORMATS_READ.join(", ")
         )));
     }
     if archive.game != game {

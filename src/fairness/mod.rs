@@ -25,8 +25,13 @@ use rand::RngExt;
 use serde_json::Value;
 use uuid::Uuid;
 
-/// The archive's format name and version.
-pub const FORMAT: &str = "herald-archive/1";
+/// The archive's format name and version: version 2 adds the table-talk messages
+/// (`Archive::messages`).
+pub const FORMAT: &str = "herald-archive/2";
+
+/// The formats the verifier and forking read: this one, and version 1, which is version 2
+/// without messages.
+pub const FORMATS_READ: [&str; 2] = ["herald-archive/1", FORMAT];
 
 /// Hex of bytes, lower case.
 pub fn hex(bytes: &[u8]) -> String {

@@ -6,17 +6,18 @@
 use super::archive::{Archive, ArchivedStep};
 use super::readjudicate::replay;
 pub use super::report::{HOST_LINE_KINDS, Mismatch, Report, Unreadable};
-use super::{FORMAT, StepContent, order_commitment, seed_commitment, step_digest};
+use super::{FORMATS_READ, StepContent, order_commitment, seed_commitment, step_digest};
 use crate::games::{GameKind, with_game};
 
 /// Reads an archive from its text.
 pub fn read(text: &str) -> Result<Archive, Unreadable> {
     let archive: Archive =
         serde_json::from_str(text).map_err(|e| Unreadable(format!("not a Herald archive: {e}")))?;
-    if archive.format != FORMAT {
+    if !FORMATS_READ.contains(&archive.format.as_str()) {
         return Err(Unreadable(format!(
-            "unknown archive format {:?} (this verifier reads {FORMAT})",
-            archive.format
+            "unknown archive format {:?} (this verifier reads {})",
+            archive.format,
+            FORMATS_READ.join(", ")
         )));
     }
     Ok(archive)

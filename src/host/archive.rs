@@ -22,7 +22,9 @@ impl Host {
     pub async fn archive(&self, id: Uuid) -> Result<Archive, AppError> {
         let snapshot = self.snapshot(id).await?;
         let rows = self.store.steps(id, None).await?;
-        build(&snapshot, &rows)
+        let mut archive = build(&snapshot, &rows)?;
+        archive.messages = self.archived_messages(&snapshot).await?;
+        Ok(archive)
     }
 }
 
@@ -64,6 +66,7 @@ fn build(snapshot: &Snapshot, rows: &[StepRow]) -> Result<Archive, AppError> {
         seed: finished.then(|| lobby.seed.to_string()),
         seed_salt: finished.then(|| lobby.seed_salt.clone()).flatten(),
         steps,
+        messages: Vec::new(),
     })
 }
 

@@ -27,6 +27,10 @@ mod rounds;
 mod scheduler;
 pub mod sign;
 mod signups;
+pub mod talk;
+mod talk_limits;
+pub mod talk_reads;
+pub mod talk_settings;
 pub mod timing;
 pub mod views;
 
@@ -62,6 +66,8 @@ pub struct Host {
     notify: std::sync::Arc<delivery::Settings>,
     /// The public logs of the rounds this process resolved lately, for their notices.
     round_logs: std::sync::Arc<round_logs::RoundLogs>,
+    /// Each player's messages of the last minute, for the message allowance (`talk_limits.rs`).
+    talk: std::sync::Arc<talk_limits::Limits>,
 }
 
 impl Host {
@@ -72,6 +78,7 @@ impl Host {
             outbox: Default::default(),
             notify: Default::default(),
             round_logs: Default::default(),
+            talk: Default::default(),
         }
     }
 

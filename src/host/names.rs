@@ -34,20 +34,22 @@ pub enum NameFault {
 
 impl NameFault {
     fn error(self, what: &str) -> AppError {
-        let message = match self {
+        AppError::rejected("invalid-name", self.message(what, MAX_NAME_CHARS))
+    }
+
+    /// The sentence for a `what` of at most `max` characters.
+    fn message(self, what: &str, max: usize) -> String {
+        match self {
             NameFault::Blank => format!(
                 "The {what} must not be empty. (Whitespace and invisible characters do not count.)"
             ),
-            NameFault::TooLong => {
-                format!("The {what} is too long: at most {MAX_NAME_CHARS} characters.")
-            }
+            NameFault::TooLong => format!("The {what} is too long: at most {max} characters."),
             NameFault::Control => format!("The {what} must not contain control characters."),
             NameFault::Format => format!(
                 "The {what} must not contain invisible formatting characters \
                  (bidirectional controls, zero-width characters)."
             ),
-        };
-        AppError::rejected("invalid-name", message)
+        }
     }
 }
 
@@ -59,14 +61,7 @@ pub fn clean_name(raw: &str, what: &str) -> Result<String, AppError> {
 }
 
 fn normalise(raw: &str) -> Result<String, NameFault> {
-    let composed: String = raw.nfc().collect();
-    for c in composed.chars() {
-        match c.general_category() {
-            GeneralCategory::Control if !c.is_whitespace() => return Err(NameFault::Control),
-            GeneralCategory::Format => return Err(NameFault::Format),
-            _ => {}
-        }
-    }
+    let composed = composed_and_shown(raw)?;
     let name = composed.split_whitespace().collect::<Vec<_>>().join(" ");
     if !name.chars().any(|c| !invisible(c)) {
         return Err(NameFault::Blank);
@@ -75,6 +70,42 @@ fn normalise(raw: &str) -> Result<String, NameFault> {
         return Err(NameFault::TooLong);
     }
     Ok(name)
+}
+
+/// `raw` in NFC, refused if it holds a control character other than whitespace (Cc) or a
+/// format character (Cf): the character rule every shown text shares.
+fn composed_and_shown(raw: &str) -> Result<String, NameFault> {
+    let composed: String = raw.nfc().collect();
+    for c in composed.chars() {
+        match c.general_category() {
+            GeneralCategory::Control if !c.is_whitespace() => return Err(NameFault::Control),
+            GeneralCategory::Format => return Err(NameFault::Format),
+            _ => {}
+        }
+    }
+    Ok(composed)
+}
+
+/// Why a longer text (a table-talk message) is refused: the name's faults, with its own limit.
+fn text_error(fault: NameFault, what: &str, max: usize) -> AppError {
+    AppError::rejected("invalid-text", fault.message(what, max))
+}
+
+/// Normalises and checks a longer text a player writes for others (a table-talk message):
+/// the characters a name may hold (NFC, no control character but whitespace, no format
+/// character such as a bidirectional override), something visible, trimmed at both ends
+/// (its lines and inner whitespace kept), 1 to `max` characters. Refused with 422
+/// `invalid-text`.
+pub fn clean_text(raw: &str, max: usize, what: &str) -> Result<String, AppError> {
+    let composed = composed_and_shown(raw).map_err(|fault| text_error(fault, what, max))?;
+    let text = composed.trim();
+    if !text.chars().any(|c| !invisible(c)) {
+        return Err(text_error(NameFault::Blank, what, max));
+    }
+    if text.chars().count() > max {
+        return Err(text_error(NameFault::TooLong, what, max));
+    }
+    Ok(text.to_owned())
 }
 
 /// Characters that show nothing: whitespace, the default-ignorable code points (Hangul

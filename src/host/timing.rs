@@ -35,6 +35,12 @@ pub struct Timing {
     /// column of its own; never read from a client's settings.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub forked_from: Option<crate::fairness::fork::ForkOrigin>,
+    /// The press mode (docs/table-talk.md); None: no press.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub press: Option<super::talk_settings::Press>,
+    /// Whether the messages open to everyone once the game is over; None: they do.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub press_reveal: Option<bool>,
 }
 
 /// The settings keys that are the host's, not the game's.
@@ -73,7 +79,7 @@ impl Timing {
             return Ok(Timing::default());
         };
         let mut taken = Map::new();
-        for key in KEYS {
+        for key in KEYS.into_iter().chain(super::talk_settings::KEYS) {
             if let Some(value) = map.remove(key)
                 && !value.is_null()
             {
@@ -112,7 +118,16 @@ impl Timing {
                 })?;
             timing.miss_limit = Some(limit);
         }
+        (timing.press, timing.press_reveal) = super::talk_settings::read(&taken)?;
         Ok(timing)
+    }
+
+    /// The table-talk settings, with their defaults filled in.
+    pub fn talk(&self) -> super::talk_settings::TalkSettings {
+        super::talk_settings::TalkSettings {
+            press: self.press.unwrap_or_default(),
+            press_reveal: self.press_reveal.unwrap_or(true),
+        }
     }
 
     /// The stored settings; an empty object when the lobby has none.
@@ -144,6 +159,8 @@ impl Timing {
             "decision_deadline_seconds": self.decision_deadline_seconds.or(self.deadline_seconds),
             "reminder_seconds": self.reminder_seconds.clone().unwrap_or(DEFAULT_REMINDERS.to_vec()),
             "miss_limit": self.miss_limit,
+            "press": self.talk().press,
+            "press_reveal": self.talk().press_reveal,
         });
         if let (Some(origin), Value::Object(map)) = (&self.forked_from, &mut effective) {
             map.insert(

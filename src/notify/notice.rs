@@ -142,6 +142,9 @@ pub async fn build(
             | EventKind::Resumed,
         )
         | None => plain(),
+        // Never owed to a channel (`EventKind::notifiable`); were one built, it would name the
+        // kind and nothing of the message (docs/table-talk.md).
+        Some(EventKind::Message) => plain(),
     };
     Ok(Notice {
         kind: event.kind.clone(),

@@ -27,6 +27,7 @@ mod error;
 pub mod feed;
 mod handoff;
 mod load;
+mod messages;
 mod my_games;
 pub mod outbox;
 mod pg_engine;
@@ -58,9 +59,9 @@ pub use my_games::MyGameRow;
 pub use outbox::{NewTarget, TargetRow};
 pub use pg_listen::Wakes;
 pub use rows::{
-    Change, EventRow, LobbyPatch, LobbyRow, NewEvent, NewLobby, NewOrder, NewPlayer, NewStep,
-    OrderRow, ParsedState, PlayerPatch, PlayerRow, PlayerUpdate, PublicLog, RemovedPlayer,
-    RoundSteps, Snapshot, Status, StepClock, StepRow,
+    Change, EventRow, LobbyPatch, LobbyRow, MessageRow, NewEvent, NewLobby, NewMessage, NewOrder,
+    NewPlayer, NewStep, OrderRow, ParsedState, PlayerPatch, PlayerRow, PlayerUpdate, PublicLog,
+    RemovedPlayer, RoundSteps, Snapshot, Status, StepClock, StepRow,
 };
 pub use transact::{Committed, TransactError};
 

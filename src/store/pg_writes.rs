@@ -160,6 +160,18 @@ pub(super) async fn apply(
             .execute(&mut *conn)
             .await?;
     }
+    if let Some(message) = &change.message {
+        sqlx::query(sql::INSERT_MESSAGE)
+            .bind(&id)
+            .bind(lobby.event_seq + 1)
+            .bind(message.id.to_string())
+            .bind(message.sender.to_string())
+            .bind(message.recipients.as_deref())
+            .bind(&message.text)
+            .bind(message.sent_at)
+            .execute(&mut *conn)
+            .await?;
+    }
     // Recorded only once the change's own statements succeeded (a refused join leaves no
     // trace of itself here).
     deferred

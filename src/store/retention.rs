@@ -54,8 +54,10 @@ const EXPIRED_FINISHED: &str = "SELECT id, version FROM lobbies l \
     LIMIT $2";
 
 /// A lobby's rows, children first (their foreign keys name the lobby).
-const DELETE_LOBBY: [&str; 6] = [
+const DELETE_LOBBY: [&str; 8] = [
     "DELETE FROM my_games WHERE lobby_id = $1",
+    "DELETE FROM messages WHERE lobby_id = $1",
+    "DELETE FROM message_reads WHERE lobby_id = $1",
     "DELETE FROM orders WHERE lobby_id = $1",
     "DELETE FROM events WHERE lobby_id = $1",
     "DELETE FROM steps WHERE lobby_id = $1",

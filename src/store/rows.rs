@@ -560,6 +560,44 @@ impl PublicLog {
     }
 }
 
+/// A table-talk message to record (docs/table-talk.md). Its number is the change's first
+/// event's (the writer stamps it); its time is the one its event states.
+#[derive(Clone, Debug)]
+pub struct NewMessage {
+    pub id: Uuid,
+    pub sender: Uuid,
+    /// The private recipients as a JSON list of player ids; None for a message to everyone.
+    pub recipients: Option<String>,
+    pub text: String,
+    pub sent_at: i64,
+}
+
+/// A stored table-talk message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MessageRow {
+    pub seq: i64,
+    pub id: Uuid,
+    pub sender: Uuid,
+    /// JSON list of player ids; None for a message to everyone.
+    pub recipients: Option<String>,
+    pub text: String,
+    pub sent_at: i64,
+}
+
+impl MessageRow {
+    pub(super) fn read(row: &(impl Stored + ?Sized)) -> Result<MessageRow, StoreError> {
+        let row = Columns::of("messages", row);
+        Ok(MessageRow {
+            seq: row.int("seq")?,
+            id: row.uuid("id")?,
+            sender: row.uuid("sender")?,
+            recipients: row.text_or_null("recipients")?,
+            text: row.text("text")?,
+            sent_at: row.int("sent_at")?,
+        })
+    }
+}
+
 /// An event to publish.
 #[derive(Clone, Debug)]
 pub struct NewEvent {
@@ -632,6 +670,9 @@ pub struct Change {
     pub order: Option<NewOrder>,
     /// A pending order of the current step withdrawn (a kicked player's).
     pub order_dropped: Option<Uuid>,
+    /// A table-talk message, written with the change's event that announces it (its `seq` is
+    /// that event's number: the change's first event).
+    pub message: Option<NewMessage>,
     /// Records the step being collected as resolved (and, where its events open the next round,
     /// that round's opening as a step of its own), moving the lobby past them.
     pub resolved: Vec<NewStep>,

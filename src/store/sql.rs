@@ -56,6 +56,24 @@ pub const DELETE_ORDER: &str =
 pub const INSERT_EVENT: &str =
     "INSERT INTO events (lobby_id, seq, kind, data, created_at) VALUES ($1, $2, $3, $4, $5)";
 
+/// A table-talk message, numbered by the event that announces it.
+pub const INSERT_MESSAGE: &str = "INSERT INTO messages \
+    (lobby_id, seq, id, sender, recipients, text, sent_at) VALUES ($1, $2, $3, $4, $5, $6, $7)";
+
+/// A lobby's messages, oldest first.
+pub const MESSAGES_OF_LOBBY: &str = "SELECT seq, id, sender, recipients, text, sent_at \
+    FROM messages WHERE lobby_id = $1 ORDER BY seq";
+
+/// How far a player has read each conversation.
+pub const READ_MARKS: &str = "SELECT conversation, seen_seq FROM message_reads \
+    WHERE lobby_id = $1 AND player_id = $2";
+
+/// A conversation read up to a message; a mark never moves back.
+pub const MARK_READ: &str = "INSERT INTO message_reads \
+    (lobby_id, player_id, conversation, seen_seq) VALUES ($1, $2, $3, $4) \
+    ON CONFLICT (lobby_id, player_id, conversation) DO UPDATE SET seen_seq = excluded.seen_seq \
+    WHERE excluded.seen_seq > message_reads.seen_seq";
+
 pub const PLAYERS_OF_LOBBY: &str = "SELECT id, seat, name, join_data, token_hash, fallback, misses \
     FROM players \
     WHERE lobby_id = $1 ORDER BY seat";

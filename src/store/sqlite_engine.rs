@@ -276,6 +276,17 @@ fn apply(
         conn.prepare_cached(sql::DELETE_ORDERS)?
             .execute(params![id, now_seq])?;
     }
+    if let Some(message) = &change.message {
+        conn.prepare_cached(sql::INSERT_MESSAGE)?.execute(params![
+            id,
+            lobby.event_seq + 1,
+            message.id.to_string(),
+            message.sender.to_string(),
+            message.recipients,
+            message.text,
+            message.sent_at,
+        ])?;
+    }
     for (offset, event) in change.events.iter().enumerate() {
         conn.prepare_cached(sql::INSERT_EVENT)?.execute(params![
             id,

@@ -166,7 +166,7 @@ pub(crate) async fn archive(app: &TestApp, lobby: &str) -> Archive {
         .get(&format!("/api/v1/lobbies/{lobby}/archive"), None)
         .await;
     assert_eq!(reply.status, StatusCode::OK, "archive: {}", reply.text);
-    assert_eq!(reply.body["format"], "herald-archive/1");
+    assert_eq!(reply.body["format"], "herald-archive/2");
     serde_json::from_value(reply.body).unwrap()
 }
 

@@ -483,7 +483,7 @@ async fn every_event_and_view_sent_fits_its_documented_schema() {
 /// with a deadline (on a clock the test moves) whose host uses every control.
 async fn host_and_clock_events(doc: &Value) -> Vec<String> {
     let app = sqlite_app_on(Clock::manual(T0)).await;
-    let settings = json!({"deadline_seconds": 7200, "reminder_seconds": [3600]});
+    let settings = json!({"deadline_seconds": 7200, "reminder_seconds": [3600], "press": "full"});
     let (lobby, host) = app.create_lobby("crossing-swords", settings).await;
     let base = format!("/api/v1/lobbies/{lobby}");
     let (_, token) = app.join(&lobby, json!({"name": "A"})).await;
@@ -501,6 +501,16 @@ async fn host_and_clock_events(doc: &Value) -> Vec<String> {
     host_acts("close-signups", json!({})).await;
     host_acts("reopen-signups", json!({})).await;
     app.start(&lobby, &host).await;
+    // Table talk: a message to everyone and a private one, each sent and read as documented.
+    for to in [json!("all"), json!([b])] {
+        let body = json!({"to": to, "text": "Peace?"});
+        let sent = app
+            .post(&format!("{base}/messages"), Some(&token), body)
+            .await;
+        assert_fits(doc, &component("Sent"), &sent.body, "a sent message");
+    }
+    let read = app.get(&format!("{base}/messages"), Some(&token)).await;
+    assert_fits(doc, &component("Messages"), &read.body, "the messages");
     host_acts(&format!("players/{b}/replace"), json!({"name": "B2"})).await;
     host_acts("pause", json!({})).await;
     host_acts("resume", json!({})).await;
@@ -515,6 +525,14 @@ async fn host_and_clock_events(doc: &Value) -> Vec<String> {
     }
     host_acts(&format!("players/{c}/kick"), json!({})).await;
     host_acts("end", json!({})).await;
+    let archive = app.get(&format!("{base}/archive"), None).await.body;
+    assert_eq!(archive["messages"].as_array().map(Vec::len), Some(2));
+    assert_fits(
+        doc,
+        &component("Archive"),
+        &archive,
+        "an archive with messages",
+    );
     let public = EventReader::open_path(&app, &format!("{base}/events"), None, None).await;
     let mut seen = check_events(doc, "LobbyEvent", &drain(public).await);
     let mine = EventReader::open_path(&app, &format!("{base}/me/events"), Some(&token), None).await;

@@ -472,13 +472,22 @@ async fn with_browsers_in<F>(who: &[&str], options: herald::Options, script: Scr
 where
     F: AsyncFnOnce(&str, &[Client]) -> Result<(), String>,
 {
+    let each: Vec<(&str, Script)> = who.iter().map(|name| (*name, script)).collect();
+    with_browsers_each(&each, options, game).await;
+}
+
+/// [`with_browsers_serving`], each browser running the pages' script or not as `who` says.
+pub(crate) async fn with_browsers_each<F>(who: &[(&str, Script)], options: herald::Options, game: F)
+where
+    F: AsyncFnOnce(&str, &[Client]) -> Result<(), String>,
+{
     let dir = tempfile::tempdir().unwrap();
     let (base, stop) = serve(dir.path(), options).await;
     let driver = start_driver().await;
     let mut clients = Vec::new();
-    for name in who {
+    for (name, script) in who {
         let profile = dir.path().join(format!("profile-{name}"));
-        clients.push(browser(&driver, &profile, script).await);
+        clients.push(browser(&driver, &profile, *script).await);
     }
     // A hung browser must fail the test, not the CI run.
     let result = tokio::time::timeout(Duration::from_secs(300), game(&base, &clients))

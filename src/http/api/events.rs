@@ -21,7 +21,7 @@ use tokio::sync::{broadcast, watch};
 use uuid::Uuid;
 
 use crate::error::AppError;
-use crate::events::EventKind;
+use crate::events::{EventKind, Message};
 use crate::http::AppState;
 use crate::http::extract::{ApiPath, Token, lobby_id};
 use crate::store::EventRow;
@@ -48,6 +48,8 @@ struct Listener {
     shutdown: watch::Receiver<bool>,
     /// The player's token, for the player stream.
     player: Option<String>,
+    /// The player's id, for the player stream: which private messages it carries.
+    reader: Option<Uuid>,
     /// The player's prompt is due: on connection and after a step begins.
     prompt_due: bool,
     /// The kinds to send; None for all.
@@ -55,6 +57,16 @@ struct Listener {
 }
 
 impl Listener {
+    /// Whether this stream may carry `row`: a private message only to its sender's and
+    /// recipients' player streams (docs/table-talk.md), everything else to every stream.
+    fn may_see(&self, row: &EventRow) -> bool {
+        if row.kind != EventKind::Message.as_str() {
+            return true;
+        }
+        serde_json::from_str::<Message>(&row.data)
+            .is_ok_and(|message| message.to.readable_by(message.from, self.reader))
+    }
+
     fn wants(&self, kind: &str) -> bool {
         self.only
             .as_ref()
@@ -150,9 +162,10 @@ fn open(
     app: AppState,
     lobby: Uuid,
     last: i64,
-    player: Option<String>,
+    player: Option<(String, Uuid)>,
     only: Option<Vec<String>>,
 ) -> impl IntoResponse {
+    let (player, reader) = player.unzip();
     // A stream that wants nothing but turns and prompts need not wake for every submission.
     let turns_only = only
         .as_ref()
@@ -171,6 +184,7 @@ fn open(
         turns_only,
         shutdown,
         player,
+        reader,
         prompt_due,
         only,
     };
@@ -210,13 +224,13 @@ pub async fn stream_player_events(
     let Query(query) = query.map_err(|e| AppError::malformed("invalid-query", e.body_text()))?;
     let only = kinds(&query, true)?;
     // Authenticate before the stream starts: 401/403/404 as for `me`.
-    app.host.me(lobby, token.as_deref()).await?;
+    let reader = app.host.player_id(lobby, token.as_deref()).await?;
     let newest = app.host.last_event_seq(lobby).await?;
     Ok(open(
         app,
         lobby,
         start(&query, &headers, newest),
-        token.0,
+        token.0.map(|token| (token, reader)),
         only,
     ))
 }
@@ -233,7 +247,7 @@ fn events(feed: Listener) -> impl Stream<Item = Result<Event, Infallible>> {
                 // sign-up may mean this stream's token is no longer the player's.
                 feed.prompt_due |=
                     EventKind::parse(&row.kind).is_some_and(EventKind::may_change_prompt);
-                if !feed.wants(&row.kind) {
+                if !feed.wants(&row.kind) || !feed.may_see(&row) {
                     continue;
                 }
                 let event = Event::default()

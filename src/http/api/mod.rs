@@ -5,6 +5,7 @@ mod controls;
 mod deadlines;
 mod events;
 pub mod openapi;
+mod talk;
 mod webhooks;
 
 use axum::Json;
@@ -109,6 +110,7 @@ fn table() -> Vec<(Method, &'static str, MethodRouter<AppState>)> {
     ];
     table.extend(controls::table());
     table.extend(webhooks::table());
+    table.extend(talk::table());
     table
 }
 

@@ -48,6 +48,10 @@ pub struct CreateForm {
     pub miss_limit: String,
     /// Keep the lobby off the public lists.
     pub unlisted: bool,
+    /// The press mode (`none`, `public`, `full`; docs/table-talk.md).
+    pub press: String,
+    /// Keep private messages private after the game (`press_reveal` false).
+    pub press_private: bool,
     /// Each game's settings as sent, by field name (`crossing-swords.max_rounds`).
     pub game_fields: std::collections::BTreeMap<String, String>,
 }
@@ -108,6 +112,16 @@ impl CreateForm {
         }
         if self.unlisted {
             settings.insert("unlisted".into(), json!(true));
+        }
+        match self.press.as_str() {
+            "" | "none" => {}
+            mode @ ("public" | "full") => {
+                settings.insert("press".into(), json!(mode));
+            }
+            _ => return Err("Choose a table-talk mode from the list.".into()),
+        }
+        if self.press_private {
+            settings.insert("press_reveal".into(), json!(false));
         }
         let limit = number(&self.miss_limit).ok().flatten();
         match (self.miss_limit.is_empty(), limit) {
@@ -294,6 +308,8 @@ pub async fn create_lobby(
         decision_minutes: form.get("decision_minutes").trim().to_owned(),
         miss_limit: form.get("miss_limit").trim().to_owned(),
         unlisted: form.get("unlisted") == "true",
+        press: form.get("press").to_owned(),
+        press_private: form.get("press_private") == "true",
         game_fields: form
             .fields
             .iter()

@@ -73,6 +73,8 @@ pub struct LobbyPage {
     /// The deadline settings in words (docs/deadlines.md).
     pub timing: Vec<String>,
     pub deadline: Option<DeadlineLine>,
+    /// The table talk everyone may read (docs/table-talk.md).
+    pub talk: Vec<super::talk::Line>,
 }
 
 #[derive(Template, WebTemplate)]
@@ -168,6 +170,7 @@ pub async fn show_lobby(
     let full = lobby.players.len() >= lobby.capacity;
     // The page offers the join form to a visitor who is not in yet (the template's test).
     let join_form = lobby.status == Status::Signups && viewer.player.is_none() && !full;
+    let talk = super::talk::public_lines(&app, id, &names).await?;
     Ok(LobbyPage {
         deadline: DeadlineLine::of(&lobby),
         title: lobby.name.clone(),
@@ -208,6 +211,7 @@ pub async fn show_lobby(
         seed_commitment: lobby.seed_commitment.clone(),
         variants: variants(&lobby),
         timing: timing_in_words(&lobby),
+        talk,
     })
 }
 

@@ -29,6 +29,7 @@ mod round_block;
 pub mod rules_page;
 pub mod session;
 pub mod table;
+mod talk;
 mod unsubscribe;
 pub mod waiting;
 mod webhooks_section;
@@ -126,6 +127,10 @@ pub fn routes(state: &AppState) -> Router<AppState> {
         .route(
             "/lobbies/{id}/host/players/{player}/kick",
             post(host_controls::kick_player),
+        )
+        .route(
+            "/lobbies/{id}/play/talk",
+            get(talk::show_talk).post(talk::send_message),
         )
         .route("/lobbies/{id}/leave", post(play::leave_lobby))
         .route("/lobbies/{id}/play/mail", post(mail_form::set_mail))

@@ -54,6 +54,8 @@ pub struct PlayPage {
     pub just_joined: bool,
     /// The mail form (or, without a mail relay, the sentence saying there is no mail).
     pub mail: MailSection,
+    /// Unread table-talk messages, where the game has press (docs/table-talk.md).
+    pub talk_unread: Option<usize>,
 }
 
 /// The player's token from the cookie, if this lobby knows it; 401 otherwise.
@@ -111,6 +113,7 @@ pub(super) async fn play_page(
         Some(_) | None => None,
     };
     let mail = MailSection::of(app, id, &token).await?;
+    let talk_unread = app.host.talk(id, &token).await?.map(|talk| talk.unread());
     // An order form (also one already answered: the order may be replaced) or the mail form
     // is being filled in; a reload would empty it.
     let refresh = form.is_none() && !mail.on;
@@ -149,6 +152,7 @@ pub(super) async fn play_page(
         fallback_form,
         just_joined: false,
         mail,
+        talk_unread,
     })
 }
 

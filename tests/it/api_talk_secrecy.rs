@@ -1,0 +1,221 @@
+//! A private message's secrecy, walked through everything Herald shows (docs/table-talk.md, "Who
+//! reads what"): before the game is over, no view, page, forum post, event, notification, log
+//! line or archive shows a private message's text, its id or that it was sent to anyone but
+//! its sender and recipient; once the game is over, with the reveal, everyone reads it.
+
+use std::io::Write;
+use std::sync::{Arc, Mutex};
+
+use axum::http::StatusCode;
+use serde_json::json;
+use tracing_subscriber::fmt::MakeWriter;
+
+use crate::api_secrecy::EventReader;
+use crate::notify_receivers::{Behaviour, Receiver, settings, settle};
+use crate::pages_client::Visitor;
+use crate::support::{TestApp, notify_apps};
+
+/// The log lines written while the guard of [`Logs::install`] is held.
+#[derive(Clone, Default)]
+struct Logs(Arc<Mutex<Vec<u8>>>);
+
+impl Write for Logs {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl<'a> MakeWriter<'a> for Logs {
+    type Writer = Logs;
+    fn make_writer(&'a self) -> Logs {
+        self.clone()
+    }
+}
+
+/// Everything a reader who is neither the sender nor the recipient can reach: (what, text).
+async fn everything_cat_and_others_see(
+    app: &TestApp,
+    lobby: &str,
+    host: &str,
+    cat: &str,
+) -> Vec<(String, String)> {
+    let base = format!("/api/v1/lobbies/{lobby}");
+    let mut seen = Vec::new();
+    for (what, path, token) in [
+        ("the lobby view", base.clone(), None),
+        ("cat's me", format!("{base}/me"), Some(cat)),
+        ("the rounds", format!("{base}/rounds"), None),
+        ("round 1", format!("{base}/rounds/1"), Some(cat)),
+        ("the archive", format!("{base}/archive"), None),
+        ("the messages, anyone", format!("{base}/messages"), None),
+        (
+            "the messages, the host",
+            format!("{base}/messages"),
+            Some(host),
+        ),
+        ("the messages, cat", format!("{base}/messages"), Some(cat)),
+        ("the webhooks", format!("{base}/webhooks"), Some(host)),
+    ] {
+        seen.push((what.to_owned(), app.get(&path, token).await.text));
+    }
+    for (what, reader) in [
+        (
+            "the lobby stream",
+            EventReader::open(app, lobby, Some("0")).await,
+        ),
+        (
+            "cat's stream",
+            EventReader::open_path(app, &format!("{base}/me/events"), Some(cat), Some("0")).await,
+        ),
+    ] {
+        let mut reader = reader;
+        let mut text = String::new();
+        while let Some(event) = reader.next().await {
+            text.push_str(&format!("{} {}\n", event.kind, event.data));
+        }
+        seen.push((what.to_owned(), text));
+    }
+    // Who opens which page: 0 a visitor, 1 the host, 2 Cat.
+    let mut browsers = [Visitor::new(app), Visitor::new(app), Visitor::new(app)];
+    browsers[1]
+        .get(&format!("/lobbies/{lobby}/as/{host}"))
+        .await;
+    browsers[2].get(&format!("/lobbies/{lobby}/as/{cat}")).await;
+    for (what, who, path) in [
+        ("the lobby page", 0, format!("/lobbies/{lobby}")),
+        ("round 1's page", 0, format!("/lobbies/{lobby}/rounds/1")),
+        ("the whole game post", 0, format!("/lobbies/{lobby}/export")),
+        ("the host panel", 1, format!("/lobbies/{lobby}/host")),
+        ("cat's page", 2, format!("/lobbies/{lobby}/play")),
+        ("cat's talk", 2, format!("/lobbies/{lobby}/play/talk")),
+    ] {
+        seen.push((what.to_owned(), browsers[who].get(&path).await.html));
+    }
+    seen
+}
+
+#[tokio::test]
+async fn a_private_message_reaches_no_one_else_anywhere_until_the_reveal() {
+    for app in notify_apps(settings()).await {
+        let logs = Logs::default();
+        let subscriber = tracing_subscriber::fmt()
+            .with_writer(logs.clone())
+            .with_ansi(false)
+            .with_max_level(tracing::Level::TRACE)
+            .finish();
+        let _guard = tracing::subscriber::set_default(subscriber);
+        let hook = Receiver::start(Behaviour::Accept).await;
+        let (lobby, host) = app
+            .create_lobby("crossing-swords", json!({"press": "full"}))
+            .await;
+        let base = format!("/api/v1/lobbies/{lobby}");
+        let events = herald::store::outbox::NOTIFIABLE;
+        let reply = app
+            .post(
+                &format!("{base}/webhooks"),
+                Some(&host),
+                json!({"url": hook.url, "format": "standard", "events": events}),
+            )
+            .await;
+        assert_eq!(reply.status, StatusCode::CREATED, "{}", reply.text);
+        // A message is not a kind a channel can ask for.
+        let refused = app
+            .post(
+                &format!("{base}/webhooks"),
+                Some(&host),
+                json!({"url": hook.url, "format": "standard", "events": ["message"]}),
+            )
+            .await;
+        assert_eq!(
+            refused.status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{}",
+            refused.text
+        );
+        let mut p = Vec::new();
+        for name in ["Ann", "Bob", "Cat"] {
+            p.push(app.join(&lobby, json!({"name": name})).await);
+        }
+        app.start(&lobby, &host).await;
+        let secret = "SECRET-PACT-7Q";
+        let sent = app
+            .post(
+                &format!("{base}/messages"),
+                Some(&p[0].1),
+                json!({"to": [p[1].0], "text": secret}),
+            )
+            .await;
+        assert_eq!(sent.status, StatusCode::CREATED, "{}", sent.text);
+        let message_id = sent.body["id"].as_str().unwrap().to_owned();
+        // A round resolves, so that the round's views, pages and posts exist.
+        for (author, target) in [(0, 1), (1, 2), (2, 0)] {
+            let body =
+                json!({"round": 1, "step": "orders", "move": "strike", "target": p[target].0});
+            let reply = app
+                .post(&format!("{base}/orders"), Some(&p[author].1), body)
+                .await;
+            assert_eq!(reply.status, StatusCode::ACCEPTED, "{}", reply.text);
+        }
+        settle().await;
+        let walked = everything_cat_and_others_see(&app, &lobby, &host, &p[2].1).await;
+        assert!(walked.len() >= 17);
+        for (what, text) in &walked {
+            assert!(
+                !text.contains(secret),
+                "{}: {what} shows the text",
+                app.backend
+            );
+            assert!(
+                !text.contains(&message_id),
+                "{}: {what} shows the message",
+                app.backend
+            );
+        }
+        for delivery in hook.got() {
+            let body = String::from_utf8_lossy(&delivery.body);
+            assert!(
+                !body.contains(secret) && !body.contains(&message_id),
+                "a notification: {body}"
+            );
+        }
+        let outbox: Vec<(String,)> = {
+            use sqlx::Connection;
+            let mut conn = sqlx::AnyConnection::connect(&app.url).await.unwrap();
+            sqlx::query_as(
+                "SELECT kind FROM notify_outbox WHERE lobby_id = $1 AND kind = 'message'",
+            )
+            .bind(&lobby)
+            .fetch_all(&mut conn)
+            .await
+            .unwrap()
+        };
+        assert!(outbox.is_empty(), "a message was owed to a channel");
+        let logged = String::from_utf8_lossy(&logs.0.lock().unwrap()).into_owned();
+        assert!(!logged.is_empty(), "the logs were captured");
+        assert!(!logged.contains(secret), "a log line shows the text");
+
+        // The game ends: the message is everyone's, in the views and pages that list messages.
+        let end = app
+            .post(&format!("{base}/end"), Some(&host), json!({}))
+            .await;
+        assert_eq!(end.status, StatusCode::OK, "{}", end.text);
+        let walked = everything_cat_and_others_see(&app, &lobby, &host, &p[2].1).await;
+        for shows in [
+            "the archive",
+            "the messages, anyone",
+            "the messages, cat",
+            "the lobby page",
+        ] {
+            let (_, text) = walked.iter().find(|(what, _)| what == shows).unwrap();
+            assert!(
+                text.contains(secret),
+                "{}: {shows} after the reveal",
+                app.backend
+            );
+        }
+    }
+}
