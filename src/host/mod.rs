@@ -27,6 +27,7 @@ mod rounds;
 mod scheduler;
 pub mod sign;
 mod signups;
+pub mod substitutes;
 pub mod timing;
 pub mod views;
 

@@ -163,13 +163,16 @@ pub(crate) fn revealed_orders(steps: &[StepRow]) -> Result<Vec<Value>, AppError>
     Ok(orders)
 }
 
-/// The log entries `viewer` may read: the public ones, and their own private ones.
+/// The log entries `viewer` may read: the public ones, and their own private ones. Each step's
+/// lines are led by the substitutions filed with it (a substitute is logged in its round, as a
+/// kick is).
 pub(crate) fn visible_log(
     steps: &[StepRow],
     viewer: Option<usize>,
 ) -> Result<Vec<Value>, AppError> {
     let mut log = Vec::new();
     for step in steps {
+        log.extend(super::substitutes::log_entries(step)?);
         for entry in from_stored::<Vec<Value>>(&step.log)? {
             let private_to = entry.get("private_to_seat").and_then(Value::as_u64);
             match private_to {

@@ -60,25 +60,33 @@ fn coordinate(value: f64) -> String {
 }
 
 /// The value of `column` for every player after every round; None if no round shows it.
+/// One line per seat (its player id), named as its latest round names it: a substitute's
+/// rounds continue the line of the seat they took ("Eve (for Bob)").
 fn values(history: &[RoundBlock], column: &str) -> Option<Vec<(String, Vec<Option<i64>>)>> {
-    let mut players: Vec<(String, Vec<Option<i64>>)> = Vec::new();
+    let mut players: Vec<(String, String, Vec<Option<i64>>)> = Vec::new();
     let mut seen = false;
     for (i, block) in history.iter().enumerate() {
         let index = block.table.columns.iter().position(|c| c == column);
         for row in &block.table.rows {
             let value = index.and_then(|k| row.cells.get(k)?.parse::<i64>().ok());
             seen |= value.is_some();
-            let entry = match players.iter().position(|(id, _)| *id == row.name) {
-                Some(at) => &mut players[at].1,
+            let at = match players.iter().position(|(id, _, _)| *id == row.id) {
+                Some(at) => at,
                 None => {
-                    players.push((row.name.clone(), vec![None; history.len()]));
-                    &mut players.last_mut().expect("just pushed").1
+                    players.push((row.id.clone(), String::new(), vec![None; history.len()]));
+                    players.len() - 1
                 }
             };
-            entry[i] = value;
+            players[at].1.clone_from(&row.name);
+            players[at].2[i] = value;
         }
     }
-    seen.then_some(players)
+    seen.then(|| {
+        players
+            .into_iter()
+            .map(|(_, name, values)| (name, values))
+            .collect()
+    })
 }
 
 /// The chart of the pools column headed `column` ("HP") over `history` (oldest round first), if it has one.
@@ -187,6 +195,7 @@ mod tests {
         RoundBlock {
             game: crate::host::GameKind::CrossingSwords,
             round,
+            cap: None,
             orders: Vec::new(),
             log: Vec::new(),
             table: PoolsTable::of(crate::host::GameKind::CrossingSwords, &players, false),
