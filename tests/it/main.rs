@@ -57,6 +57,7 @@ mod pages_game;
 mod pages_host_controls;
 mod pages_mail;
 mod pages_my_games;
+mod pages_record;
 mod pages_rules;
 mod pages_waiting;
 mod repository_hygiene;
