@@ -53,7 +53,10 @@ pub async fn strike(visitor: &mut Visitor<'_>, lobby: &str, target: &str) {
 }
 
 pub async fn player_id(app: &TestApp, lobby: &str, name: &str) -> String {
-    let view = app.get(&format!("/api/v1/lobbies/{lobby}"), None).await.body;
+    let view = app
+        .get(&format!("/api/v1/lobbies/{lobby}"), None)
+        .await
+        .body;
     view["players"]
         .as_array()
         .unwrap()
@@ -77,7 +80,11 @@ fn chart_lines(page: &Page) -> Vec<usize> {
     page.html
         .split("<ul class=\"legend\">")
         .skip(1)
-        .map(|legend| legend[..legend.find("</ul>").unwrap()].matches("<li>").count())
+        .map(|legend| {
+            legend[..legend.find("</ul>").unwrap()]
+                .matches("<li>")
+                .count()
+        })
         .collect()
 }
 
@@ -86,7 +93,8 @@ async fn a_substitute_stays_on_the_public_record_and_the_result_is_told_in_words
     for app in apps().await {
         let mut host = Visitor::new(&app);
         let lobby = create_capped(&mut host, "Harbour melee", "3").await;
-        let (mut ann, mut bob, mut cat) = (Visitor::new(&app), Visitor::new(&app), Visitor::new(&app));
+        let (mut ann, mut bob, mut cat) =
+            (Visitor::new(&app), Visitor::new(&app), Visitor::new(&app));
         ann.join(&lobby, "Ann").await;
         bob.join(&lobby, "Bob").await;
         cat.join(&lobby, "Cat").await;
@@ -95,7 +103,8 @@ async fn a_substitute_stays_on_the_public_record_and_the_result_is_told_in_words
         let panel = host.get(&format!("/lobbies/{lobby}/host")).await;
         let announcement = textarea(&panel, "announce-md");
         golden("announcement-full.md", &announcement, &lobby);
-        host.post(&format!("/lobbies/{lobby}/host/start"), &[]).await;
+        host.post(&format!("/lobbies/{lobby}/host/start"), &[])
+            .await;
 
         strike(&mut ann, &lobby, "Bob").await;
         strike(&mut bob, &lobby, "Cat").await;
@@ -124,13 +133,21 @@ async fn a_substitute_stays_on_the_public_record_and_the_result_is_told_in_words
         // Round 2's page logs the substitution and names Eve with whom she replaced; round 1
         // still shows Bob as he was.
         let round2 = ann.get(&format!("/lobbies/{lobby}/rounds/2")).await;
-        assert!(round2.html.contains("<h1>Round 2 of 3</h1>"), "{}", round2.html);
+        assert!(
+            round2.html.contains("<h1>Round 2 of 3</h1>"),
+            "{}",
+            round2.html
+        );
         assert!(
             round2.html.contains("Eve replaces Bob as a substitute."),
             "{}",
             round2.html
         );
-        assert!(round2.html.contains("Eve (for Bob): Strike"), "{}", round2.html);
+        assert!(
+            round2.html.contains("Eve (for Bob): Strike"),
+            "{}",
+            round2.html
+        );
         let round1 = ann.get(&format!("/lobbies/{lobby}/rounds/1")).await;
         assert!(!round1.html.contains("(for Bob)"), "{}", round1.html);
         // The round's post ends with the line every forum host adds.
@@ -162,7 +179,8 @@ async fn a_substitute_stays_on_the_public_record_and_the_result_is_told_in_words
         assert_eq!(chart_lines(&page), [3, 3], "one line per seat");
         assert!(page.html.contains("Eve (for Bob)"), "{}", page.html);
         assert!(
-            page.html.contains("<p id=\"result-headline\"><strong>Winner"),
+            page.html
+                .contains("<p id=\"result-headline\"><strong>Winner"),
             "{}",
             page.html
         );
@@ -196,6 +214,10 @@ async fn a_substitute_stays_on_the_public_record_and_the_result_is_told_in_words
             .lines()
             .find(|l| l.starts_with("Winner") || l.starts_with("A draw"))
             .unwrap();
-        assert!(notice.text.starts_with(headline), "{headline} / {}", notice.text);
+        assert!(
+            notice.text.starts_with(headline),
+            "{headline} / {}",
+            notice.text
+        );
     }
 }
