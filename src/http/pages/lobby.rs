@@ -148,7 +148,12 @@ pub async fn show_lobby(
     let record = history(&app, &lobby, player_token).await?;
     let labels = record.labels;
     let mut history = record.blocks;
-    let charts = super::chart::charts(lobby.game, &history);
+    let start = app
+        .host
+        .start_pools(id)
+        .await?
+        .map(|pools| RoundBlock::start(&pools, &lobby, &labels));
+    let charts = super::chart::charts(lobby.game, start.as_ref(), &history);
     history.reverse();
     let table = PoolsTable::of(lobby.game, &lobby.players, collecting(&lobby)).relabeled(&labels);
     let names = names(&lobby.players);

@@ -71,6 +71,22 @@ impl RoundBlock {
     }
 }
 
+impl RoundBlock {
+    /// The pools at the start of the game, as round 0 (the charts' first point).
+    pub fn start(pools: &serde_json::Value, lobby: &LobbyView, labels: &SeatLabels) -> RoundBlock {
+        let players = pools["players"].as_array().cloned().unwrap_or_default();
+        RoundBlock {
+            game: lobby.game,
+            round: 0,
+            cap: lobby.max_rounds,
+            orders: Vec::new(),
+            log: Vec::new(),
+            table: PoolsTable::of(lobby.game, &players, false).relabeled(labels),
+            resolved: None,
+        }
+    }
+}
+
 /// What the running round has revealed so far (BST: the play step while its decision steps
 /// run), if anything.
 pub fn so_far(lobby: &LobbyView, labels: &SeatLabels) -> Option<RoundBlock> {
