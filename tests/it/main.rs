@@ -56,6 +56,7 @@ mod pages_exports;
 mod pages_forms;
 mod pages_game;
 mod pages_host_controls;
+mod pages_host_panel;
 mod pages_mail;
 mod pages_my_games;
 mod pages_record;

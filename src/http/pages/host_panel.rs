@@ -94,6 +94,8 @@ pub struct HostPage {
 #[derive(Deserialize)]
 pub struct Flags {
     created: Option<String>,
+    /// The webhook a test was just sent to.
+    tested: Option<String>,
 }
 
 /// The host's token from the cookie, if it is this lobby's host token; 401 otherwise.
@@ -177,5 +179,7 @@ pub async fn show_host_panel(
 ) -> Result<HostPage, PageError> {
     let Query(flags) = flags.map_err(|e| AppError::malformed("invalid-query", e.body_text()))?;
     let id = lobby_id(&id)?;
-    host_page(&app, id, &headers, csrf, flags.created.is_some(), None).await
+    let mut page = host_page(&app, id, &headers, csrf, flags.created.is_some(), None).await?;
+    page.notifications.tested = flags.tested;
+    Ok(page)
 }
