@@ -280,10 +280,22 @@ mod tests {
             "{help}"
         );
         assert!(help.contains("player_token"), "{help}");
-        assert!(
-            !help.contains("--database-url") && !help.contains("--bind"),
-            "the server's flags are not the bot's: {help}"
-        );
+        // Not one of the server's flags, its limits and proxies included.
+        for flag in [
+            "--database-url",
+            "--bind",
+            "--max-connections",
+            "--header-timeout",
+            "--trusted-proxies",
+            "--public-url",
+            "--lobbies-per-minute",
+            "--rate-limit-exempt",
+        ] {
+            assert!(
+                !help.contains(flag),
+                "{flag} is the server's, not the bot's: {help}"
+            );
+        }
         assert!(
             Cli::try_parse_from(["herald", "bot", "--lobby", "x", "--bind", "1.2.3.4:5"]).is_err()
         );

@@ -14,6 +14,7 @@ pub mod form;
 pub mod scale_of_styles;
 mod seam;
 pub mod strategy;
+pub mod telling;
 
 use serde::Deserialize;
 use serde_json::Value;

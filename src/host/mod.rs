@@ -31,6 +31,7 @@ pub mod talk;
 mod talk_limits;
 pub mod talk_reads;
 pub mod talk_settings;
+pub mod substitutes;
 pub mod timing;
 pub mod views;
 

@@ -6,10 +6,13 @@
 
 use uuid::Uuid;
 
-use super::Host;
 use super::auth::hash_token;
-use super::views::LobbySummary;
+use super::views::{LobbySummary, deadline_at};
+use super::{Host, engine, with_game};
 use crate::error::AppError;
+use crate::fairness::hex;
+use crate::rules::{Game, Seat};
+use crate::store::Status;
 
 /// What a personal key holds in a lobby.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -42,6 +45,30 @@ impl MyRole {
 pub struct MyGame {
     pub lobby: LobbySummary,
     pub role: MyRole,
+}
+
+/// A seat's mark: what a browser keeps beside its games to tell, on the home page, which seat
+/// of a lobby it plays (`docs/web.md`, "Your turn"). Derived from the token's stored hash, so
+/// it opens nothing (the token is never stored or sent with it) and stops matching the moment
+/// the seat gets a new token (a substitute, a new link).
+pub fn seat_mark(token: &str) -> String {
+    mark_of_hash(&hash_token(token))
+}
+
+fn mark_of_hash(token_hash: &str) -> String {
+    use sha2::{Digest, Sha256};
+    hex(&Sha256::digest(
+        format!("herald seat mark {token_hash}").as_bytes(),
+    ))
+}
+
+/// A game whose open step waits for the marked seat's answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MyTurn {
+    pub lobby: Uuid,
+    /// When the step resolves without it (RFC 3339 UTC), if it has a deadline and the clock
+    /// runs.
+    pub deadline_at: Option<String>,
 }
 
 /// Whether `key` has the shape of a personal key (64 hex digits), so that nothing else is
@@ -84,6 +111,41 @@ impl Host {
                 })
             })
             .collect()
+    }
+
+    /// Of the running games a browser marks a seat in (`marks`: lobby and [`seat_mark`]),
+    /// those whose open step owes the marked seat an answer not yet sent. A mark that matches
+    /// no seat (a stale one, a forged one) names no turn.
+    pub async fn my_turns(&self, marks: &[(Uuid, String)]) -> Result<Vec<MyTurn>, AppError> {
+        let mut turns = Vec::new();
+        for (lobby, mark) in marks {
+            let Some(snapshot) = self.store.snapshot(*lobby).await? else {
+                continue;
+            };
+            if snapshot.lobby.status != Status::Running {
+                continue;
+            }
+            let Some(player) = snapshot
+                .players
+                .iter()
+                .find(|p| mark_of_hash(&p.token_hash) == *mark)
+            else {
+                continue;
+            };
+            let seat = Seat(player.seat);
+            let kind = snapshot.lobby.game_kind()?;
+            let owes = with_game!(kind, G => engine::state::<G>(&snapshot)?
+                .as_deref()
+                .is_some_and(|state| G::owes(state).contains(&seat)));
+            let sent = snapshot.orders.iter().any(|o| o.player_id == player.id);
+            if owes && !sent {
+                turns.push(MyTurn {
+                    lobby: *lobby,
+                    deadline_at: deadline_at(&snapshot.lobby),
+                });
+            }
+        }
+        Ok(turns)
     }
 
     /// Whether `key` remembers any game (a carry link for an unknown key is refused).

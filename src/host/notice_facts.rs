@@ -12,8 +12,9 @@ use uuid::Uuid;
 use super::engine;
 use super::{Host, with_game};
 use crate::error::AppError;
+use crate::games::GameUi;
 use crate::rules::{Game, Seat};
-use crate::store::PublicLog;
+use crate::store::{PublicLog, Status};
 
 /// A lobby as a notice speaks of it now.
 #[derive(Clone, Debug)]
@@ -24,6 +25,14 @@ pub struct LobbyFacts {
     /// Whether an answer is due now from the player the notice is for (false for a lobby's
     /// channel).
     pub player_owes: bool,
+    /// The round under way, while the game runs.
+    pub round: Option<u32>,
+    /// The game's round cap, if it has one (the notices say "round 4 of 8").
+    pub max_rounds: Option<u64>,
+    /// The open step's deadline (RFC 3339 UTC), if it has one and the clock runs.
+    pub deadline_at: Option<String>,
+    /// How the game calls a round's main answers ("orders", "plays").
+    pub main_answers: &'static str,
 }
 
 impl Host {
@@ -44,21 +53,29 @@ impl Host {
                 .find(|p| p.id == player)
                 .map(|p| Seat(p.seat))
         });
-        let (capacity, player_owes) = with_game!(kind, G => {
+        let (capacity, player_owes, max_rounds, main_answers) = with_game!(kind, G => {
             let settings = engine::settings::<G>(&snapshot)?;
+            let max_rounds = engine::to_json(&settings)?
+                .get("max_rounds")
+                .and_then(serde_json::Value::as_u64);
             let owes = match seat {
                 Some(seat) => engine::state::<G>(&snapshot)?
                     .as_deref()
                     .is_some_and(|state| G::owes(state).contains(&seat)),
                 None => false,
             };
-            (G::capacity(&settings), owes)
+            (G::capacity(&settings), owes, max_rounds, <G as GameUi>::MAIN_ANSWERS)
         });
+        let lobby = &snapshot.lobby;
         Ok(LobbyFacts {
             name: snapshot.lobby.name.clone(),
             seats_taken: snapshot.players.len(),
             capacity,
             player_owes,
+            round: (lobby.status == Status::Running).then_some(lobby.round),
+            max_rounds,
+            deadline_at: super::views::deadline_at(lobby),
+            main_answers,
         })
     }
 

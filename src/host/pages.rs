@@ -7,6 +7,7 @@ use uuid::Uuid;
 use super::Host;
 use super::auth::{Caller, Presented, identify};
 use super::rounds::{RoundView, is_resolved, round_view};
+use super::substitutes::{self, Substitute};
 use crate::error::AppError;
 use crate::store::StepRow;
 
@@ -24,6 +25,14 @@ pub struct SeatedPlayer {
 pub struct Viewer {
     pub is_host: bool,
     pub player: Option<SeatedPlayer>,
+}
+
+/// The published history of a lobby: its resolved rounds, oldest first, and every
+/// substitution so far (the running round's included).
+#[derive(Debug)]
+pub struct History {
+    pub rounds: Vec<RoundView>,
+    pub substitutes: Vec<Substitute>,
 }
 
 impl Host {
@@ -57,11 +66,7 @@ impl Host {
 
     /// Every resolved round, oldest first, as [`Host::round`] shows each (with the private log
     /// lines of the player whose token is given), read in one pass over the stored steps.
-    pub async fn history(
-        &self,
-        id: Uuid,
-        player_token: Option<&str>,
-    ) -> Result<Vec<RoundView>, AppError> {
+    pub async fn history(&self, id: Uuid, player_token: Option<&str>) -> Result<History, AppError> {
         let snapshot = self.snapshot(id).await?;
         let viewer_seat = player_token.and_then(|token| {
             match identify(&snapshot, &Presented::new(Some(token))) {
@@ -69,8 +74,10 @@ impl Host {
                 Ok(Caller::Host) | Err(_) => None,
             }
         });
+        let all = self.store.steps(id, None).await?;
+        let substitutes = substitutes::of(&snapshot, &all)?;
         let mut rounds: Vec<Vec<StepRow>> = Vec::new();
-        for step in self.store.steps(id, None).await? {
+        for step in all {
             if !is_resolved(&snapshot, step.round) {
                 continue;
             }
@@ -79,10 +86,20 @@ impl Host {
                 _ => rounds.push(vec![step]),
             }
         }
-        rounds
-            .iter()
-            .map(|steps| round_view(steps, viewer_seat))
-            .collect()
+        Ok(History {
+            rounds: rounds
+                .iter()
+                .map(|steps| round_view(steps, viewer_seat))
+                .collect::<Result<_, _>>()?,
+            substitutes,
+        })
+    }
+
+    /// Each seated player's steps missed in a row (docs/deadlines.md, "Missed turns"), by id,
+    /// for the host panel's seats.
+    pub async fn misses(&self, id: Uuid) -> Result<Vec<(Uuid, i64)>, AppError> {
+        let snapshot = self.snapshot(id).await?;
+        Ok(snapshot.players.iter().map(|p| (p.id, p.misses)).collect())
     }
 
     /// The number of the lobby's latest public event (0 if none): the counter its commits

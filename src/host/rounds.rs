@@ -2,13 +2,14 @@
 //! pools after it.
 
 use serde::Serialize;
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 use uuid::Uuid;
 
-use super::Host;
 use super::auth::{Caller, Presented, identify};
-use super::engine::from_stored;
+use super::engine::{self, from_stored, merge, rng_for, to_json};
+use super::{Host, with_game};
 use crate::error::AppError;
+use crate::rules::{Game, Seat};
 use crate::store::{Snapshot, Status, StepRow};
 
 /// One line of the round list.
@@ -163,13 +164,16 @@ pub(crate) fn revealed_orders(steps: &[StepRow]) -> Result<Vec<Value>, AppError>
     Ok(orders)
 }
 
-/// The log entries `viewer` may read: the public ones, and their own private ones.
+/// The log entries `viewer` may read: the public ones, and their own private ones. Each step's
+/// lines are led by the substitutions filed with it (a substitute is logged in its round, as a
+/// kick is).
 pub(crate) fn visible_log(
     steps: &[StepRow],
     viewer: Option<usize>,
 ) -> Result<Vec<Value>, AppError> {
     let mut log = Vec::new();
     for step in steps {
+        log.extend(super::substitutes::log_entries(step)?);
         for entry in from_stored::<Vec<Value>>(&step.log)? {
             let private_to = entry.get("private_to_seat").and_then(Value::as_u64);
             match private_to {
@@ -180,4 +184,38 @@ pub(crate) fn visible_log(
         }
     }
     Ok(log)
+}
+
+impl Host {
+    /// Every player's public pools at the start of the game (round 0 of the charts), as a
+    /// round's `pools` holds them after it: recomputed from the settings, the entrants and the
+    /// seed's opening stream as the start made them. Only the public pools leave this call.
+    /// None before the start.
+    pub async fn start_pools(&self, id: Uuid) -> Result<Option<Value>, AppError> {
+        let snapshot = self.snapshot(id).await?;
+        if !matches!(snapshot.lobby.status, Status::Running | Status::Finished) {
+            return Ok(None);
+        }
+        let kind = snapshot.lobby.game_kind()?;
+        with_game!(kind, G => start_pools_of::<G>(&snapshot))
+    }
+}
+
+fn start_pools_of<G: Game>(snapshot: &Snapshot) -> Result<Option<Value>, AppError> {
+    let settings = engine::settings::<G>(snapshot)?;
+    let entrants = engine::entrants::<G>(&snapshot.players)?;
+    let Ok(state) = G::start(&settings, &entrants, &mut rng_for(snapshot.lobby.seed, 0)) else {
+        return Ok(None);
+    };
+    let mut players = Vec::with_capacity(snapshot.players.len());
+    for player in snapshot.players.iter() {
+        let seat = Seat(player.seat);
+        let mut entry = Map::new();
+        entry.insert("id".into(), json!(player.id));
+        entry.insert("name".into(), json!(player.name));
+        entry.insert("alive".into(), json!(G::alive(&state, seat)));
+        merge(&mut entry, to_json(&G::pools(&state, seat))?);
+        players.push(Value::Object(entry));
+    }
+    Ok(Some(json!({ "players": players })))
 }

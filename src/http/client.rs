@@ -24,10 +24,10 @@ pub fn net(text: &str) -> Result<IpNet, String> {
 pub struct Exposure {
     /// Reverse proxies (addresses or CIDR ranges, comma-separated) whose `X-Forwarded-For` and
     /// `X-Forwarded-Proto` Herald believes.
-    #[arg(long, env = "HERALD_TRUSTED_PROXIES", value_delimiter = ',', value_parser = net, global = true)]
+    #[arg(long, env = "HERALD_TRUSTED_PROXIES", value_delimiter = ',', value_parser = net)]
     pub trusted_proxies: Vec<IpNet>,
     /// The address people reach Herald at; an `https://` URL marks cookies `Secure`.
-    #[arg(long, env = "HERALD_PUBLIC_URL", global = true)]
+    #[arg(long, env = "HERALD_PUBLIC_URL")]
     pub public_url: Option<String>,
 }
 

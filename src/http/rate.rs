@@ -21,24 +21,14 @@ use crate::error::AppError;
 #[derive(Clone, Debug, clap::Args)]
 pub struct RateLimits {
     /// Lobbies one client address may create per minute, in a burst or spread out (0: no limit).
-    #[arg(
-        long,
-        env = "HERALD_LOBBIES_PER_MINUTE",
-        default_value_t = 10,
-        global = true
-    )]
+    #[arg(long, env = "HERALD_LOBBIES_PER_MINUTE", default_value_t = 10)]
     pub lobbies_per_minute: u32,
     /// Joins (of any lobbies) one client address may make per minute (0: no limit).
-    #[arg(
-        long,
-        env = "HERALD_JOINS_PER_MINUTE",
-        default_value_t = 60,
-        global = true
-    )]
+    #[arg(long, env = "HERALD_JOINS_PER_MINUTE", default_value_t = 60)]
     pub joins_per_minute: u32,
     /// Client addresses or CIDR ranges (comma-separated) that no rate limit applies to, such as
     /// a load generator's.
-    #[arg(long, env = "HERALD_RATE_LIMIT_EXEMPT", value_delimiter = ',', value_parser = net, global = true)]
+    #[arg(long, env = "HERALD_RATE_LIMIT_EXEMPT", value_delimiter = ',', value_parser = net)]
     pub rate_limit_exempt: Vec<IpNet>,
 }
 

@@ -11,7 +11,9 @@ use uuid::Uuid;
 
 use crate::error::AppError;
 use crate::events::{Deadline, EventKind, Membership, RoundResolved, Started, StepResolved};
+use crate::games::telling::{FinalResult, answers_due, in_utc, listed, round_name};
 use crate::host::Host;
+use crate::host::LobbyFacts;
 use crate::host::PublicLog;
 use crate::store::EventRow;
 
@@ -103,30 +105,51 @@ pub async fn build(
             }
         }
         Some(EventKind::RoundResolved) => match read::<RoundResolved>(data) {
-            Some(RoundResolved { round }) => (
-                format!("Round {round} of {lobby} is out"),
-                summary(&host.public_log(lobby_id, round, SUMMARY_LINES).await?),
-            ),
+            Some(RoundResolved { round }) => {
+                let mut text = summary(&host.public_log(lobby_id, round, SUMMARY_LINES).await?);
+                if let Some(next) = next_round_due(&facts, round) {
+                    text.push_str("\n\n");
+                    text.push_str(&next);
+                }
+                (
+                    format!(
+                        "{lobby}: {} is out",
+                        round_name(round, facts.max_rounds).to_lowercase()
+                    ),
+                    text,
+                )
+            }
             None => plain(),
         },
         Some(EventKind::DeadlineApproaching) => match read::<Deadline>(data) {
-            Some(due) => (
-                format!("The deadline in {lobby} is near"),
-                format!(
-                    "Round {}, step {}: answers are due by {}.",
-                    due.round,
+            Some(due) => {
+                let mut text = format!(
+                    "{}, step {}: answers are due by {}.",
+                    round_name(due.round, facts.max_rounds),
                     due.step,
-                    due.deadline_at.unwrap_or_default()
-                ),
-            ),
+                    due.deadline_at.as_deref().map(in_utc).unwrap_or_default()
+                );
+                let view = host.lobby(lobby_id).await?;
+                let missing = waiting_for(&view.players);
+                if !missing.is_empty() {
+                    text.push_str(&format!("\nStill missing: {}.", listed(&missing)));
+                }
+                (format!("The deadline in {lobby} is near"), text)
+            }
             None => plain(),
         },
         Some(EventKind::Finished | EventKind::EndedByHost) => {
             let view = host.lobby(lobby_id).await?;
-            (
-                format!("{lobby} is over"),
-                standings(&view.players, view.result.as_ref()),
-            )
+            match view.result.as_ref().and_then(FinalResult::read) {
+                Some(result) => (
+                    format!("{lobby} is over. {}", result.headline()),
+                    result.in_words(),
+                ),
+                None => (
+                    format!("{lobby} is over"),
+                    ended_without_result(&view.players),
+                ),
+            }
         }
         // The kinds a channel may ask for that need no more than their name, and a kind this
         // build does not know (a row written by a newer one).
@@ -192,24 +215,49 @@ fn summary(log: &PublicLog) -> String {
     summary
 }
 
-/// The players in their order on the public page, with the result as the public view says it.
-fn standings(players: &[Value], result: Option<&Value>) -> String {
-    let mut lines: Vec<String> = players
-        .iter()
-        .map(|p| {
-            let alive = match p.get("alive").and_then(Value::as_bool) {
-                Some(false) => " (out)",
-                _ => "",
-            };
-            format!(
-                "- {}{alive}",
-                p.get("name").and_then(Value::as_str).unwrap_or("?")
-            )
-        })
-        .collect();
-    if let Some(result) = result {
-        lines.push(format!("Result: {result}"));
+/// The line every forum host adds to a round's news, when the game has moved on to the round
+/// after `resolved`.
+fn next_round_due(facts: &LobbyFacts, resolved: u32) -> Option<String> {
+    let next = facts.round.filter(|r| *r == resolved + 1)?;
+    Some(answers_due(
+        facts.main_answers,
+        next,
+        facts.max_rounds,
+        facts.deadline_at.as_deref(),
+    ))
+}
+
+/// The names of the players an answer is due from and not in, from the public view.
+fn waiting_for(players: &[Value]) -> Vec<&str> {
+    #[derive(serde::Deserialize)]
+    struct Seat<'a> {
+        name: &'a str,
+        #[serde(default)]
+        owes: bool,
+        #[serde(default)]
+        submitted: bool,
     }
+    players
+        .iter()
+        .filter_map(|p| <Seat<'_> as serde::Deserialize>::deserialize(p).ok())
+        .filter(|p| p.owes && !p.submitted)
+        .map(|p| p.name)
+        .collect()
+}
+
+/// A game the host ended without a result: the players in their order on the public page.
+fn ended_without_result(players: &[Value]) -> String {
+    let mut lines = vec!["The host ended the game without a winner.".to_owned()];
+    lines.extend(players.iter().map(|p| {
+        let alive = match p.get("alive").and_then(Value::as_bool) {
+            Some(false) => " (out)",
+            _ => "",
+        };
+        format!(
+            "- {}{alive}",
+            p.get("name").and_then(Value::as_str).unwrap_or("?")
+        )
+    }));
     lines.join("\n")
 }
 

@@ -211,33 +211,71 @@ fn httpdate(value: &str) -> Option<OffsetDateTime> {
         .map(|t| t.assume_utc())
 }
 
-/// A send error in words, without the URL (which may carry a token of the receiver's).
+/// A send error in words a host can act on, without the URL (which may carry a token of the
+/// receiver's) and without the library's chain of error types.
 fn describe(error: reqwest::Error) -> String {
     let error = error.without_url();
     if error.is_timeout() {
-        "no answer within the timeout".into()
-    } else if error.is_connect() {
-        format!("could not connect: {}", source_chain(&error))
-    } else {
-        source_chain(&error)
+        return "the receiver did not answer in time".into();
+    }
+    match io_kind(&error) {
+        Some(std::io::ErrorKind::ConnectionRefused) => {
+            "the receiver refused the connection: nothing is listening at that address and port".into()
+        }
+        Some(std::io::ErrorKind::ConnectionReset | std::io::ErrorKind::ConnectionAborted) => {
+            "the receiver closed the connection before answering".into()
+        }
+        Some(std::io::ErrorKind::TimedOut) => "the receiver did not answer in time".into(),
+        Some(std::io::ErrorKind::HostUnreachable | std::io::ErrorKind::NetworkUnreachable) => {
+            "the receiver's network cannot be reached from this server".into()
+        }
+        _ if error.is_connect() => {
+            "could not reach the receiver: check the address (its name may not resolve, or its HTTPS certificate was refused)".into()
+        }
+        _ if error.is_body() || error.is_decode() => {
+            "the receiver's answer could not be read".into()
+        }
+        _ => "the message could not be sent to the receiver".into(),
     }
 }
 
-fn source_chain(error: &dyn std::error::Error) -> String {
-    let mut text = error.to_string();
-    let mut source = error.source();
-    while let Some(inner) = source {
-        text.push_str(": ");
-        text.push_str(&inner.to_string());
-        source = inner.source();
+/// The kind of the operating system's error behind `error`, if one is in its chain.
+fn io_kind(error: &(dyn std::error::Error + 'static)) -> Option<std::io::ErrorKind> {
+    let mut next = Some(error);
+    while let Some(inner) = next {
+        if let Some(io) = inner.downcast_ref::<std::io::Error>() {
+            return Some(io.kind());
+        }
+        next = inner.source();
     }
-    text
+    None
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use reqwest::header::HeaderValue;
+
+    /// A receiver that is not listening reads as what the host can check, not as the HTTP
+    /// library's chain of error types ("tcp connect error: Connection refused (os error 111)").
+    #[tokio::test]
+    async fn a_refused_connection_is_said_in_words() {
+        crate::tls::install_crypto_provider();
+        // A port that was free a moment ago: nothing listens there.
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .unwrap()
+            .port();
+        let error = reqwest::Client::new()
+            .post(format!("http://127.0.0.1:{port}/hook"))
+            .send()
+            .await
+            .unwrap_err();
+        assert_eq!(
+            describe(error),
+            "the receiver refused the connection: nothing is listening at that address and port"
+        );
+    }
 
     #[test]
     fn answers_are_classified_by_status_and_retry_after_is_read() {

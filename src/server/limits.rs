@@ -25,47 +25,47 @@ const CONNECTION_RESERVE: usize = 64;
 pub struct Limits {
     /// How long a client has to send a request's head (request line and headers), counted
     /// from its first byte (over HTTP/2, the connection's first request).
-    #[arg(long, env = "HERALD_HEADER_TIMEOUT", default_value = HEADER_TIMEOUT, value_parser = duration, global = true)]
+    #[arg(long, env = "HERALD_HEADER_TIMEOUT", default_value = HEADER_TIMEOUT, value_parser = duration)]
     pub header_timeout: Duration,
     /// How long a client has to send a request's whole body once its head has arrived.
-    #[arg(long, env = "HERALD_BODY_TIMEOUT", default_value = BODY_TIMEOUT, value_parser = duration, global = true)]
+    #[arg(long, env = "HERALD_BODY_TIMEOUT", default_value = BODY_TIMEOUT, value_parser = duration)]
     pub body_timeout: Duration,
     /// How long a kept-alive connection may wait for its next request. Event streams are
     /// exempt while they stream (an HTTP/2 connection is idle while no stream is open).
-    #[arg(long, env = "HERALD_IDLE_TIMEOUT", default_value = IDLE_TIMEOUT, value_parser = duration, global = true)]
+    #[arg(long, env = "HERALD_IDLE_TIMEOUT", default_value = IDLE_TIMEOUT, value_parser = duration)]
     pub idle_timeout: Duration,
     /// Connections served at once (event streams included); lowered at start to fit the
     /// open-file limit.
-    #[arg(long, env = "HERALD_MAX_CONNECTIONS", default_value_t = MAX_CONNECTIONS, global = true)]
+    #[arg(long, env = "HERALD_MAX_CONNECTIONS", default_value_t = MAX_CONNECTIONS)]
     pub max_connections: usize,
     /// HTTP/2 streams served at once over all connections (each connection carries at most
     /// 256): a new stream over it is told `503`. Without it, every slot of the connection cap
     /// could hold 256 event streams.
-    #[arg(long, env = "HERALD_MAX_STREAMS", default_value_t = MAX_STREAMS, global = true)]
+    #[arg(long, env = "HERALD_MAX_STREAMS", default_value_t = MAX_STREAMS)]
     pub max_streams: usize,
     /// Connections one client address (an IPv6 client by its /64) may hold at once; past it,
     /// a new one is told `503 client-busy` and closed. A trusted proxy's connections and the
     /// rate-limit-exempt addresses are not counted. Default: a tenth of the connection cap, and
     /// at least 64.
-    #[arg(long, env = "HERALD_MAX_CONNECTIONS_PER_CLIENT", global = true)]
+    #[arg(long, env = "HERALD_MAX_CONNECTIONS_PER_CLIENT")]
     pub max_connections_per_client: Option<usize>,
     /// Requests one client address may have in flight at once over all its connections (an
     /// event stream is one for as long as it is open, an HTTP/2 stream is one); past it, a new
     /// one is told `503 client-busy`. Behind a trusted proxy the client is the one its
     /// `X-Forwarded-For` names, as for the rate limits; rate-limit-exempt addresses are not
     /// counted. Default: a tenth of the stream cap, and at least 256.
-    #[arg(long, env = "HERALD_MAX_REQUESTS_PER_CLIENT", global = true)]
+    #[arg(long, env = "HERALD_MAX_REQUESTS_PER_CLIENT")]
     pub max_requests_per_client: Option<usize>,
     /// How long a response may wait for the client to take what was sent: a socket that
     /// stays full, or an HTTP/2 stream the client gives no window to. Past it the connection
     /// is closed, so that a client that stops reading holds no slot, no stream and no buffer.
-    #[arg(long, env = "HERALD_WRITE_TIMEOUT", default_value = WRITE_TIMEOUT, value_parser = duration, global = true)]
+    #[arg(long, env = "HERALD_WRITE_TIMEOUT", default_value = WRITE_TIMEOUT, value_parser = duration)]
     pub write_timeout: Duration,
     /// Connections beyond the cap that are still accepted, only to be told `503` and closed.
-    #[arg(long, env = "HERALD_CONNECTION_RESERVE", default_value_t = CONNECTION_RESERVE, global = true)]
+    #[arg(long, env = "HERALD_CONNECTION_RESERVE", default_value_t = CONNECTION_RESERVE)]
     pub connection_reserve: usize,
     /// How long a shutdown waits for open requests to finish before it closes what is left.
-    #[arg(long, env = "HERALD_DRAIN_TIMEOUT", default_value = DRAIN_TIMEOUT, value_parser = duration, global = true)]
+    #[arg(long, env = "HERALD_DRAIN_TIMEOUT", default_value = DRAIN_TIMEOUT, value_parser = duration)]
     pub drain_timeout: Duration,
 }
 

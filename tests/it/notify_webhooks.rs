@@ -415,7 +415,12 @@ async fn a_notice_counts_the_seats_and_quotes_the_rounds_public_log() {
             .collect();
         assert!(!lines.is_empty());
         assert_eq!(bodies[2]["type"], "lobby.round-resolved");
-        assert_eq!(bodies[2]["data"]["title"], "Round 1 of Test lobby is out");
-        assert_eq!(summaries[2], lines.join("\n"), "{}", app.backend);
+        assert_eq!(bodies[2]["data"]["title"], "Test lobby: round 1 is out");
+        // The round's public log, then the line a forum host adds: when the next is due.
+        let (log, next) = summaries[2]
+            .split_once("\n\n")
+            .unwrap_or_else(|| panic!("{}", summaries[2]));
+        assert_eq!(log, lines.join("\n"), "{}", app.backend);
+        assert!(next.starts_with("Orders for round 2 "), "{next}");
     }
 }

@@ -5,7 +5,7 @@
 use fantoccini::Client;
 
 use crate::pages_browser::{
-    browser_available, goto, screenshots, wait_for, wait_for_text, with_browsers,
+    browser_available, goto, screenshots, wait_for, wait_for_text, wait_until, with_browsers,
 };
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
@@ -107,7 +107,15 @@ async fn host_controls(base: &str, clients: &[Client]) -> Result<(), String> {
     let kick = "details.seat:nth-of-type(3) form[action$='/kick']";
     click(host, &format!("{kick} input[name='confirm']")).await;
     click(host, &format!("{kick} button")).await;
-    wait_for(host, "details.seat:nth-of-type(3) summary .tag").await;
+    // Every seat has a state tag; Cat's reads "out" once the kick is in.
+    wait_until(
+        host,
+        "Cat's seat after the kick",
+        "const t = document.querySelector('details.seat:nth-of-type(3) summary .tag'); \
+         return t ? t.textContent : '';",
+        |tag| tag == "out",
+    )
+    .await;
     cat.goto(&play).await.unwrap();
     wait_for_text(cat, "You are out of the game").await;
 

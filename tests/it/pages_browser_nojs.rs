@@ -273,7 +273,8 @@ async fn crossing_swords(base: &str, clients: &[Client]) -> Result<(), String> {
     click(host, "form[action$='/host/close-signups'] button").await;
     wait_for(host, "#start-hint").await;
     click(host, "form[action$='/host/start'] button").await;
-    wait_for_text(host, "Round 1: orders are due").await;
+    // The round is named with the cap the host chose.
+    wait_for_text(host, "Round 1 of 3: orders are due").await;
     countdown_is_empty(host, "the host panel").await;
     fits_phone_and_desktop(host, "the host panel while the game runs").await;
 
@@ -341,7 +342,7 @@ async fn crossing_swords(base: &str, clients: &[Client]) -> Result<(), String> {
     // The reveal and the pools, reached by links: the lobby page, then the round's own page.
     goto(ann, &play).await;
     follow(ann, "the lobby page").await;
-    wait_for_text(ann, "Round 2: orders are due").await;
+    wait_for_text(ann, "Round 2 of 3: orders are due").await;
     let reveal = text_of(ann, "details.round[open]").await;
     assert!(
         reveal.contains("Bob") && reveal.contains("Strike"),

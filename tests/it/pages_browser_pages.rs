@@ -218,7 +218,8 @@ async fn forum_pages(base: &str, clients: &[Client]) -> Result<(), String> {
     screenshots(ann, "joined").await;
     goto(host, &format!("{share}/host")).await;
     click(host, "form[action$='/host/start'] button").await;
-    wait_for_text(host, "Round 1: orders are due").await;
+    // The round is named with the cap the host chose.
+    wait_for_text(host, "Round 1 of 20: orders are due").await;
 
     send_strike(ann, &share, "Bob").await;
     goto(bob, &share).await;

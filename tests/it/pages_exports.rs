@@ -152,7 +152,9 @@ async fn a_hostile_lobby_name_stays_text_in_the_announcement_and_the_standings()
             md.contains("| \\<script>alert(1)\\</script>\\[b]x\\[/b] |"),
             "{md}"
         );
-        assert!(md.contains("Winner: "), "{md}");
+        // Both have 0 VP: the win is shared, and the post names both in words.
+        assert!(md.contains("Winners: \\<script>"), "{md}");
+        assert!(md.contains(" and Bob (ended by host)."), "{md}");
         assert!(md.contains("| Name | Place"), "{md}");
     }
 }

@@ -103,7 +103,8 @@ async fn every_page_says_whose_orders_the_round_waits_for() {
         assert!(chart.contains("role=\"img\" aria-labelledby=\"chart-hp-title\""));
         assert_eq!(chart.matches("<polyline").count(), 3, "a line per player");
         assert!(
-            chart.contains("<th scope=\"row\">Bob</th><td>14</td>"),
+            // From the start (20 HP) to after round 1.
+            chart.contains("<th scope=\"row\">Bob</th><td>20</td><td>14</td>"),
             "{chart}"
         );
         assert_eq!(

@@ -128,6 +128,31 @@ pub fn settings_in_words(lobby: &LobbyView, main: &str) -> Vec<String> {
     lines
 }
 
+/// Said on the host panel when the game has a deadline and none of its reminders can fire
+/// before it: each is as long as the whole time given or longer (docs/deadlines.md,
+/// "Reminders"), as the default "a day and an hour before" is for a two-minute deadline.
+pub fn reminder_warning(lobby: &LobbyView) -> Option<String> {
+    let settings = &lobby.settings;
+    let seconds = |key: &str| settings.get(key).and_then(Value::as_u64);
+    let longest = seconds("deadline_seconds").max(seconds("decision_deadline_seconds"))?;
+    let reminders: Vec<u64> = settings
+        .get("reminder_seconds")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_u64)
+        .collect();
+    if reminders.is_empty() || reminders.iter().any(|r| *r < longest) {
+        return None;
+    }
+    let said: Vec<String> = reminders.iter().map(|r| span_in_words(*r)).collect();
+    Some(format!(
+        "No reminder will reach the players: the deadline is {}, and a reminder {} before it can never fire.",
+        span_in_words(longest),
+        said.join(" or ")
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::span_in_words;

@@ -9,6 +9,7 @@ use axum::response::{IntoResponse, Response};
 use serde_json::{Map, Value, json};
 
 use super::create_form::{self, Input};
+use super::deadline::span_in_words;
 use super::lobby_detail::detail;
 use super::my_games::{MyLine, my_lines, remember};
 use super::session::{CheckedForm, Csrf, Role, Transport, identity_cookie};
@@ -44,6 +45,10 @@ pub struct CreateForm {
     /// Every other step's deadline (both empty: the main step's).
     pub decision_hours: String,
     pub decision_minutes: String,
+    /// How long before the deadline players are reminded (both empty: the server's default,
+    /// a day and an hour before).
+    pub reminder_hours: String,
+    pub reminder_minutes: String,
     /// Missed steps in a row before a kick (empty: never).
     pub miss_limit: String,
     /// Keep the lobby off the public lists.
@@ -109,6 +114,28 @@ impl CreateForm {
             "The deadline for other decisions",
         )? {
             settings.insert("decision_deadline_seconds".into(), json!(seconds));
+        }
+        if let Some(seconds) =
+            deadline(&self.reminder_hours, &self.reminder_minutes, "The reminder")?
+        {
+            let longest = ["deadline_seconds", "decision_deadline_seconds"]
+                .iter()
+                .filter_map(|k| settings.get(*k).and_then(Value::as_u64))
+                .max();
+            match longest {
+                None => return Err("A reminder needs a deadline to come before: give the deadline too, or leave the reminder empty.".into()),
+                // A reminder as long as the whole time given never fires (docs/deadlines.md).
+                Some(longest) if seconds >= longest => {
+                    return Err(format!(
+                        "The reminder ({} before) can never fire: the deadline is {}. Make it shorter, or leave it empty.",
+                        span_in_words(seconds),
+                        span_in_words(longest)
+                    ));
+                }
+                Some(_) => {
+                    settings.insert("reminder_seconds".into(), json!([seconds]));
+                }
+            }
         }
         if self.unlisted {
             settings.insert("unlisted".into(), json!(true));
@@ -186,8 +213,15 @@ async fn home_page(
             .map(line)
             .collect()
     };
+    let mine = my_lines(app, headers).await?;
+    // The tab says how many games wait for this browser, as a mail client's count of unread.
+    let title = match mine.iter().filter(|g| g.turn.is_some()).count() {
+        0 => "Games".to_owned(),
+        1 => "(1) Your turn in 1 game".to_owned(),
+        n => format!("({n}) Your turn in {n} games"),
+    };
     Ok(HomePage {
-        title: "Games".into(),
+        title,
         live: None,
         csrf,
         games: GameKind::ALL
@@ -207,7 +241,7 @@ async fn home_page(
             .collect(),
         form,
         error,
-        mine: my_lines(app, headers).await?,
+        mine,
         carried: false,
     })
 }
@@ -306,6 +340,8 @@ pub async fn create_lobby(
         deadline_minutes: form.get("deadline_minutes").trim().to_owned(),
         decision_hours: form.get("decision_hours").trim().to_owned(),
         decision_minutes: form.get("decision_minutes").trim().to_owned(),
+        reminder_hours: form.get("reminder_hours").trim().to_owned(),
+        reminder_minutes: form.get("reminder_minutes").trim().to_owned(),
         miss_limit: form.get("miss_limit").trim().to_owned(),
         unlisted: form.get("unlisted") == "true",
         press: form.get("press").to_owned(),

@@ -1,26 +1,46 @@
-//! The host panel: the links to share, closing sign-ups, starting the game, the clock (extend,
-//! pause, resume, resolve now), and the controls over people and the game's end (their
-//! handlers: `host_controls.rs`). Only the browser holding the lobby's host cookie sees it.
+//! The host panel: who the game waits for and who has answered, the links to share, closing
+//! sign-ups, starting the game, the clock (extend, pause, resume, resolve now; their handlers:
+//! `host_actions.rs`), and the controls over people and the game's end (their handlers:
+//! `host_controls.rs`). Only the browser holding the lobby's host cookie sees it.
 
 use askama::Template;
 use askama_web::WebTemplate;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
 use axum::http::HeaderMap;
-use axum::response::Response;
 use serde::Deserialize;
 use uuid::Uuid;
 
-use super::deadline::DeadlineLine;
+use super::deadline::{DeadlineLine, reminder_warning};
+use super::host_seats::{SeatControl, seats};
 use super::lobby::status_label;
 use super::round::collecting;
-use super::session::{CheckedForm, Csrf, Tokens};
+use super::seat_labels::SeatLabels;
+use super::session::{Csrf, Tokens};
 use super::table::{PoolsTable, PublicPlayer};
-use super::{Live, PageError, PagePath, again, base_url, lobby_id, see_other};
+use super::waiting::waiting_line;
+use super::{Live, PageError, PagePath, base_url, lobby_id};
 use crate::error::AppError;
+use crate::games::telling::FinalResult;
 use crate::games::{GameUi, with_game};
 use crate::http::AppState;
 use crate::store::Status;
+
+/// The sign-up announcement to copy into the forum thread, until the game starts.
+fn announcement(
+    base: &str,
+    lobby: &crate::host::views::LobbyView,
+) -> Option<super::posts::Exports> {
+    use super::lobby::{timing_in_words, variants};
+    use super::posts::{Exports, Links};
+    if !matches!(lobby.status, Status::Signups | Status::Closed) {
+        return None;
+    }
+    let mut settings = variants(lobby);
+    settings.extend(timing_in_words(lobby));
+    let links = Links { base, lobby };
+    Some(Exports::of(&super::posts::announcement(&links, &settings)))
+}
 
 /// The status line as the host reads it: once sign-ups are closed it is the host who starts.
 fn host_status_label(lobby: &crate::host::views::LobbyView) -> String {
@@ -47,31 +67,35 @@ pub struct HostPage {
     pub before_start: bool,
     /// While the game runs: substitutes, new links, kicks and the end.
     pub running: bool,
+    pub finished: bool,
+    /// Once it is over: who won and why ("Winner: Ann (round cap).").
+    pub result: Option<String>,
+    /// The sign-up announcement for the forum, before the start.
+    pub announcement: Option<super::posts::Exports>,
     /// A duel ends with the host's draw or winner (BST); a melee by its standings.
     pub duel: bool,
     pub players: Vec<SeatControl>,
+    /// Who the open step waits for ("Waiting for Dan's orders."), while the game runs.
+    pub waiting: Option<String>,
     pub created: bool,
     pub table: PoolsTable,
     pub show_orders: bool,
     pub error: Option<String>,
     pub paused: bool,
     pub deadline: Option<DeadlineLine>,
+    /// Said when the lobby's reminders can never fire for its deadlines.
+    pub reminder_warning: Option<String>,
     /// The notifications section (`webhooks_section.rs`).
     pub notifications: super::webhooks_section::WebhooksSection,
     /// A webhook's signing secret, shown once on the page that added it.
     pub new_secret: Option<String>,
 }
 
-/// One seat, as its controls name it.
-pub struct SeatControl {
-    pub id: String,
-    pub name: String,
-    pub alive: bool,
-}
-
 #[derive(Deserialize)]
 pub struct Flags {
     created: Option<String>,
+    /// The webhook a test was just sent to.
+    tested: Option<String>,
 }
 
 /// The host's token from the cookie, if it is this lobby's host token; 401 otherwise.
@@ -103,10 +127,13 @@ pub(super) async fn host_page(
     let after = app.host.last_event_seq(id).await?;
     let lobby = app.host.lobby(id).await?;
     let base = base_url(headers);
+    let labels = SeatLabels::of(&app.host.substitutes(id).await?);
+    let misses = app.host.misses(id).await?;
     Ok(HostPage {
         title: format!("Host: {}", lobby.name),
         // Never reloaded by itself: it always has a form to fill in, and it answers forms.
-        live: Some(Live {
+        // A finished game has no news to wait for.
+        live: (lobby.status != Status::Finished).then_some(Live {
             lobby: id,
             after,
             refresh: false,
@@ -121,21 +148,23 @@ pub(super) async fn host_page(
         can_reopen: lobby.status == Status::Closed,
         before_start: matches!(lobby.status, Status::Signups | Status::Closed),
         running: lobby.status == Status::Running,
+        finished: lobby.status == Status::Finished,
+        result: lobby
+            .result
+            .as_ref()
+            .and_then(FinalResult::read)
+            .map(|r| r.headline()),
+        announcement: announcement(&base, &lobby),
         duel: with_game!(lobby.game, G => G::DUEL),
-        players: PublicPlayer::all(&lobby.players)
-            .into_iter()
-            .map(|p| SeatControl {
-                id: p.id,
-                name: p.name,
-                alive: p.alive,
-            })
-            .collect(),
+        players: seats(&PublicPlayer::all(&lobby.players), &misses, &labels),
+        waiting: waiting_line(&lobby, None),
         created,
-        table: PoolsTable::of(lobby.game, &lobby.players, collecting(&lobby)),
+        table: PoolsTable::of(lobby.game, &lobby.players, collecting(&lobby)).relabeled(&labels),
         show_orders: collecting(&lobby),
         error,
         paused: lobby.paused,
         deadline: DeadlineLine::of(&lobby),
+        reminder_warning: reminder_warning(&lobby),
         notifications: super::webhooks_section::WebhooksSection::of(app, id, &token).await?,
         new_secret: None,
     })
@@ -150,101 +179,7 @@ pub async fn show_host_panel(
 ) -> Result<HostPage, PageError> {
     let Query(flags) = flags.map_err(|e| AppError::malformed("invalid-query", e.body_text()))?;
     let id = lobby_id(&id)?;
-    host_page(&app, id, &headers, csrf, flags.created.is_some(), None).await
+    let mut page = host_page(&app, id, &headers, csrf, flags.created.is_some(), None).await?;
+    page.notifications.tested = flags.tested;
+    Ok(page)
 }
-
-/// What the host asked for on the panel.
-enum Action {
-    CloseSignups,
-    Start,
-    Extend,
-    Pause,
-    Resume,
-    ResolveNow,
-}
-
-impl Action {
-    /// Does it, with the host's token and the posted form.
-    async fn run(
-        self,
-        app: &AppState,
-        id: Uuid,
-        token: &str,
-        form: &CheckedForm,
-    ) -> Result<(), AppError> {
-        let token = Some(token);
-        match self {
-            Action::CloseSignups => app.host.close_signups(id, token).await.map(drop),
-            Action::Start => app.host.start(id, token).await.map(drop),
-            Action::Extend => {
-                let minutes: u64 = form.get("minutes").trim().parse().map_err(|_| {
-                    AppError::rejected(
-                        "invalid-extend-seconds",
-                        "Give the minutes as a whole number.",
-                    )
-                })?;
-                let mut body = serde_json::Map::new();
-                body.insert("extend_seconds".into(), minutes.saturating_mul(60).into());
-                app.host.set_deadline(id, token, body).await.map(drop)
-            }
-            Action::Pause => app.host.pause(id, token).await.map(drop),
-            Action::Resume => app.host.resume(id, token).await.map(drop),
-            Action::ResolveNow => {
-                // The one control that cannot be undone asks for a tick first.
-                if form.get("confirm") != "yes" {
-                    return Err(AppError::malformed(
-                        "confirmation-needed",
-                        "Tick the box to confirm: resolving now cannot be undone.",
-                    ));
-                }
-                app.host.resolve_now(id, token).await.map(drop)
-            }
-        }
-    }
-}
-
-/// Runs a host action; on success back to the panel (303), on refusal the panel again with
-/// the reason and its status.
-async fn act(
-    app: AppState,
-    id: String,
-    headers: HeaderMap,
-    csrf: String,
-    form: CheckedForm,
-    action: Action,
-) -> Result<Response, PageError> {
-    let id = lobby_id(&id)?;
-    let token = host_token(&app, id, &headers).await?;
-    match action.run(&app, id, &token, &form).await {
-        Ok(()) => Ok(see_other(&format!("/lobbies/{id}/host"), &[])),
-        Err(error) => {
-            let page = host_page(&app, id, &headers, csrf, false, None).await?;
-            Ok(again(error, |message| HostPage {
-                error: Some(message),
-                ..page
-            }))
-        }
-    }
-}
-
-/// A POST handler of the panel for one [`Action`].
-macro_rules! host_action {
-    ($name:ident, $action:expr) => {
-        pub async fn $name(
-            State(app): State<AppState>,
-            PagePath(id): PagePath<String>,
-            headers: HeaderMap,
-            Csrf(csrf): Csrf,
-            form: CheckedForm,
-        ) -> Result<Response, PageError> {
-            act(app, id, headers, csrf, form, $action).await
-        }
-    };
-}
-
-host_action!(close_signups, Action::CloseSignups);
-host_action!(start_game, Action::Start);
-host_action!(extend, Action::Extend);
-host_action!(pause, Action::Pause);
-host_action!(resume, Action::Resume);
-host_action!(resolve_now, Action::ResolveNow);

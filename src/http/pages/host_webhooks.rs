@@ -31,6 +31,11 @@ async fn act(
     let id = lobby_id(&id)?;
     let token = host_token(&app, id, &headers).await?;
     let host = &app.host;
+    let adding = matches!(action, Action::Add);
+    let tested = match &action {
+        Action::Test(hook) => Some(hook.clone()),
+        Action::Add | Action::Enable(_) | Action::Delete(_) => None,
+    };
     let done = match action {
         Action::Add => {
             let mut body = Map::new();
@@ -69,7 +74,23 @@ async fn act(
                 ..page
             }))
         }
-        Ok(None) => Ok(see_other(&format!("/lobbies/{id}/host#notifications"), &[])),
+        // A test says on the panel that it is on its way, beside its webhook.
+        Ok(None) => match tested {
+            Some(hook) => Ok(see_other(
+                &format!("/lobbies/{id}/host?tested={hook}#webhook-{hook}"),
+                &[],
+            )),
+            None => Ok(see_other(&format!("/lobbies/{id}/host#notifications"), &[])),
+        },
+        // A refused address is said beside its field, the address kept as typed.
+        Err(error) if adding => {
+            let mut page = host_page(&app, id, &headers, csrf, false, None).await?;
+            page.notifications.add_url = form.get("url").trim().to_owned();
+            Ok(again(error, |message| {
+                page.notifications.add_error = Some(message);
+                page
+            }))
+        }
         Err(error) => {
             let page = host_page(&app, id, &headers, csrf, false, None).await?;
             Ok(again(error, |message| HostPage {

@@ -9,11 +9,11 @@ use axum::response::Response;
 use serde_json::Map;
 
 use super::deadline::{DeadlineLine, settings_in_words};
-use super::my_games::remember;
+use super::my_games::{remember, seat_mark_cookie};
 use super::posts::{self, Exports, Links};
 use super::prompt_form::Field;
 use super::round::{collecting, history};
-use super::round_block::{RoundBlock, so_far};
+use super::round_block::{RoundBlock, round_name, so_far};
 use super::session::{CheckedForm, Csrf, Role, Tokens, Transport, identity_cookie};
 use super::table::{PoolsTable, Standings, heading, names, show};
 use super::waiting::{step_phrase, waiting_line};
@@ -120,10 +120,13 @@ pub fn status_label(lobby: &LobbyView) -> String {
             lobby.capacity
         ),
         (Status::Closed, _) => "Sign-ups closed; waiting for the host to start".into(),
-        (Status::Running, Some(round)) => match lobby.step.as_deref() {
-            Some(step) => format!("Round {round}: {}", step_phrase(lobby.game, step)),
-            None => format!("Round {round}"),
-        },
+        (Status::Running, Some(round)) => {
+            let name = round_name(round, lobby.max_rounds);
+            match lobby.step.as_deref() {
+                Some(step) => format!("{name}: {}", step_phrase(lobby.game, step)),
+                None => name,
+            }
+        }
         (Status::Finished, _) => "Finished".into(),
         (Status::Running, None) => "Running".into(),
     }
@@ -144,15 +147,22 @@ pub async fn show_lobby(
         .viewer(id, tokens.host.as_deref(), tokens.player.as_deref())
         .await?;
     let player_token = viewer.player.as_ref().and(tokens.player.as_deref());
-    let mut history = history(&app, &lobby, player_token).await?;
-    let charts = super::chart::charts(lobby.game, &history);
+    let record = history(&app, &lobby, player_token).await?;
+    let labels = record.labels;
+    let mut history = record.blocks;
+    let start = app
+        .host
+        .start_pools(id)
+        .await?
+        .map(|pools| RoundBlock::start(&pools, &lobby, &labels));
+    let charts = super::chart::charts(lobby.game, start.as_ref(), &history);
     history.reverse();
-    let table = PoolsTable::of(lobby.game, &lobby.players, collecting(&lobby));
+    let table = PoolsTable::of(lobby.game, &lobby.players, collecting(&lobby)).relabeled(&labels);
     let names = names(&lobby.players);
     let result = lobby
         .result
         .as_ref()
-        .map(|r| Standings::of(lobby.game, r, &names));
+        .map(|r| Standings::of(lobby.game, r, &names, &labels));
     let base = base_url(&headers);
     let links = Links {
         base: &base,
@@ -174,7 +184,8 @@ pub async fn show_lobby(
     Ok(LobbyPage {
         deadline: DeadlineLine::of(&lobby),
         title: lobby.name.clone(),
-        live: Some(Live {
+        // A finished game has no news to wait for: no live updates, no "updates itself".
+        live: (lobby.status != Status::Finished).then_some(Live {
             lobby: id,
             after,
             refresh: !join_form,
@@ -197,7 +208,7 @@ pub async fn show_lobby(
         result,
         history,
         charts,
-        so_far: so_far(&lobby),
+        so_far: so_far(&lobby, &labels),
         you: viewer.player.map(|p| p.name),
         is_host: viewer.is_host,
         join_name: String::new(),
@@ -261,12 +272,10 @@ pub async fn join_lobby(
     }
     match app.host.join(id, &name, fields).await {
         Ok(joined) => {
-            let mut cookies = vec![identity_cookie(
-                id,
-                Role::Player,
-                &joined.player_token,
-                transport,
-            )];
+            let mut cookies = vec![
+                identity_cookie(id, Role::Player, &joined.player_token, transport),
+                seat_mark_cookie(id, &joined.player_token, transport),
+            ];
             cookies.extend(remember(&app, &headers, transport, id, MyRole::Player).await);
             Ok(see_other(&format!("/lobbies/{id}/play?joined=1"), &cookies))
         }
@@ -297,6 +306,9 @@ pub async fn continue_as(
         )));
     };
     let mut cookies = vec![identity_cookie(id, role, &token, transport)];
+    if mine == MyRole::Player {
+        cookies.push(seat_mark_cookie(id, &token, transport));
+    }
     cookies.extend(remember(&app, &headers, transport, id, mine).await);
     let mut response = see_other(&format!("/lobbies/{id}/{page}"), &cookies);
     response.headers_mut().insert(

@@ -12,8 +12,10 @@ pub mod error;
 pub mod export;
 mod fallback_form;
 mod home;
+mod host_actions;
 mod host_controls;
 mod host_panel;
+mod host_seats;
 mod host_webhooks;
 mod lobby;
 mod lobby_detail;
@@ -27,6 +29,7 @@ pub mod prompt_form;
 mod round;
 mod round_block;
 pub mod rules_page;
+mod seat_labels;
 pub mod session;
 pub mod table;
 mod talk;
@@ -76,9 +79,9 @@ pub fn routes(state: &AppState) -> Router<AppState> {
         .route("/lobbies/{id}/host", get(host_panel::show_host_panel))
         .route(
             "/lobbies/{id}/host/close-signups",
-            post(host_panel::close_signups),
+            post(host_actions::close_signups),
         )
-        .route("/lobbies/{id}/host/start", post(host_panel::start_game))
+        .route("/lobbies/{id}/host/start", post(host_actions::start_game))
         .route("/lobbies/{id}/host/webhooks", post(host_webhooks::add))
         .route(
             "/lobbies/{id}/host/webhooks/{webhook_id}/test",
@@ -92,12 +95,16 @@ pub fn routes(state: &AppState) -> Router<AppState> {
             "/lobbies/{id}/host/webhooks/{webhook_id}/delete",
             post(host_webhooks::delete),
         )
-        .route("/lobbies/{id}/host/extend", post(host_panel::extend))
-        .route("/lobbies/{id}/host/pause", post(host_panel::pause))
-        .route("/lobbies/{id}/host/resume", post(host_panel::resume))
+        .route("/lobbies/{id}/host/extend", post(host_actions::extend))
+        .route(
+            "/lobbies/{id}/host/set-deadline",
+            post(host_actions::set_deadline),
+        )
+        .route("/lobbies/{id}/host/pause", post(host_actions::pause))
+        .route("/lobbies/{id}/host/resume", post(host_actions::resume))
         .route(
             "/lobbies/{id}/host/resolve-now",
-            post(host_panel::resolve_now),
+            post(host_actions::resolve_now),
         )
         .route(
             "/lobbies/{id}/play/fallback",

@@ -16,8 +16,9 @@ use axum::response::Response;
 use super::session::{CheckedForm, Transport, cookie};
 use super::{Live, PageError, PagePath, base_url, see_other};
 use crate::error::AppError;
+use crate::games::telling::in_utc;
 use crate::host::auth::new_token;
-use crate::host::my_games::{MyGame, MyRole, well_formed_key};
+use crate::host::my_games::{MyGame, MyRole, seat_mark, well_formed_key};
 use crate::http::AppState;
 
 pub const MY_KEY_COOKIE: &str = "herald_me";
@@ -76,6 +77,32 @@ pub async fn forget_here(app: &AppState, headers: &HeaderMap, lobby: uuid::Uuid,
     }
 }
 
+/// The cookie that marks which seat of `lobby` this browser plays ([`seat_mark`]), for the
+/// home page's "your turn". `Path=/`, unlike the token's cookie: the home page must read it,
+/// and it opens nothing.
+pub fn seat_mark_cookie(lobby: uuid::Uuid, token: &str, transport: Transport) -> HeaderValue {
+    let secure = if transport.https { "; Secure" } else { "" };
+    let text = format!(
+        "{}={}; Path=/; Max-Age={MY_KEY_MAX_AGE}; HttpOnly; SameSite=Lax{secure}",
+        seat_mark_name(lobby),
+        seat_mark(token)
+    );
+    HeaderValue::from_str(&text).unwrap_or_else(|_| HeaderValue::from_static(""))
+}
+
+/// Clears the seat mark of `lobby` (a player who left).
+pub fn forget_seat_mark_cookie(lobby: uuid::Uuid) -> HeaderValue {
+    let text = format!(
+        "{}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax",
+        seat_mark_name(lobby)
+    );
+    HeaderValue::from_str(&text).unwrap_or_else(|_| HeaderValue::from_static(""))
+}
+
+fn seat_mark_name(lobby: uuid::Uuid) -> String {
+    format!("herald_seat_{}", lobby.simple())
+}
+
 /// One of my games as the home page shows it.
 pub struct MyLine {
     pub name: String,
@@ -83,15 +110,45 @@ pub struct MyLine {
     pub game: &'static str,
     pub role: &'static str,
     pub detail: String,
+    /// The open step waits for this browser's answer: the badge, with the deadline if there is
+    /// one ("your turn, due 2026-12-01 18:00 UTC").
+    pub turn: Option<String>,
 }
 
-/// This browser's games for the home page (none without a key).
+/// This browser's games for the home page (none without a key), those whose step waits for
+/// this browser's answer first.
 pub async fn my_lines(app: &AppState, headers: &HeaderMap) -> Result<Vec<MyLine>, PageError> {
     let Some(key) = key_of(headers) else {
         return Ok(Vec::new());
     };
     let games = app.host.my_games(key).await?;
-    Ok(games.iter().map(my_line).collect())
+    let marks: Vec<(uuid::Uuid, String)> = games
+        .iter()
+        .filter(|g| g.role == MyRole::Player)
+        .filter_map(|g| {
+            let mark = cookie(headers, &seat_mark_name(g.lobby.id))?;
+            Some((g.lobby.id, mark.to_owned()))
+        })
+        .collect();
+    let turns = app.host.my_turns(&marks).await?;
+    let mut lines: Vec<MyLine> = games
+        .iter()
+        .map(|game| {
+            let turn = turns
+                .iter()
+                .find(|t| t.lobby == game.lobby.id && game.role == MyRole::Player)
+                .map(|t| match &t.deadline_at {
+                    Some(at) => format!("your turn, due {}", in_utc(at)),
+                    None => "your turn".to_owned(),
+                });
+            MyLine {
+                turn,
+                ..my_line(game)
+            }
+        })
+        .collect();
+    lines.sort_by_key(|line| line.turn.is_none());
+    Ok(lines)
 }
 
 fn my_line(game: &MyGame) -> MyLine {
@@ -106,6 +163,7 @@ fn my_line(game: &MyGame) -> MyLine {
         game: game.lobby.game.title(),
         role,
         detail: super::lobby_detail::detail(&game.lobby),
+        turn: None,
     }
 }
 

@@ -100,7 +100,8 @@ pub(super) async fn play_page(
         .as_ref()
         .map(|prompt| form_for(lobby.game, prompt, preselect.as_ref()))
         .transpose()?;
-    let latest = history(app, &lobby, Some(&token)).await?.pop();
+    let record = history(app, &lobby, Some(&token)).await?;
+    let (labels, latest) = (record.labels, record.blocks.into_iter().last());
     let fallback = me
         .fallback
         .as_deref()
@@ -142,10 +143,10 @@ pub(super) async fn play_page(
             .collect(),
         pending: pending.as_ref().map(|p| describe_order(p, &names)),
         form,
-        table: PoolsTable::of(lobby.game, &lobby.players, collecting(&lobby)),
+        table: PoolsTable::of(lobby.game, &lobby.players, collecting(&lobby)).relabeled(&labels),
         show_orders: collecting(&lobby) && lobby.status == Status::Running,
         latest,
-        so_far: so_far(&lobby),
+        so_far: so_far(&lobby, &labels),
         error: None,
         deadline: DeadlineLine::of(&lobby),
         fallback: fallback.as_ref().map(|f| describe_order(f, &names)),
@@ -264,7 +265,10 @@ pub async fn leave_lobby(
                 .await;
             Ok(see_other(
                 &format!("/lobbies/{id}"),
-                &[forget_cookie(id, Role::Player)],
+                &[
+                    forget_cookie(id, Role::Player),
+                    super::my_games::forget_seat_mark_cookie(id),
+                ],
             ))
         }
         Err(error) => {

@@ -4,8 +4,10 @@
 //! page are the pools *after* the last resolved round.
 
 use super::export::{self, Block, Post};
-use super::round_block::RoundBlock;
+use super::round_block::{RoundBlock, round_name};
 use super::table::{PoolsTable, Standings};
+use crate::games::telling::answers_due;
+use crate::games::{GameUi, with_game};
 use crate::host::views::LobbyView;
 use crate::store::Status;
 
@@ -42,21 +44,37 @@ impl Links<'_> {
 /// The sign-up announcement: the game, the seats, the settings in words, and where to join.
 pub fn announcement(links: &Links, settings: &[String]) -> Post {
     let lobby = links.lobby;
+    // Said as it stands when copied: a full lobby's post must not invite anyone to join.
+    let state = match (lobby.status, lobby.players.len() >= lobby.capacity) {
+        (Status::Signups, false) => "sign-ups are open",
+        (Status::Signups, true) => "every seat is taken",
+        (Status::Closed, _) => "sign-ups are closed",
+        (Status::Running | Status::Finished, _) => "the game has started",
+    };
+    let open = lobby.status == Status::Signups && lobby.players.len() < lobby.capacity;
     let mut blocks = vec![
-        Block::Heading(format!("{}: sign-ups are open", lobby.name)),
+        Block::Heading(format!("{}: {state}", lobby.name)),
         Block::Paragraph(format!(
-            "A game of {} on Herald: {} of {} seats taken. Orders are secret and revealed together.",
+            "A game of {} on Herald: {} of {} seats taken{}. Orders are secret and revealed together.",
             lobby.game.title(),
             lobby.players.len(),
-            lobby.capacity
+            lobby.capacity,
+            match lobby.max_rounds {
+                Some(1) => ", 1 round at most".to_owned(),
+                Some(cap) => format!(", {cap} rounds at most"),
+                None => String::new(),
+            }
         )),
     ];
     if !settings.is_empty() {
         blocks.push(Block::Paragraph(settings.join(" · ")));
     }
-    blocks.push(Block::Link {
-        label: "Join the game".into(),
-        url: format!("{}/lobbies/{}/join", links.base, lobby.id),
+    blocks.push(match open {
+        true => Block::Link {
+            label: "Join the game".into(),
+            url: format!("{}/lobbies/{}/join", links.base, lobby.id),
+        },
+        false => links.game(),
     });
     blocks.push(Block::Link {
         label: format!("The rules of {}", lobby.game.title()),
@@ -85,23 +103,50 @@ fn round_blocks(block: &RoundBlock) -> Vec<Block> {
     blocks
 }
 
+/// The pools as a post's table, without the columns in which every player reads "no" or "—"
+/// (a duel's flags that are all off): in a forum post they are only noise.
 fn pools_table(title: &str, table: &PoolsTable) -> Block {
+    let rows = table.plain_rows();
+    let says_something = |k: usize| {
+        rows.is_empty()
+            || rows
+                .iter()
+                .any(|r| r.get(k).is_some_and(|c| c != "no" && c != "—"))
+    };
+    let kept: Vec<usize> = (0..table.headings().len())
+        .filter(|&k| k == 0 || says_something(k))
+        .collect();
+    let pick = |cells: &[String]| kept.iter().filter_map(|&k| cells.get(k).cloned()).collect();
     Block::Table {
         title: title.into(),
-        headings: table.headings(),
-        rows: table.plain_rows(),
+        headings: pick(&table.headings()),
+        rows: rows.iter().map(|r| pick(r)).collect(),
     }
 }
 
 /// One resolved round, with a link to its page.
 pub fn round(links: &Links, block: &RoundBlock) -> Post {
     let mut blocks = vec![Block::Heading(format!(
-        "{}: round {}",
-        links.lobby.name, block.round
+        "{}: {}",
+        links.lobby.name,
+        block.name().to_lowercase()
     ))];
     blocks.extend(round_blocks(block));
+    let lobby = links.lobby;
+    // While the clock is paused no deadline stands, and none is promised.
+    let next_main = lobby.round == Some(block.round + 1)
+        && lobby.step.as_deref() == Some(lobby.game.main_step());
+    if lobby.status == Status::Running && next_main && !lobby.paused {
+        let answers = with_game!(lobby.game, G => G::MAIN_ANSWERS);
+        blocks.push(Block::Paragraph(answers_due(
+            answers,
+            block.round + 1,
+            lobby.max_rounds,
+            lobby.deadline_at.as_deref(),
+        )));
+    }
     blocks.push(Block::Link {
-        label: format!("Round {} on Herald", block.round),
+        label: format!("{} on Herald", block.name()),
         url: format!(
             "{}/lobbies/{}/rounds/{}",
             links.base, links.lobby.id, block.round
@@ -114,7 +159,10 @@ pub fn round(links: &Links, block: &RoundBlock) -> Post {
 pub fn pools_title(lobby: &LobbyView) -> String {
     match (lobby.status, lobby.round) {
         (Status::Finished, _) => "Final pools".into(),
-        (Status::Running, Some(round)) if round > 1 => format!("Pools after round {}", round - 1),
+        (Status::Running, Some(round)) if round > 1 => format!(
+            "Pools after {}",
+            round_name(round - 1, lobby.max_rounds).to_lowercase()
+        ),
         (Status::Running, _) => "Pools at the start".into(),
         (Status::Signups | Status::Closed, _) => "Players signed up".into(),
     }
@@ -132,10 +180,6 @@ pub fn pools(links: &Links, table: &PoolsTable) -> Post {
 
 /// The winner and the standings (name first, then the place and the game's columns).
 fn standings_blocks(standings: &Standings) -> Vec<Block> {
-    let mut winner = format!("Winner: {}", standings.winners);
-    if !standings.reason.is_empty() {
-        winner.push_str(&format!(" ({})", standings.reason.to_lowercase()));
-    }
     let mut headings = standings.columns.clone();
     let mut rows = standings.rows.clone();
     // Columns are place, name, ...: the name leads each line of a BBCode list.
@@ -146,7 +190,7 @@ fn standings_blocks(standings: &Standings) -> Vec<Block> {
             .for_each(|r| r.swap(0, 1));
     }
     vec![
-        Block::Paragraph(winner),
+        Block::Paragraph(standings.headline.clone()),
         Block::Table {
             title: "Final standings".into(),
             headings,
@@ -182,7 +226,7 @@ pub fn whole_game(links: &Links, rounds: &[RoundBlock], result: Option<&Standing
         )),
     ];
     for block in rounds {
-        blocks.push(Block::Heading(format!("Round {}", block.round)));
+        blocks.push(Block::Heading(block.name()));
         blocks.extend(round_blocks(block));
     }
     if let Some(result) = result {

@@ -8,6 +8,7 @@ use axum::http::HeaderMap;
 
 use super::posts::{self, Exports, Links};
 use super::round_block::RoundBlock;
+use super::seat_labels::SeatLabels;
 use super::session::Tokens;
 use super::{Live, PageError, PagePath, base_url, lobby_id};
 use crate::error::AppError;
@@ -30,17 +31,29 @@ pub struct RoundPage {
     pub export_title: String,
 }
 
+/// The lobby's resolved rounds as shown, and how each seat's substitutes are named.
+pub struct Record {
+    /// Oldest first, with the viewer's private log lines if a player.
+    pub blocks: Vec<RoundBlock>,
+    pub labels: SeatLabels,
+}
+
 /// The lobby's resolved rounds, oldest first, with the viewer's private log lines if a player.
 pub async fn history(
     app: &AppState,
     lobby: &LobbyView,
     player_token: Option<&str>,
-) -> Result<Vec<RoundBlock>, AppError> {
-    let views = app.host.history(lobby.id, player_token).await?;
-    Ok(views
-        .iter()
-        .map(|view| RoundBlock::of(view, lobby.game))
-        .collect())
+) -> Result<Record, AppError> {
+    let history = app.host.history(lobby.id, player_token).await?;
+    let labels = SeatLabels::of(&history.substitutes);
+    Ok(Record {
+        blocks: history
+            .rounds
+            .iter()
+            .map(|view| RoundBlock::of(view, lobby, &labels))
+            .collect(),
+        labels,
+    })
 }
 
 pub async fn show_round(
@@ -55,7 +68,8 @@ pub async fn show_round(
     let viewer = app.host.viewer(id, None, tokens.player.as_deref()).await?;
     let token = viewer.player.as_ref().and(tokens.player.as_deref());
     let view = app.host.round(id, round, token).await?;
-    let block = RoundBlock::of(&view, lobby.game);
+    let labels = SeatLabels::of(&app.host.substitutes(id).await?);
+    let block = RoundBlock::of(&view, &lobby, &labels);
     let rounds: Vec<u32> = app.host.rounds(id).await?.iter().map(|r| r.round).collect();
     let base = base_url(&headers);
     let links = Links {
@@ -65,18 +79,18 @@ pub async fn show_round(
     // The post is for the thread: built from the public round, never the viewer's private
     // lines (a BST player's draws), even on that player's own view of the page.
     let public = match token {
-        Some(_) => RoundBlock::of(&app.host.round(id, round, None).await?, lobby.game),
-        None => RoundBlock::of(&view, lobby.game),
+        Some(_) => RoundBlock::of(&app.host.round(id, round, None).await?, &lobby, &labels),
+        None => RoundBlock::of(&view, &lobby, &labels),
     };
     let exports = Exports::of(&posts::round(&links, &public));
     Ok(RoundPage {
-        title: format!("{}: round {round}", lobby.name),
+        title: format!("{}: {}", lobby.name, block.name().to_lowercase()),
         live: None,
         lobby_id: id.to_string(),
         lobby_name: lobby.name.clone(),
         previous: rounds.iter().copied().filter(|r| *r < round).max(),
         next: rounds.iter().copied().filter(|r| *r > round).min(),
-        export_title: format!("Round {round}"),
+        export_title: block.name(),
         block,
         exports,
     })

@@ -4,7 +4,9 @@
 
 use super::cite::{Cited, cite};
 use super::deadline::Stamp;
+use super::seat_labels::SeatLabels;
 use super::table::{PoolsTable, names, order_line};
+pub use crate::games::telling::round_name;
 use crate::host::GameKind;
 use crate::host::views::LobbyView;
 
@@ -13,6 +15,8 @@ pub struct RoundBlock {
     /// The game played, whose codes the orders show as chips.
     pub game: GameKind,
     pub round: u32,
+    /// The game's round cap, if it has one: the round is then named "Round 4 of 8".
+    pub cap: Option<u64>,
     pub orders: Vec<String>,
     /// The log's lines, their rule citations linked to `game`'s rules page.
     pub log: Vec<Cited>,
@@ -29,6 +33,11 @@ fn log_lines(log: &[serde_json::Value], game: GameKind) -> Vec<Cited> {
 }
 
 impl RoundBlock {
+    /// "Round 4 of 8" (or "Round 4" without a cap).
+    pub fn name(&self) -> String {
+        round_name(self.round, self.cap)
+    }
+
     /// The revealed orders with the game's codes as chips (`chips.rs`).
     pub fn shown_orders(&self) -> Vec<Vec<super::chips::Piece>> {
         self.orders
@@ -37,37 +46,62 @@ impl RoundBlock {
             .collect()
     }
 
-    pub fn of(view: &crate::host::RoundView, game: GameKind) -> RoundBlock {
+    /// The round as shown, each substitute named with whom they replaced (`labels`).
+    pub fn of(view: &crate::host::RoundView, lobby: &LobbyView, labels: &SeatLabels) -> RoundBlock {
+        let game = lobby.game;
         let players = view.pools["players"]
             .as_array()
             .cloned()
             .unwrap_or_default();
         let names = names(&players);
+        let table = PoolsTable::of(game, &players, false).relabeled(labels);
         RoundBlock {
             game,
             round: view.round,
-            orders: view.orders.iter().map(|o| order_line(o, &names)).collect(),
+            cap: lobby.max_rounds,
+            orders: view
+                .orders
+                .iter()
+                .map(|o| order_line(o, &names, labels))
+                .collect(),
             log: log_lines(&view.log, game),
-            table: PoolsTable::of(game, &players, false),
+            table,
             resolved: Some(Stamp::of_millis(view.resolved_at)),
+        }
+    }
+}
+
+impl RoundBlock {
+    /// The pools at the start of the game, as round 0 (the charts' first point).
+    pub fn start(pools: &serde_json::Value, lobby: &LobbyView, labels: &SeatLabels) -> RoundBlock {
+        let players = pools["players"].as_array().cloned().unwrap_or_default();
+        RoundBlock {
+            game: lobby.game,
+            round: 0,
+            cap: lobby.max_rounds,
+            orders: Vec::new(),
+            log: Vec::new(),
+            table: PoolsTable::of(lobby.game, &players, false).relabeled(labels),
+            resolved: None,
         }
     }
 }
 
 /// What the running round has revealed so far (BST: the play step while its decision steps
 /// run), if anything.
-pub fn so_far(lobby: &LobbyView) -> Option<RoundBlock> {
+pub fn so_far(lobby: &LobbyView, labels: &SeatLabels) -> Option<RoundBlock> {
     let current = lobby.current_round.as_ref()?;
     let names = names(&lobby.players);
     Some(RoundBlock {
         game: lobby.game,
+        cap: lobby.max_rounds,
         round: current["round"]
             .as_u64()
             .and_then(|r| u32::try_from(r).ok())?,
         orders: current["orders"]
             .as_array()?
             .iter()
-            .map(|o| order_line(o, &names))
+            .map(|o| order_line(o, &names, labels))
             .collect(),
         log: log_lines(current["log"].as_array()?, lobby.game),
         table: PoolsTable::default(),

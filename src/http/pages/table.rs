@@ -9,6 +9,8 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::chips::{Chip, cell_chips};
+use super::seat_labels::SeatLabels;
+use crate::games::telling::FinalResult;
 use crate::games::{GameUi, with_game, words};
 use crate::host::GameKind;
 
@@ -183,6 +185,14 @@ impl PoolsTable {
         }
     }
 
+    /// Names each substitute with whom they replaced ("Eve (for Bob)").
+    pub fn relabeled(mut self, labels: &SeatLabels) -> PoolsTable {
+        for row in &mut self.rows {
+            row.name = labels.label(&row.id, &row.name);
+        }
+        self
+    }
+
     /// The headings as exporters use them (name first, then the pools, then "Alive").
     pub fn headings(&self) -> Vec<String> {
         let mut headings = vec!["Player".to_string()];
@@ -212,9 +222,14 @@ pub fn title(id: &str) -> String {
 
 /// One revealed order as a line: `Ann: Strike → Bob`. Game-agnostic: the `move` first, a
 /// `target` after an arrow, any other field as `field value`.
-pub fn order_line(entry: &Value, names: &Names) -> String {
+pub fn order_line(entry: &Value, names: &Names, labels: &SeatLabels) -> String {
     let who = entry["player"]["name"].as_str().unwrap_or("?");
-    format!("{who}: {}", describe_order(&entry["order"], names))
+    let id = entry["player"]["id"].as_str().unwrap_or_default();
+    format!(
+        "{}: {}",
+        labels.label(id, who),
+        describe_order(&entry["order"], names)
+    )
 }
 
 /// An order body as words.
@@ -251,15 +266,17 @@ pub fn describe_order(order: &Value, names: &Names) -> String {
 /// The final standings, best first.
 #[derive(Clone, Debug)]
 pub struct Standings {
-    pub winners: String,
-    pub reason: String,
+    /// Who won and why, as every telling of the result says it ("Winner: Ann (round cap).",
+    /// [`FinalResult::headline`]).
+    pub headline: String,
     pub columns: Vec<String>,
     pub rows: Vec<Vec<String>>,
 }
 
 impl Standings {
     /// From a game's `result` (`{winners, reason, standings: [{player, name, place, ...}]}`).
-    pub fn of(game: GameKind, result: &Value, names: &Names) -> Standings {
+    /// Each substitute is named with whom they replaced (`labels`).
+    pub fn of(game: GameKind, result: &Value, names: &Names, labels: &SeatLabels) -> Standings {
         let list = result["standings"].as_array().cloned().unwrap_or_default();
         let mut extra: Vec<String> = Vec::new();
         for entry in &list {
@@ -282,15 +299,18 @@ impl Standings {
                     .iter()
                     .map(|c| match (c.as_str(), &e[c]) {
                         // A name is shown as typed, never re-cased.
-                        ("name", Value::String(name)) => name.clone(),
+                        ("name", Value::String(name)) => {
+                            labels.label(e["player"].as_str().unwrap_or_default(), name)
+                        }
                         (_, value) => show(value, names),
                     })
                     .collect()
             })
             .collect();
         Standings {
-            winners: show(&result["winners"], names),
-            reason: result["reason"].as_str().map(title).unwrap_or_default(),
+            headline: FinalResult::read(result)
+                .map(|r| r.headline())
+                .unwrap_or_default(),
             columns: columns.iter().map(|c| heading(game, c)).collect(),
             rows,
         }
@@ -324,27 +344,33 @@ mod tests {
 
     #[test]
     fn standings_keep_names_as_typed() {
-        let result = json!({"winners": ["b"], "reason": "last-standing", "standings": [
-            {"player": "b", "name": "dark-lord", "place": 1, "vp": 9, "hp": 0, "alive": true}
+        let b = "00000000-0000-0000-0000-00000000000b";
+        let result = json!({"winners": [b], "reason": "last-standing", "standings": [
+            {"player": b, "name": "dark-lord", "place": 1, "vp": 9, "hp": 0, "alive": true}
         ]});
-        let names = Names::from([("b".to_string(), "dark-lord".to_string())]);
-        let standings = Standings::of(GameKind::CrossingSwords, &result, &names);
+        let names = Names::from([(b.to_string(), "dark-lord".to_string())]);
+        let standings = Standings::of(
+            GameKind::CrossingSwords,
+            &result,
+            &names,
+            &SeatLabels::default(),
+        );
         assert_eq!(
             standings.columns,
             vec!["Place", "Name", "HP", "VP", "Alive"]
         );
         assert_eq!(standings.rows[0], vec!["1", "dark-lord", "0", "9", "yes"]);
-        assert_eq!(
-            (standings.winners.as_str(), standings.reason.as_str()),
-            ("dark-lord", "Last standing")
-        );
+        assert_eq!(standings.headline, "Winner: dark-lord (last standing).");
     }
 
     #[test]
     fn orders_read_as_sentences() {
         let names = Names::from([("b".to_string(), "Bob".to_string())]);
         let entry = json!({"player": {"id": "a", "name": "Ann"}, "order": {"move": "strike", "target": "b"}});
-        assert_eq!(order_line(&entry, &names), "Ann: Strike → Bob");
+        assert_eq!(
+            order_line(&entry, &names, &SeatLabels::default()),
+            "Ann: Strike → Bob"
+        );
         let bst = json!({"answer": "play", "move": "piercing-strike", "token": "R7"});
         assert_eq!(describe_order(&bst, &names), "Piercing strike token R7");
         let pair = json!({"answer": "tokens", "tokens": ["R3", "Y3"]});

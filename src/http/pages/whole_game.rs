@@ -32,12 +32,13 @@ pub async fn show_whole_game(
     let id = lobby_id(&id)?;
     let lobby = app.host.lobby(id).await?;
     // No player token: a post for the thread carries no one's private lines.
-    let rounds = history(&app, &lobby, None).await?;
+    let record = history(&app, &lobby, None).await?;
+    let rounds = record.blocks;
     let names = names(&lobby.players);
     let result = lobby
         .result
         .as_ref()
-        .map(|r| Standings::of(lobby.game, r, &names));
+        .map(|r| Standings::of(lobby.game, r, &names, &record.labels));
     let base = base_url(&headers);
     let links = Links {
         base: &base,

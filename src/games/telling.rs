@@ -1,0 +1,171 @@
+//! A game's progress in words, the same everywhere it is told (the pages, the forum posts,
+//! the notices): a round's name with the game's cap ("Round 4 of 8"), and a finished game's
+//! result as the lobby page, its "Final standings" post and the "game over" notice (Discord,
+//! Standard Webhooks' `summary`, mail) all say it. Every game's outcome has the same three members (`winners`, `reason`,
+//! `standings`, each standing with `player`, `name` and `place`), read here into types; the
+//! game's own numbers beside them are for the tables.
+
+use serde::Deserialize;
+use serde_json::Value;
+use uuid::Uuid;
+
+use super::words;
+
+/// A round as people name it: "Round 4 of 8" when the game has a cap, else "Round 4".
+pub fn round_name(round: u32, cap: Option<u64>) -> String {
+    match cap {
+        Some(cap) => format!("Round {round} of {cap}"),
+        None => format!("Round {round}"),
+    }
+}
+
+/// An RFC 3339 instant as people read it: `2026-12-01T18:00:00.000Z` → `2026-12-01 18:00 UTC`.
+pub fn in_utc(at: &str) -> String {
+    match (at.get(..10), at.get(11..16)) {
+        (Some(day), Some(time)) => format!("{day} {time} UTC"),
+        _ => at.to_owned(),
+    }
+}
+
+/// The line every forum host adds to a round's news: "Orders for round 5 of 8 are due by
+/// 2026-12-01 18:00 UTC." (`answers`: the game's word for a round's main answers).
+pub fn answers_due(
+    answers: &str,
+    round: u32,
+    cap: Option<u64>,
+    deadline_at: Option<&str>,
+) -> String {
+    let name = round_name(round, cap).to_lowercase();
+    match deadline_at {
+        Some(at) => format!("{} for {name} are due by {}.", words(answers), in_utc(at)),
+        None => format!("{} for {name} are open, with no deadline.", words(answers)),
+    }
+}
+
+/// The shared part of a game's outcome.
+#[derive(Clone, Debug, Deserialize)]
+pub struct FinalResult {
+    /// Empty in a draw.
+    #[serde(default)]
+    pub winners: Vec<Uuid>,
+    /// Why it ended, as the game's rules name it (`round-cap`).
+    #[serde(default)]
+    pub reason: Option<String>,
+    /// Every player, best first.
+    #[serde(default)]
+    pub standings: Vec<Placed>,
+}
+
+/// One line of the standings.
+#[derive(Clone, Debug, Deserialize)]
+pub struct Placed {
+    pub player: Uuid,
+    pub name: String,
+    pub place: u32,
+}
+
+/// `["Ann", "Bob", "Cy"]` as "Ann, Bob and Cy".
+pub fn listed(names: &[&str]) -> String {
+    match names {
+        [] => String::new(),
+        [one] => (*one).to_owned(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}
+
+impl FinalResult {
+    /// The result a lobby view publishes, if it reads as one.
+    pub fn read(result: &Value) -> Option<FinalResult> {
+        FinalResult::deserialize(result).ok()
+    }
+
+    /// The winners' names, as the standings give them.
+    pub fn winner_names(&self) -> Vec<&str> {
+        self.winners
+            .iter()
+            .filter_map(|id| self.standings.iter().find(|p| p.player == *id))
+            .map(|p| p.name.as_str())
+            .collect()
+    }
+
+    /// Why the game ended, in words ("round cap"), if the game says.
+    pub fn reason_words(&self) -> Option<String> {
+        self.reason
+            .as_deref()
+            .filter(|r| !r.is_empty())
+            .map(|r| words(r).to_lowercase())
+    }
+
+    /// Who won: "Winner: Ann", "Winners: Ann and Bob", "A draw".
+    pub fn winners_line(&self) -> String {
+        match self.winner_names().as_slice() {
+            [] => "A draw".to_owned(),
+            [one] => format!("Winner: {one}"),
+            many => format!("Winners: {}", listed(many)),
+        }
+    }
+
+    /// The headline of every telling: who won and why ("Winner: Ann (round cap).").
+    pub fn headline(&self) -> String {
+        match self.reason_words() {
+            Some(reason) => format!("{} ({reason}).", self.winners_line()),
+            None => format!("{}.", self.winners_line()),
+        }
+    }
+
+    /// The headline, then one line per place ("1. Ann"), for a notice.
+    pub fn in_words(&self) -> String {
+        let mut lines = vec![self.headline()];
+        lines.extend(
+            self.standings
+                .iter()
+                .map(|p| format!("{}. {}", p.place, p.name)),
+        );
+        lines.join("\n")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn the_next_rounds_answers_are_due_by_the_deadline_in_utc() {
+        assert_eq!(
+            answers_due("orders", 5, Some(8), Some("2026-12-01T18:00:00.000Z")),
+            "Orders for round 5 of 8 are due by 2026-12-01 18:00 UTC."
+        );
+        assert_eq!(
+            answers_due("plays", 2, None, None),
+            "Plays for round 2 are open, with no deadline."
+        );
+    }
+
+    #[test]
+    fn the_winner_is_named_in_words_not_by_id() {
+        let (ann, bob) = (Uuid::from_u128(1), Uuid::from_u128(2));
+        let result = FinalResult::read(&json!({
+            "winners": [ann], "reason": "round-cap",
+            "standings": [
+                {"player": ann, "name": "Ann", "place": 1, "vp": 9},
+                {"player": bob, "name": "Bob", "place": 2, "vp": 3}
+            ]
+        }))
+        .unwrap();
+        assert_eq!(
+            result.in_words(),
+            "Winner: Ann (round cap).\n1. Ann\n2. Bob"
+        );
+        let draw = FinalResult::read(&json!({"winners": [], "reason": "double-knock-out",
+            "standings": [{"player": ann, "name": "Ann", "place": 1},
+                          {"player": bob, "name": "Bob", "place": 1}]}))
+        .unwrap();
+        assert_eq!(draw.headline(), "A draw (double knock out).");
+        let shared = FinalResult::read(&json!({"winners": [ann, bob],
+            "standings": [{"player": ann, "name": "Ann", "place": 1},
+                          {"player": bob, "name": "Bob", "place": 1}]}))
+        .unwrap();
+        assert_eq!(shared.headline(), "Winners: Ann and Bob.");
+    }
+}

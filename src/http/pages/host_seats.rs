@@ -1,0 +1,127 @@
+//! The host panel's seats while the game runs: each seat's name (a substitute with whom they
+//! replaced), where it stands in the open step (answered, still owes, owes nothing, out) and
+//! how many steps in a row it has let time out, so the host sees at a glance whom to chase.
+
+use uuid::Uuid;
+
+use super::seat_labels::SeatLabels;
+use super::table::PublicPlayer;
+
+/// Where a seat stands in the open step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SeatState {
+    /// Its answer to the open step is in.
+    Answered,
+    /// An answer is due from it and not in.
+    Waiting,
+    /// Nothing is due from it in this step (another seat's decision, or no step open).
+    NothingOwed,
+    /// It is out of the game.
+    Out,
+}
+
+impl SeatState {
+    fn of(player: &PublicPlayer) -> SeatState {
+        match (player.alive, player.submitted, player.owes) {
+            (false, _, _) => SeatState::Out,
+            (true, true, _) => SeatState::Answered,
+            (true, false, true) => SeatState::Waiting,
+            (true, false, false) => SeatState::NothingOwed,
+        }
+    }
+
+    /// The state in words, as the seat's tag shows it.
+    pub fn words(self) -> &'static str {
+        match self {
+            SeatState::Answered => "answered",
+            SeatState::Waiting => "waiting",
+            SeatState::NothingOwed => "nothing owed",
+            SeatState::Out => "out",
+        }
+    }
+
+    /// The tag's style class.
+    pub fn class(self) -> &'static str {
+        match self {
+            SeatState::Answered => "tag ok",
+            SeatState::Waiting => "tag due",
+            SeatState::NothingOwed | SeatState::Out => "tag",
+        }
+    }
+}
+
+/// One seat, as its controls name it.
+pub struct SeatControl {
+    pub id: String,
+    /// The name as the controls' buttons use it ("Replace Eve").
+    pub name: String,
+    /// The name as the record shows it ("Eve (for Bob)").
+    pub label: String,
+    pub alive: bool,
+    pub state: SeatState,
+    /// Steps in a row the seat let time out.
+    pub misses: i64,
+}
+
+impl SeatControl {
+    /// "missed 2 steps in a row", or nothing when it missed none.
+    pub fn misses_in_words(&self) -> String {
+        match self.misses {
+            0 => String::new(),
+            1 => "missed the last step".into(),
+            n => format!("missed {n} steps in a row"),
+        }
+    }
+}
+
+/// The seats of `players` (the public view's), in seat order: a seat's controls stay where
+/// the host last saw them (the waiting line at the top says whom the step waits for).
+pub fn seats(
+    players: &[PublicPlayer],
+    misses: &[(Uuid, i64)],
+    labels: &SeatLabels,
+) -> Vec<SeatControl> {
+    players
+        .iter()
+        .map(|p| SeatControl {
+            label: labels.label(&p.id, &p.name),
+            id: p.id.clone(),
+            name: p.name.clone(),
+            alive: p.alive,
+            state: SeatState::of(p),
+            misses: misses
+                .iter()
+                .find(|(id, _)| id.to_string() == p.id)
+                .map_or(0, |(_, n)| *n),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn each_seat_says_where_it_stands_and_what_it_missed() {
+        let (a, b, c) = (Uuid::from_u128(1), Uuid::from_u128(2), Uuid::from_u128(3));
+        let players = PublicPlayer::all(&[
+            json!({"id": a, "name": "Ann", "alive": true, "submitted": true, "owes": true}),
+            json!({"id": b, "name": "Bob", "alive": true, "submitted": false, "owes": true}),
+            json!({"id": c, "name": "Cy", "alive": false, "submitted": false, "owes": false}),
+        ]);
+        let seats = seats(&players, &[(b, 2)], &SeatLabels::default());
+        let shown: Vec<(&str, &str, String)> = seats
+            .iter()
+            .map(|s| (s.name.as_str(), s.state.words(), s.misses_in_words()))
+            .collect();
+        assert_eq!(
+            shown,
+            [
+                ("Ann", "answered", String::new()),
+                ("Bob", "waiting", "missed 2 steps in a row".to_owned()),
+                ("Cy", "out", String::new()),
+            ]
+        );
+    }
+}
