@@ -47,6 +47,7 @@ pub fn in_words(kind: EventKind) -> &'static str {
         EventKind::DeadlineApproaching => "A deadline is near (with who is missing)",
         EventKind::Paused => "The clock is paused",
         EventKind::Resumed => "The clock runs again",
+        EventKind::Message => "A player writes to the table",
     }
 }
 
