@@ -199,7 +199,7 @@ async fn a_tampered_contests_archive_is_named_at_its_step() {
             })
             .expect("a step with a sent order");
         let at = (honest.steps[k].round, honest.steps[k].step.clone());
-        let tamperings: [(&str, &dyn Fn(&mut Archive)); 2] = [
+        let tamperings: [Tampering<'_>; 2] = [
             ("a changed pool", &|a: &mut Archive| {
                 a.steps[k].pools["players"][0]["hp"] = json!(99);
             }),
@@ -228,6 +228,9 @@ async fn a_tampered_contests_archive_is_named_at_its_step() {
         }
     }
 }
+
+/// A tampering: its name and what it does to the archive.
+type Tampering<'a> = (&'a str, &'a dyn Fn(&mut Archive));
 
 /// A round whose next round opens with a window, in the middle of the duel.
 fn window_round(archived: &Archive) -> u32 {

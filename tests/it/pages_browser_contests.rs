@@ -97,7 +97,7 @@ async fn answer(client: &Client, play: &str, turn: usize) -> Option<String> {
             // face down, and no face-up step.
             pick("#f-die", 4 + turn % 3).await;
             tick(1).await;
-            if turn % 4 == 0 {
+            if turn.is_multiple_of(4) {
                 pick("#f-down", 2).await;
             }
             client

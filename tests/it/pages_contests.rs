@@ -127,7 +127,7 @@ async fn answer(visitor: &mut Visitor<'_>, lobby: &str, turn: usize) -> Option<S
             // Now and then a card face down, as the form offers it (a JSON string).
             let card = down
                 .get(1 + turn % 2)
-                .filter(|_| turn % 3 == 0)
+                .filter(|_| turn.is_multiple_of(3))
                 .unwrap_or(&down[0]);
             fields.push(("down".into(), card.0.clone()));
             fields.push(("face_up".into(), "false".into()));
@@ -261,4 +261,127 @@ async fn a_whole_duel_is_played_through_the_pages_without_a_script() {
     }
     let finished = ann.get(&format!("/lobbies/{lobby}")).await;
     assert!(finished.html.contains("standings"), "{}", finished.html);
+}
+
+/// Waits until the lobby's step is `step` (the deadline scheduler runs beside the test).
+async fn wait_for_step(app: &crate::support::TestApp, lobby: &str, step: &str) -> Value {
+    let mut view = Value::Null;
+    for _ in 0..500 {
+        view = app
+            .get(&format!("/api/v1/lobbies/{lobby}"), None)
+            .await
+            .body;
+        if view["step"] == step {
+            return view;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    panic!("{}: the lobby never reached {step}: {view}", app.backend);
+}
+
+#[tokio::test]
+async fn deadlines_play_a_fallback_wish_and_the_defaults_and_the_host_ends_the_duel() {
+    use std::time::Duration;
+    for app in crate::support::timed_apps().await {
+        // Neither hand holds an opening action: Magic's declare is the first step.
+        let hand = [
+            "illegal-doping",
+            "dwarven-ale",
+            "am-i-good-or-what",
+            "kick-below-the-waist",
+            "my-daddy-was-an-elf",
+        ];
+        let deck = crate::api_contests::deck(&hand);
+        let settings = serde_json::json!({"seed": 3, "deadline_seconds": 60, "decision_deadline_seconds": 30,
+            "decks": {"p1": deck, "p2": deck}});
+        let (lobby, host_token) = app.create_lobby("contests", settings).await;
+        let (mut ann, mut bob, mut host) =
+            (Visitor::new(&app), Visitor::new(&app), Visitor::new(&app));
+        host.get(&format!("/lobbies/{lobby}/as/{host_token}")).await;
+        for (who, name) in [(&mut ann, "Ann"), (&mut bob, "Bob")] {
+            assert_eq!(who.join(&lobby, name).await.status, StatusCode::SEE_OTHER);
+        }
+        let started = host
+            .post(&format!("/lobbies/{lobby}/host/start"), &[])
+            .await;
+        assert_eq!(started.status, StatusCode::SEE_OTHER, "{}", started.html);
+        let view = wait_for_step(&app, &lobby, "declare").await;
+        assert_eq!(
+            view["deadline_at"], "2026-12-01T00:00:30.000Z",
+            "a decision step's deadline"
+        );
+
+        // Nobody declares: the defaults cast no spell, and round 2's window opens.
+        app.clock.advance(Duration::from_secs(30));
+        let view = wait_for_step(&app, &lobby, "next").await;
+        assert_eq!(view["round"], 2, "{view}");
+        let play = format!("/lobbies/{lobby}/play");
+        let page = ann.get(&play).await;
+        assert!(page.html.contains("id=\"fallback-form\""), "{}", page.html);
+        let stay = options(&page, "fb-f-wish")
+            .into_iter()
+            .find(|(_, label)| label == "Stay")
+            .expect("a stay wish")
+            .0;
+        let fields = [
+            ("round", "2"),
+            ("step", "next"),
+            ("wish", stay.as_str()),
+            ("action", "null"),
+        ];
+        let set = ann.post(&format!("{play}/fallback"), &fields).await;
+        assert_eq!(set.status, StatusCode::SEE_OTHER, "{}", set.html);
+        assert!(ann.get(&play).await.html.contains("id=\"fallback-now\""));
+        assert!(
+            !bob.get(&play).await.html.contains("id=\"fallback-now\""),
+            "Ann's alone"
+        );
+
+        app.clock.advance(Duration::from_secs(60));
+        // Round 2 goes on with its phase: Archery, whose first shot is a contest.
+        let view = wait_for_step(&app, &lobby, "set").await;
+        assert_eq!(view["round"], 2, "{view}");
+        let round = &view["current_round"];
+        let sources: Vec<(&str, &str, &str)> = round["orders"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|o| o["step"] == "next")
+            .map(|o| {
+                (
+                    o["player"]["name"].as_str().unwrap(),
+                    o["source"].as_str().unwrap(),
+                    o["order"]["wish"].as_str().unwrap_or(""),
+                )
+            })
+            .collect();
+        assert_eq!(
+            sources,
+            [("Ann", "fallback", "stay"), ("Bob", "default", "advance")],
+            "{round}"
+        );
+        // W5: one advance is enough after Magic.
+        assert_eq!(view["phase"], "archery", "{view}");
+
+        // The host ends the duel naming Ann the winner, from the host panel.
+        let panel = host.get(&format!("/lobbies/{lobby}/host")).await;
+        assert!(panel.html.contains("id=\"end-form\""), "{}", panel.html);
+        let ann_id = view["players"][0]["id"].as_str().unwrap().to_owned();
+        let ended = host
+            .post(
+                &format!("/lobbies/{lobby}/host/end"),
+                &[("result", ann_id.as_str()), ("confirm", "yes")],
+            )
+            .await;
+        assert_eq!(ended.status, StatusCode::SEE_OTHER, "{}", ended.html);
+        let done: Value = app
+            .get(&format!("/api/v1/lobbies/{lobby}"), None)
+            .await
+            .body;
+        assert_eq!(done["status"], "finished", "{done}");
+        assert_eq!(done["result"]["winners"], serde_json::json!([ann_id]));
+        assert_eq!(done["result"]["reason"], "ended-by-host");
+        let public = ann.get(&format!("/lobbies/{lobby}")).await;
+        assert!(public.html.contains("standings"), "{}", public.html);
+    }
 }
