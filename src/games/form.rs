@@ -58,6 +58,12 @@ pub struct Field {
     /// The field whose value limits this one's choices (JS hides the others; the server
     /// checks regardless).
     pub depends_on: String,
+    /// Each value is the JSON text of what the order holds (a number, a flag, an object,
+    /// `null`), sent parsed rather than as text.
+    pub json: bool,
+    /// Not asked: sent as its one value (`Field::hidden`), so that the answer names what it
+    /// answers (a contest's number) as the form said it.
+    pub hidden: bool,
     pub groups: Vec<Group>,
 }
 
@@ -72,10 +78,48 @@ impl Field {
             required,
             hint: String::new(),
             depends_on: String::new(),
+            json: false,
+            hidden: false,
             groups: vec![Group {
                 label: String::new(),
                 choices,
             }],
+        }
+    }
+
+    /// A field the form sends without asking: `value` is JSON text.
+    pub fn hidden(name: &str, value: &str) -> Field {
+        let mut field = Field::select(
+            name,
+            name,
+            vec![Choice::new(value, String::new(), true)],
+            true,
+        );
+        field.json = true;
+        field.hidden = true;
+        field
+    }
+
+    /// The value a hidden field sends.
+    pub fn hidden_value(&self) -> &str {
+        self.groups
+            .iter()
+            .flat_map(|g| &g.choices)
+            .next()
+            .map_or("", |c| c.value.as_str())
+    }
+
+    /// One posted value as the order holds it: parsed JSON for a [`Field::json`] field,
+    /// else the text. A value that is not JSON is refused with the field's label.
+    pub fn read(&self, posted: &str) -> Result<serde_json::Value, String> {
+        match self.json {
+            false => Ok(serde_json::Value::from(posted)),
+            true => serde_json::from_str(posted).map_err(|_| {
+                format!(
+                    "“{posted}” is not a value of {}.",
+                    self.label.to_lowercase()
+                )
+            }),
         }
     }
 

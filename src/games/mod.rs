@@ -9,6 +9,7 @@
 //! once (`GameKind::from_str`), and from then on the compiler checks every match.
 
 pub mod bst;
+pub mod contests;
 pub mod crossing_swords;
 pub mod form;
 pub mod scale_of_styles;
@@ -143,6 +144,7 @@ games! {
     CrossingSwords => crate::rules::crossing_swords::CrossingSwords,
     Bst => crate::rules::bst::Bst,
     ScaleOfStyles => crate::rules::scale_of_styles::ScaleOfStyles,
+    Contests => crate::rules::contests::Contests,
 }
 
 /// Every game's id and title, in registration order: the links to the rules pages that every

@@ -56,10 +56,13 @@ mod tests {
     }
 
     /// Step names that are also generic words of Herald's own, which a literal cannot tell
-    /// apart: `play` (BST's and the Scale of Styles' main step, and the player's page) and
+    /// apart: `play` (BST's and the Scale of Styles' main step, and the player's page),
     /// `orders` (Crossing Swords' step, and every round's revealed orders in the views, the
-    /// archive and the store). They are left to review; every other name is checked.
-    const COMMON_WORDS: &[&str] = &["play", "orders"];
+    /// archive and the store) and `opening` (Contests' first window, and the name the host
+    /// files a round's opening under, `fairness::publish::ROUND_OPENING`; no code tells steps
+    /// apart by it, `NewStep::announced` does). They are left to review; every other name is
+    /// checked.
+    const COMMON_WORDS: &[&str] = &["play", "orders", "opening"];
 
     /// A game's own folders: every folder under `src/rules/` and `src/games/`, registered or
     /// not yet (a game's rules are written before its registration line, as Contests' were).

@@ -3,7 +3,6 @@
 //! until one resolves), and each resolved step gets its digest, chained to the one before.
 
 use super::engine::to_text;
-use super::resolve::{HOST_STEP, ROUND_OPENING};
 use crate::error::AppError;
 use crate::events::EventKind;
 use crate::fairness::act::Ledger;
@@ -66,10 +65,7 @@ pub(super) fn seal(snapshot: &Snapshot, change: &mut Change) -> Result<(), AppEr
 /// digests are hex, which JSON writes as it is.
 fn publish_digests(change: &mut Change) -> Result<(), AppError> {
     let kind = EventKind::StepResolved;
-    let mut steps = change
-        .resolved
-        .iter()
-        .filter(|step| step.step != ROUND_OPENING && step.step != HOST_STEP);
+    let mut steps = change.resolved.iter().filter(|step| step.announced);
     for event in change.events.iter_mut().filter(|e| e.kind == kind) {
         let Some(step) = steps.next() else {
             break;

@@ -505,6 +505,7 @@ fn file_step<G: Game>(
         digested_log: written.digested,
         pools: pools.clone(),
         public: Some(written.public),
+        announced: true,
         ..NewStep::default()
     });
     if let Some(opened) = opening.first().and_then(|e| e.opens_round()) {

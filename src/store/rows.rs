@@ -528,6 +528,11 @@ pub struct NewStep {
     /// written as such: the log holds them). The host keeps them for the round's summary
     /// (`host/round_logs.rs`), so that a notice need not parse the stored log back.
     pub public: Option<PublicLog>,
+    /// A step of the game's, which a `step-resolved` event announces (and carries the digests
+    /// of); not a round's opening or the host's closing step. Told by this mark, not by the
+    /// step's name: a game may name a step of its own as the host names a round's opening
+    /// (Contests' `opening`). Not written as such.
+    pub announced: bool,
 }
 
 /// A log's public lines (those without `private_to_seat`), as a summary quotes them.

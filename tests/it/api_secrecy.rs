@@ -715,3 +715,182 @@ async fn scale_of_styles_plans_deck_order_seed_and_dice_are_seen_by_no_one_else(
         );
     }
 }
+
+/// Contests §3.8: each hand is its owner's alone; a set die and a face-down card stay
+/// concealed until the contest's reveal (K4), though the guesses and the lost dice are public
+/// after K2; the decks, the seed and the hooks are nobody's while the duel runs. Read by the
+/// public, the opponent, the rounds, the archive, the event stream and the pages.
+#[tokio::test]
+async fn contests_hands_dice_face_down_cards_decks_and_hooks_are_seen_by_no_one_else() {
+    use crate::api_contests::{deck, joins};
+    use crate::pages_client::Visitor;
+    for app in apps().await {
+        // Ann's hand and Bob's are disjoint, and neither can open: Magic's declare comes
+        // first, then a Mind contest for each bolt.
+        let ann_hand = [
+            "dwarven-ale",
+            "illegal-doping",
+            "check-out-my-diploma",
+            "my-daddy-was-an-elf",
+            "kick-below-the-waist",
+        ];
+        let bob_hand = [
+            "vastly-superior-nerd",
+            "a-swift-cup-of-coffee",
+            "gimme-yer-lunch-money",
+            "what-did-you-call-my-mom",
+            "am-i-good-or-what",
+        ];
+        // Each deck's next card, never drawn while this test runs, is its order's tell.
+        let settings = json!({"seed": 4242, "default_dice": [2, 3],
+            "decks": {"p1": deck(&[&ann_hand[..], &["make-funny-faces"]].concat()),
+                      "p2": deck(&[&bob_hand[..], &["now-you-see-me"]].concat())}});
+        let (lobby, host) = app.create_lobby("contests", settings).await;
+        let mut players = Vec::new();
+        for join in joins() {
+            players.push(app.join(&lobby, join).await);
+        }
+        let path = format!("/api/v1/lobbies/{lobby}");
+        let mut events = EventReader::open(&app, &lobby, None).await;
+        let (ann, bob) = (&players[0].1, &players[1].1);
+        let mut bobs_events =
+            EventReader::open_path(&app, &format!("{path}/me/events"), Some(bob), None).await;
+        app.start(&lobby, &host).await;
+        for token in [ann, bob] {
+            let reply = app
+                .post(
+                    &format!("{path}/orders"),
+                    Some(token),
+                    json!({"round": 1, "step": "declare", "spell": "fire-bolt"}),
+                )
+                .await;
+            assert_eq!(reply.status, StatusCode::ACCEPTED, "{}", reply.text);
+        }
+        let contest = app.get(&path, None).await.body["contest"]["contest"].clone();
+        // Ann sets 5 with Dwarven Ale face down and asks for the face-up step; Bob guesses 6
+        // and lays nothing, so her die survives K2 and the contest waits for her face-up.
+        let set = json!({"round": 1, "step": "set", "contest": contest, "die": 5, "guesses": [1],
+            "down": "dwarven-ale", "face_up": true});
+        let reply = app.post(&format!("{path}/orders"), Some(ann), set).await;
+        assert_eq!(reply.status, StatusCode::ACCEPTED, "{}", reply.text);
+        let set = json!({"round": 1, "step": "set", "contest": contest, "die": 2, "guesses": [6],
+            "down": null, "face_up": false});
+        let reply = app.post(&format!("{path}/orders"), Some(bob), set).await;
+        assert_eq!(reply.status, StatusCode::ACCEPTED, "{}", reply.text);
+        let public = app.get(&path, None).await;
+        assert_eq!(public.body["step"], "face-up", "{}", public.text);
+        assert_eq!(public.body["contest"]["face_down"], json!([true, false]));
+        assert_eq!(
+            public.body["contest"]["lost"],
+            json!([null, null]),
+            "K2: no die lost"
+        );
+
+        let mut read = vec![
+            ("the lobby", public.text.clone()),
+            (
+                "the rounds",
+                app.get(&format!("{path}/rounds"), None).await.text,
+            ),
+            (
+                "round 1",
+                app.get(&format!("{path}/rounds/1"), None).await.text,
+            ),
+            (
+                "the archive",
+                app.get(&format!("{path}/archive"), None).await.text,
+            ),
+            (
+                "Bob's view",
+                app.get(&format!("{path}/me"), Some(bob)).await.text,
+            ),
+        ];
+        while let Some(event) = events.next().await {
+            read.push(("an event", event.data.to_string()));
+        }
+        let mut bobs = 0;
+        while let Some(event) = bobs_events.next().await {
+            read.push(("Bob's stream", event.data.to_string()));
+            bobs += 1;
+        }
+        assert!(bobs >= 2, "Bob's stream carried his prompts");
+        let mut visitor = Visitor::new(&app);
+        for page in [
+            format!("/lobbies/{lobby}"),
+            format!("/lobbies/{lobby}/export"),
+        ] {
+            let shown = visitor.get(&page).await;
+            assert!(shown.status.is_success(), "{page}: {}", shown.status);
+            read.push(("a page", shown.html));
+        }
+        let mut bob_page = Visitor::new(&app);
+        bob_page.get(&format!("/lobbies/{lobby}/as/{bob}")).await;
+        let shown = bob_page.get(&format!("/lobbies/{lobby}/play")).await;
+        assert!(shown.html.contains("Bob"), "Bob's own page: {}", shown.html);
+        read.push(("Bob's page", shown.html));
+        let mut host_page = Visitor::new(&app);
+        host_page.get(&format!("/lobbies/{lobby}/as/{host}")).await;
+        let shown = host_page.get(&format!("/lobbies/{lobby}/host")).await;
+        assert_eq!(shown.status, StatusCode::OK);
+        read.push(("the host's page", shown.html));
+        for (what, text) in &read {
+            let lower = text.to_lowercase();
+            for card in ann_hand
+                .iter()
+                .chain(["make-funny-faces", "now-you-see-me"].iter())
+            {
+                assert!(!text.contains(card), "{}: {what} shows {card}", app.backend);
+            }
+            // The pages name a card in words ("Dwarven ale").
+            for card in ann_hand {
+                let words = card.replace('-', " ");
+                assert!(
+                    !lower.contains(&words),
+                    "{}: {what} shows {words}",
+                    app.backend
+                );
+            }
+            for secret in [
+                "\"die\":5",
+                "\"die\": 5",
+                "\"seed\":4242",
+                "default_dice",
+                "\"decks\"",
+            ] {
+                assert!(
+                    !text.contains(secret),
+                    "{}: {what} shows {secret}",
+                    app.backend
+                );
+            }
+        }
+        // Bob's hand is his: the public never sees it.
+        for (what, text) in &read[..4] {
+            for card in bob_hand {
+                assert!(!text.contains(card), "{what} shows Bob's {card}");
+            }
+        }
+        let me = app.get(&format!("{path}/me"), Some(ann)).await.body;
+        assert_eq!(
+            me["hand"].as_array().unwrap().len(),
+            4,
+            "the owner sees his hand"
+        );
+        assert!(me.get("deck").is_none(), "no one sees a deck's order: {me}");
+
+        // K4 reveals the face-down card and the die to everyone.
+        let reply = app
+            .post(
+                &format!("{path}/orders"),
+                Some(ann),
+                json!({"round": 1, "step": "face-up", "contest": contest, "decline": true}),
+            )
+            .await;
+        assert_eq!(reply.status, StatusCode::ACCEPTED, "{}", reply.text);
+        let public = app.get(&path, None).await.text;
+        assert!(
+            public.contains("dwarven-ale"),
+            "the reveal shows it: {public}"
+        );
+    }
+}

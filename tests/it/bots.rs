@@ -14,7 +14,7 @@ use herald::host::Host;
 use herald::store::Store;
 
 /// Serves Herald on 127.0.0.1 (an ephemeral port) with a temporary SQLite file.
-async fn server() -> (String, tempfile::TempDir) {
+pub(crate) async fn server() -> (String, tempfile::TempDir) {
     server_with(herald::Options::default()).await
 }
 

@@ -28,11 +28,14 @@ pub struct Cited {
 }
 
 /// Whether `inner` is a rule id: a capital letter for the rulings' series (A ambiguities,
-/// T turn steps, L lines of the seed, S setup) and a number.
+/// T turn steps, L lines of the seed, S setup; and the steps of a turn sequence told in
+/// parts: W window, P phase, K contest, E end) and a number.
 pub fn is_rule_id(inner: &str) -> bool {
     let mut chars = inner.chars();
-    matches!(chars.next(), Some('A' | 'T' | 'L' | 'S'))
-        && inner.len() > 1
+    matches!(
+        chars.next(),
+        Some('A' | 'T' | 'L' | 'S' | 'W' | 'P' | 'K' | 'E')
+    ) && inner.len() > 1
         && chars.all(|c| c.is_ascii_digit())
 }
 

@@ -264,13 +264,23 @@ pub async fn join_lobby(
     let lobby = app.host.lobby(id).await?;
     let name = form.get("name").to_owned();
     let mut fields = Map::new();
+    let mut unreadable = None;
     for field in join_fields(lobby.game) {
         let value = form.get(&field.name);
         if !value.is_empty() {
-            fields.insert(field.name.clone(), value.into());
+            match field.read(value) {
+                Ok(value) => {
+                    fields.insert(field.name.clone(), value);
+                }
+                Err(problem) => unreadable = Some(problem),
+            }
         }
     }
-    match app.host.join(id, &name, fields).await {
+    let joining = match unreadable {
+        Some(problem) => Err(AppError::rejected("invalid-answer", problem)),
+        None => app.host.join(id, &name, fields).await,
+    };
+    match joining {
         Ok(joined) => {
             let mut cookies = vec![
                 identity_cookie(id, Role::Player, &joined.player_token, transport),

@@ -85,9 +85,16 @@ pub fn order_body(form: &PromptForm, posted: &CheckedForm) -> Result<Map<String,
             return Ok(body);
         }
     }
+    let refused = |problem: String| AppError::rejected("invalid-answer", problem);
     for field in &form.fields {
         if field.multiple {
-            body.insert(field.name.clone(), json!(posted.all(&field.name)));
+            let values = posted
+                .all(&field.name)
+                .iter()
+                .map(|v| field.read(v))
+                .collect::<Result<Vec<Value>, String>>()
+                .map_err(refused)?;
+            body.insert(field.name.clone(), Value::Array(values));
             continue;
         }
         if field.list && !posted.get(&field.name).is_empty() {
@@ -105,7 +112,7 @@ pub fn order_body(form: &PromptForm, posted: &CheckedForm) -> Result<Map<String,
             }
             continue;
         }
-        body.insert(field.name.clone(), json!(value));
+        body.insert(field.name.clone(), field.read(value).map_err(refused)?);
     }
     Ok(body)
 }

@@ -77,8 +77,7 @@ fn end(
     mut log: Vec<Event>,
 ) -> HostAct<Contests> {
     let mut next = state.clone();
-    let mut lines = std::mem::take(&mut next.carried);
-    lines.append(&mut log);
+    let mut lines = std::mem::take(&mut log);
     for f in &mut next.fighters {
         let table = std::mem::take(&mut f.table);
         f.discard.extend(table);

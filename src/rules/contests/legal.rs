@@ -1,8 +1,8 @@
 //! Who owes what, and what is legal now (W0, P1, K1-K6, A5): the one place the prompts,
 //! the checks and the engine read the rules of timing and cost from.
 
+use super::answers::Action;
 use super::ids::{Ability, Card, Phase, Wish};
-use super::orders::Action;
 use super::refusal::Refusal;
 use super::state::{ContestStage, Declaration, State, Step};
 use crate::rules::Seat;
@@ -16,6 +16,9 @@ pub fn after(state: &State) -> Option<Phase> {
 
 /// The seats that owe an answer now, in seat order (§3.7's "who" column).
 pub fn owed(state: &State) -> Vec<Seat> {
+    if state.unopened {
+        return Vec::new();
+    }
     match state.step {
         Step::Opening => BOTH
             .into_iter()

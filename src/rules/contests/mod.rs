@@ -14,8 +14,10 @@
 //! [`engine`] (W1-W9, P0-P5, K1-K7, A1-A7), [`events`] (the log, §3.8), [`prompts`],
 //! [`views`] (§3.8) and [`host_acts`].
 
+pub mod answers;
 pub mod engine;
 pub mod events;
+pub mod fork;
 pub mod host_acts;
 pub mod ids;
 pub mod legal;
@@ -40,7 +42,7 @@ pub use setup::{JoinBody, Settings, Setup, SetupPlayer};
 pub use state::{Build, EndReason, State, Step};
 pub use views::{Outcome, Pools, Private, Table};
 
-use crate::rules::{Entrant, Game, GameRng, HostAct, Resolution, Seat, SettingsError};
+use crate::rules::{Entrant, ForkRefusal, Game, GameRng, HostAct, Resolution, Seat, SettingsError};
 
 /// The Contests rules, as the host drives them through [`Game`].
 #[derive(Copy, Clone, Debug)]
@@ -125,6 +127,11 @@ impl Game for Contests {
         legal::owed(state)
     }
 
+    /// S5: the dealt duel before its first round begins; nobody is asked.
+    fn unasked(state: &State) -> bool {
+        state.unopened && state.end.is_none()
+    }
+
     fn prompt(state: &State, seat: Seat) -> Option<Prompt> {
         prompts::prompt(state, seat)
     }
@@ -156,14 +163,17 @@ impl Game for Contests {
     /// die and the face-down card stay concealed (§3.8) and the reveal event shows them.
     fn resolve(state: &State, orders: &[(Seat, Order)], rng: &mut GameRng) -> Resolution<Self> {
         let mut next = state.clone();
-        let carried = std::mem::take(&mut next.carried);
         let step = next.step;
+        let unopened = std::mem::take(&mut next.unopened);
         let mut run = engine::Run::new(&mut next, rng);
-        run.apply(orders);
+        match unopened {
+            // S5: round 1 (or a setup's round) begins, and plays on to the first answer.
+            true => run.begin_round(),
+            false => run.apply(orders),
+        }
         let revealed_contest = run.revealed_contest;
         run.advance();
-        let mut events = carried;
-        events.extend(run.into_events());
+        let events = run.into_events();
         let revealed = match step {
             Step::Set if !revealed_contest => Vec::new(),
             Step::Over => Vec::new(),
@@ -209,5 +219,10 @@ impl Game for Contests {
 
     fn end_by_host(state: &State, ending: host_acts::Ending) -> Result<HostAct<Self>, Refusal> {
         host_acts::end_by_host(state, ending)
+    }
+
+    /// A window after a phase, as a §3.9 setup with the hands dealt again (`fork.rs`).
+    fn fork_settings(state: &State, settings: &Settings) -> Result<Settings, ForkRefusal> {
+        fork::fork_settings(state, settings)
     }
 }

@@ -82,6 +82,18 @@ pub struct SetupPlayer {
     pub backstab: bool,
     pub surcharge_until: u32,
     pub spent_round: u32,
+    /// With a `discard` and neither `hand` nor `deck`: the cards not in the discard are
+    /// shuffled as the start shuffles a deck (S4), and this many of them form the hand (a
+    /// fork's position, whose hands and deck orders were published with its archive).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hand_size: Option<i64>,
+}
+
+impl SetupPlayer {
+    /// Only the discard is given: the rest is shuffled again (see [`SetupPlayer::hand_size`]).
+    fn reshuffles(&self) -> bool {
+        self.discard.is_some() && self.hand.is_none() && self.deck.is_none()
+    }
 }
 
 /// A join request's game field (§2.1): `build`, default §2.7.
@@ -224,7 +236,28 @@ fn check_setup(setup: &Setup, rules: &Rulebook) -> Result<(), String> {
     }
     for (i, p) in setup.players.iter().enumerate() {
         let at = format!("players[{i}]");
-        if p.hand.is_some() || p.deck.is_some() || p.discard.is_some() {
+        if p.reshuffles() {
+            let discard = cards(p.discard.as_deref().unwrap_or_default(), &at)?;
+            let mut distinct = discard.clone();
+            distinct.sort();
+            distinct.dedup();
+            if distinct.len() != discard.len() {
+                return Err(format!("{at}.discard lists a card twice"));
+            }
+            let left = Card::ALL.len() - discard.len();
+            match p.hand_size {
+                Some(n) if n < 0 || n as usize > left || n > i64::from(rules.hand_limit) => {
+                    return Err(format!(
+                        "{at}.hand_size is 0 to hand_limit and to the {left} cards not discarded"
+                    ));
+                }
+                _ => {}
+            }
+        } else if p.hand_size.is_some() {
+            return Err(format!(
+                "{at}.hand_size goes with a discard alone, without hand or deck"
+            ));
+        } else if p.hand.is_some() || p.deck.is_some() || p.discard.is_some() {
             let all: Vec<String> = [&p.hand, &p.deck, &p.discard]
                 .into_iter()
                 .flatten()
@@ -429,7 +462,21 @@ pub fn start(
             spent_round: 0,
         };
         if let Some(p) = setup.players.get(i) {
-            if p.hand.is_some() || p.deck.is_some() || p.discard.is_some() {
+            if p.reshuffles() {
+                // The deck just shuffled (or dealt by the `decks` hook), less the discard.
+                discard = parse_list(&p.discard);
+                let mut rest: Vec<Card> = hand
+                    .drain(..)
+                    .chain(deck.drain(..))
+                    .filter(|c| !discard.contains(c))
+                    .collect();
+                let size = p
+                    .hand_size
+                    .map_or(rules.opening_hand as usize, |n| n.max(0) as usize)
+                    .min(rest.len());
+                hand = rest.drain(..size).collect();
+                deck = rest;
+            } else if p.hand.is_some() || p.deck.is_some() || p.discard.is_some() {
                 hand = parse_list(&p.hand);
                 deck = parse_list(&p.deck);
                 discard = parse_list(&p.discard);
@@ -492,13 +539,10 @@ pub fn start(
         queue: VecDeque::new(),
         scripted,
         end: None,
-        carried: Vec::new(),
+        unopened: true,
     };
-    let mut run = Run::new(&mut state, rng);
-    run.begin_round();
-    run.open_window(setup.after);
-    run.advance();
-    let events = run.into_events();
-    state.carried = events;
+    // S5: the window is laid out; the host plays it on (`Contests::resolve`) as an unasked
+    // step, so that its lines are filed as their own step.
+    Run::new(&mut state, rng).open_window(setup.after);
     Ok(state)
 }

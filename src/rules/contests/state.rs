@@ -5,9 +5,9 @@ use std::collections::VecDeque;
 
 use serde::{Deserialize, Serialize};
 
-use super::events::Event;
+pub use super::answers::Declaration;
+use super::answers::{Action, Order};
 use super::ids::{Ability, Attribute, Card, Counted, Phase, Spell, Wish};
-use super::orders::{Action, Order};
 use super::rulebook::Rulebook;
 use crate::rules::{PlayerId, Seat};
 
@@ -238,18 +238,6 @@ pub struct Window {
     pub point_blank: [bool; 2],
     /// Window order: higher Skill, then Mind, then the initiator (§3.2).
     pub order: [Seat; 2],
-}
-
-/// A `declare` answer (P1), as it takes effect.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Declaration {
-    /// Magic: the spell, if any.
-    pub spell: Option<Spell>,
-    pub rapid_shot: bool,
-    pub lucky_punk: bool,
-    pub berserk: bool,
-    pub fury: u32,
-    pub art_of_killing: bool,
 }
 
 /// A phase under way (§3.3).
@@ -486,10 +474,11 @@ pub struct State {
     #[serde(default, skip_serializing_if = "VecDeque::is_empty")]
     pub scripted: VecDeque<u8>,
     pub end: Option<End>,
-    /// Lines of what happened before anyone was asked (the start, a skipped opening):
-    /// filed at the head of the next resolution.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub carried: Vec<Event>,
+    /// Dealt but not yet begun (S5): the start stops here, so that the round's opening,
+    /// and a skipped `opening` step, are played by the host as a step nobody is asked
+    /// about (`Game::unasked`) and filed, with their own lines, as round 1's first step.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub unopened: bool,
 }
 
 impl State {

@@ -29,7 +29,40 @@ fn duel(settings: serde_json::Value) -> State {
             join: Contests::check_join(&settings, Default::default()).expect("the default build"),
         })
         .collect();
-    Contests::start(&settings, &entrants, &mut GameRng::seed_from_u64(5)).expect("a start")
+    let mut rng = GameRng::seed_from_u64(5);
+    let mut state = Contests::start(&settings, &entrants, &mut rng).expect("a start");
+    // As the host does: the dealt duel's opening is a step nobody is asked about.
+    while Contests::unasked(&state) {
+        state = Contests::resolve(&state, &[], &mut rng).state;
+    }
+    state
+}
+
+#[test]
+fn the_start_deals_and_leaves_the_round_to_an_unasked_step_with_its_own_lines() {
+    let settings: Settings = Contests::parse_settings(json!({"seed": 9})).expect("settings");
+    let entrants: Vec<Entrant<_>> = ["A", "B"]
+        .iter()
+        .enumerate()
+        .map(|(i, n)| Entrant {
+            id: PlayerId(uuid::Uuid::from_u128(i as u128 + 1)),
+            name: (*n).into(),
+            join: Contests::check_join(&settings, Default::default()).expect("a build"),
+        })
+        .collect();
+    let mut rng = GameRng::seed_from_u64(9);
+    let dealt = Contests::start(&settings, &entrants, &mut rng).expect("a start");
+    assert!(Contests::unasked(&dealt) && Contests::owes(&dealt).is_empty());
+    assert!(Contests::prompt(&dealt, Seat(0)).is_none());
+    assert_eq!(dealt.fighters[0].hand.len(), 5, "S4 dealt at the start");
+    let opened = Contests::resolve(&dealt, &[], &mut rng);
+    assert!(!Contests::unasked(&opened.state));
+    assert!(
+        !Contests::owes(&opened.state).is_empty(),
+        "someone is asked next"
+    );
+    let first = serde_json::to_value(&opened.events[0]).unwrap();
+    assert_eq!(first["kind"], "round-began", "{first}");
 }
 
 #[test]
