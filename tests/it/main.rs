@@ -24,6 +24,7 @@ mod api_receipts;
 mod api_scale_of_styles;
 mod api_secrecy;
 mod bots;
+mod bots_arena;
 mod bst_props;
 mod cases;
 mod contests_props;
