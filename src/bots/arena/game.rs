@@ -38,7 +38,7 @@ const STEP_LIMIT: usize = ROUND_LIMIT as usize * 64;
 pub enum Player {
     Builtin {
         strategy: Strategy,
-        rng: GameRng,
+        rng: Box<GameRng>,
     },
     /// A program; None once it has exited (or could not start).
     Program(Option<BotProcess>),
@@ -68,7 +68,7 @@ impl Seated {
             name,
             player: Player::Builtin {
                 strategy,
-                rng: rng_for(seed, DEFAULTS - 1 - seat as u64),
+                rng: Box::new(rng_for(seed, DEFAULTS - 1 - seat as u64)),
             },
             faults: Faults::default(),
         }
@@ -106,11 +106,19 @@ fn text<T: serde::Serialize>(value: &T) -> Result<Value, String> {
     serde_json::to_value(value).map_err(|e| format!("serialize: {e}"))
 }
 
-/// An owed seat's answer for the step: a sent order with its nonce and commitment, or none.
+/// A sent order with its nonce and commitment.
 struct Sent<O> {
     order: O,
     nonce: String,
     commitment: String,
+}
+
+/// An owed seat's answer for the step: its sent order, or none, and whether it was silent
+/// past the move timeout.
+struct Asked<O> {
+    seat: Seat,
+    sent: Option<Sent<O>>,
+    silent: bool,
 }
 
 /// Plays the game to its end.
@@ -151,11 +159,16 @@ pub fn play<G: GameUi>(setup: Setup<'_, G>, seats: &mut [Seated]) -> Result<Play
             return Err("the game did not end".into());
         }
         let answers = ask::<G>(state, &owed, seats, (&archive, &ids), setup.move_timeout)?;
-        let timed_out = answers.iter().any(|(_, _, silent)| *silent);
+        let timed_out = answers.iter().any(|a| a.silent);
         let mut orders: Vec<(Seat, G::Order)> = Vec::with_capacity(owed.len());
         let mut sealed: Vec<(usize, String, String)> = Vec::new();
         let mut filled: Vec<(usize, String)> = Vec::new();
-        for (Seat(seat), sent, _) in answers {
+        for Asked {
+            seat: Seat(seat),
+            sent,
+            ..
+        } in answers
+        {
             match sent {
                 Some(sent) => {
                     sealed.push((seat, sent.nonce, sent.commitment));
@@ -244,7 +257,7 @@ fn ask<G: GameUi>(
     seats: &mut [Seated],
     (archive, ids): (&Archive, &[Uuid]),
     timeout: Duration,
-) -> Result<Vec<(Seat, Option<Sent<G::Order>>, bool)>, String> {
+) -> Result<Vec<Asked<G::Order>>, String> {
     let (round, step) = (G::round(state), G::step(state));
     let lobby = archive.lobby.id;
     let mut lines = Vec::with_capacity(owed.len());
@@ -286,7 +299,11 @@ fn ask<G: GameUi>(
     let mut answers = Vec::with_capacity(owed.len());
     for (&Seat(seat), line) in owed.iter().zip(lines) {
         let Some(line) = line else {
-            answers.push((Seat(seat), None, false));
+            answers.push(Asked {
+                seat: Seat(seat),
+                sent: None,
+                silent: false,
+            });
             continue;
         };
         let seated = &mut seats[seat];
@@ -320,7 +337,11 @@ fn ask<G: GameUi>(
                 }
             },
         };
-        answers.push((Seat(seat), sent, silent));
+        answers.push(Asked {
+            seat: Seat(seat),
+            sent,
+            silent,
+        });
     }
     Ok(answers)
 }
@@ -346,7 +367,7 @@ fn answer_of(
 ) -> (Option<Value>, bool) {
     match &mut seated.player {
         Player::Builtin { strategy, rng } => {
-            let order = policy::answer_json(line, *strategy, rng);
+            let order = policy::answer_json(line, *strategy, rng.as_mut());
             match order.map(|o| read_answer(&o.to_string(), round, step)) {
                 Some(Answer::Order(body)) => (Some(body), false),
                 _ => {
