@@ -53,6 +53,15 @@ pub enum Command {
     /// every commitment, digest, log entry and pool matches, 1 on a mismatch, 2 when the file
     /// cannot be read. No server, no database (docs/fairness.md).
     Verify(crate::fairness::cli::VerifyArgs),
+    /// Play many games between the reference strategies in the process (no server, no
+    /// database) and report win and draw rates by strategy, seat and join choice, with their
+    /// intervals, round counts and answer frequencies; `--html` writes the report with charts
+    /// (docs/bots.md, "Simulating").
+    Simulate(crate::bots::simulate::SimulateArgs),
+    /// Play local bots (programs speaking JSON lines, or built-in strategies) against each
+    /// other in the process, write each game's archive and print a results table
+    /// (docs/bots.md, "The arena").
+    Arena(crate::bots::arena::ArenaArgs),
 }
 
 /// The server's settings. Its `Debug` redacts the passwords in the database and SMTP URLs

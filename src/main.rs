@@ -67,6 +67,8 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             .map(drop)
             .map_err(Into::into),
         Command::Verify(args) => std::process::exit(herald::fairness::cli::run(&args)),
+        Command::Simulate(args) => std::process::exit(herald::bots::simulate::cli::main(&args)),
+        Command::Arena(args) => std::process::exit(herald::bots::arena::cli::main(&args)),
         Command::DeadlineBench(args) => herald::deadline_bench::run(args)
             .await
             .map_err(|e| e as Box<dyn std::error::Error>),

@@ -1,6 +1,9 @@
 //! Bots: a client of the JSON API, the reference bot (`herald bot`) and the load generator
-//! (`herald load`). They use only what any bot author can: the public API.
+//! (`herald load`), which use only what any bot author can: the public API; and the bot
+//! author's and game designer's tools at home, `herald arena` and `herald simulate`, which
+//! play in the process.
 
+pub mod arena;
 pub mod bot;
 pub mod client;
 pub mod drive;
@@ -10,4 +13,6 @@ mod load_plan;
 pub mod narrate;
 pub mod policy;
 mod receiver;
+pub mod seating;
+pub mod simulate;
 mod wire;

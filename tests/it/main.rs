@@ -28,6 +28,7 @@ mod api_talk;
 mod api_talk_secrecy;
 mod bots;
 mod bots_contests;
+mod bots_arena;
 mod bst_props;
 mod cases;
 mod contests_props;
