@@ -13,6 +13,7 @@ pub mod deadline_bench;
 pub mod error;
 pub mod events;
 pub mod fairness;
+pub mod forum;
 pub mod games;
 pub mod host;
 pub mod http;
