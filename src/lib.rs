@@ -22,6 +22,7 @@ pub mod rules;
 pub mod server;
 pub mod store;
 pub mod tls;
+pub mod tournament;
 
 use std::future::Future;
 

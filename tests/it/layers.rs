@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 /// `src/<room>/`); `lib` is the crate root (`src/lib.rs`) and `main` the binary.
 const FLOORS: &[&[&str]] = &[
     &["rules", "clock", "events", "tls", "forum"],
-    &["games"],
+    &["games", "tournament"],
     &["fairness"],
     &["store"],
     &["error"],
