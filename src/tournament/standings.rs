@@ -178,7 +178,8 @@ pub fn round_robin_standings(
 }
 
 /// The standings of a melee: points are the sum of the VP of every finished board, then the
-/// boards won. A melee bye and an unfinished board score nothing.
+/// boards won. A melee bye and an unfinished board score nothing, nor do the rounds a late
+/// entrant missed (the late half is the duels' rule: VP have no half to give).
 pub fn melee_standings(
     entrants: &[Entrant],
     rounds: &[MeleeRound],
