@@ -13,6 +13,7 @@ pub mod deadline_bench;
 pub mod error;
 pub mod events;
 pub mod fairness;
+pub mod forum;
 pub mod games;
 pub mod host;
 pub mod http;
@@ -22,6 +23,7 @@ pub mod rules;
 pub mod server;
 pub mod store;
 pub mod tls;
+pub mod tournament;
 
 use std::future::Future;
 

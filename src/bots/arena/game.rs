@@ -145,6 +145,7 @@ pub fn play<G: GameUi>(setup: Setup<'_, G>, seats: &mut [Seated]) -> Result<Play
         seed: Some(setup.seed.to_string()),
         seed_salt: Some(salt),
         steps: Vec::new(),
+        messages: Vec::new(),
     };
     let mut replay = Replay::<G>::start(&archive, setup.seed)?;
     let mut defaults = rng_for(setup.seed, DEFAULTS);

@@ -1,11 +1,11 @@
-//! What goes into each forum post (rendered by `export.rs`): the sign-up announcement with the
-//! join link, one round, the current pools, the final standings, and the whole game. Each post
+//! What goes into each forum post (rendered by [`crate::forum`]): the sign-up announcement with
+//! the join link, one round, the current pools, the final standings, and the whole game. Each post
 //! ends with a link back to the game. Titles say what they show: the pools on a running lobby's
 //! page are the pools *after* the last resolved round.
 
-use super::export::{self, Block, Post};
 use super::round_block::{RoundBlock, round_name};
 use super::table::{PoolsTable, Standings};
+use crate::forum::{self, Block, Post};
 use crate::games::telling::answers_due;
 use crate::games::{GameUi, with_game};
 use crate::host::views::LobbyView;
@@ -20,8 +20,8 @@ pub struct Exports {
 impl Exports {
     pub fn of(post: &Post) -> Exports {
         Exports {
-            bbcode: export::bbcode(post),
-            markdown: export::markdown(post),
+            bbcode: forum::bbcode(post),
+            markdown: forum::markdown(post),
         }
     }
 }

@@ -1,6 +1,8 @@
 //! Forum exports: a post (headings, paragraphs, lists, tables, a link back to the game) as
 //! BBCode and as Markdown, ready to paste into a forum thread. Pure functions over plain
-//! strings; what goes into each post is in `posts.rs`.
+//! strings, on the ground floor so that every room that writes a post (the pages' lobby posts,
+//! the tournaments' standings) escapes names the same way; what goes into a lobby's posts is in
+//! `http/pages/posts.rs`.
 //!
 //! Every piece of text that came from a person or from the log (which quotes names) is escaped
 //! so that it stays text: a player called `[b]x[/b]` or `**x**` cannot add markup.
@@ -11,7 +13,9 @@
 //!   rendering (emphasis, code, links, raw HTML, entities, a block marker at the start of a
 //!   line, a table pipe), so `Ann's Strike (3)` stays as typed ([`markdown_text`]).
 
-use super::markdown_escape::{markdown_cell, markdown_line, markdown_text};
+mod markdown_escape;
+
+use markdown_escape::{markdown_cell, markdown_line, markdown_text};
 
 /// One part of a post.
 #[derive(Clone, Debug, PartialEq, Eq)]
