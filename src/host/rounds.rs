@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 use uuid::Uuid;
 
 use super::Host;
-use super::auth::{Caller, Presented, identify};
+use super::auth::{Caller, identify};
 use super::engine::from_stored;
 use crate::error::AppError;
 use crate::store::{Snapshot, Status, StepRow};
@@ -116,7 +116,7 @@ impl Host {
             return Err(not_found());
         }
         let viewer_seat = match token {
-            Some(token) => match identify(&snapshot, &Presented::new(Some(token)))? {
+            Some(token) => match identify(&snapshot, &self.presented(Some(token)).await?)? {
                 Caller::Player(player) => Some(player.seat),
                 Caller::Host => None,
             },

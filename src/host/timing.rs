@@ -35,6 +35,9 @@ pub struct Timing {
     /// column of its own; never read from a client's settings.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub forked_from: Option<crate::fairness::fork::ForkOrigin>,
+    /// Who may join (`gates.rs`): the host's too, so kept here with no column of its own.
+    #[serde(default, skip_serializing_if = "super::gates::Gates::is_open")]
+    pub gates: super::gates::Gates,
 }
 
 /// The settings keys that are the host's, not the game's.
@@ -145,6 +148,9 @@ impl Timing {
             "reminder_seconds": self.reminder_seconds.clone().unwrap_or(DEFAULT_REMINDERS.to_vec()),
             "miss_limit": self.miss_limit,
         });
+        if let Value::Object(map) = &mut effective {
+            map.extend(self.gates.effective());
+        }
         if let (Some(origin), Value::Object(map)) = (&self.forked_from, &mut effective) {
             map.insert(
                 "forked_from".into(),

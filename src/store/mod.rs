@@ -32,6 +32,8 @@ pub mod outbox;
 mod pg_engine;
 mod pg_listen;
 mod pg_writes;
+mod profile_rows;
+mod profiles;
 pub mod retention;
 mod rows;
 mod sql;
@@ -57,6 +59,8 @@ pub use handoff::Taking;
 pub use my_games::MyGameRow;
 pub use outbox::{NewTarget, TargetRow};
 pub use pg_listen::Wakes;
+pub use profile_rows::{Holding, Outcome, ProfileKind, ProfileRecord, SeatBinding};
+pub use profiles::{KeyRow, OwedRow, ProfileGameRow, ProfileRow, SeatRow};
 pub use rows::{
     Change, EventRow, LobbyPatch, LobbyRow, NewEvent, NewLobby, NewOrder, NewPlayer, NewStep,
     OrderRow, ParsedState, PlayerPatch, PlayerRow, PlayerUpdate, PublicLog, RemovedPlayer,
