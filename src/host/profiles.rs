@@ -74,6 +74,15 @@ pub struct SeatView {
     pub bound: bool,
 }
 
+/// A seat's profile as the host sees it.
+#[derive(Clone, Debug)]
+pub struct SeatProfile {
+    pub player: Uuid,
+    pub handle: String,
+    pub binding: crate::store::SeatBinding,
+    pub reliability: Reliability,
+}
+
 /// A profile just made, and its first key (shown this once).
 #[derive(Debug, Serialize)]
 pub struct ProfileCreated {
@@ -305,6 +314,24 @@ impl Host {
             reliability,
             ratings: Vec::new(),
         })
+    }
+
+    /// The profile of each seat of lobby `id` that has one, with its handle and record, in
+    /// seat order (the host's panel shows them beside the seats).
+    pub async fn seat_profiles_shown(&self, id: Uuid) -> Result<Vec<SeatProfile>, AppError> {
+        let mut shown = Vec::new();
+        for (player, binding) in self.seat_profiles(id).await? {
+            let Some(profile) = self.store.profile_by_id(binding.profile).await? else {
+                continue;
+            };
+            shown.push(SeatProfile {
+                player,
+                handle: profile.handle,
+                binding,
+                reliability: self.reliability_of(profile.id).await?.0,
+            });
+        }
+        Ok(shown)
     }
 
     /// The profile bound to each seat of lobby `id` that has one, by player (for the host's

@@ -77,6 +77,8 @@ macro_rules! profile_select {
 
 const PROFILE_BY_HANDLE: &str = concat!(profile_select!(), " WHERE p.handle_key = $1");
 
+const PROFILE_BY_ID: &str = concat!(profile_select!(), " WHERE p.id = $1");
+
 /// The profile a key names, with the key's id.
 const PROFILE_BY_KEY: &str = "SELECT k.id AS key_id, p.id, p.handle, p.handle_key, p.kind, \
     p.owner_id, p.created_at, o.handle AS owner_handle FROM profile_keys k \
@@ -177,6 +179,19 @@ impl Store {
             .within(async {
                 Ok(sqlx::query(PROFILE_BY_HANDLE)
                     .bind(handle_key)
+                    .fetch_optional(&self.pool)
+                    .await?)
+            })
+            .await?;
+        row.as_ref().map(profile_of).transpose()
+    }
+
+    /// The profile with id `id`.
+    pub async fn profile_by_id(&self, id: Uuid) -> Result<Option<ProfileRow>, StoreError> {
+        let row = self
+            .within(async {
+                Ok(sqlx::query(PROFILE_BY_ID)
+                    .bind(id.to_string())
                     .fetch_optional(&self.pool)
                     .await?)
             })

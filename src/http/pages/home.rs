@@ -48,6 +48,8 @@ pub struct CreateForm {
     pub miss_limit: String,
     /// Keep the lobby off the public lists.
     pub unlisted: bool,
+    /// Who may join (`gates_form.rs`).
+    pub gates: super::gates_form::GatesForm,
     /// Each game's settings as sent, by field name (`crossing-swords.max_rounds`).
     pub game_fields: std::collections::BTreeMap<String, String>,
 }
@@ -109,6 +111,7 @@ impl CreateForm {
         if self.unlisted {
             settings.insert("unlisted".into(), json!(true));
         }
+        self.gates.insert_into(&mut settings)?;
         let limit = number(&self.miss_limit).ok().flatten();
         match (self.miss_limit.is_empty(), limit) {
             (true, _) => {}
@@ -294,6 +297,7 @@ pub async fn create_lobby(
         decision_minutes: form.get("decision_minutes").trim().to_owned(),
         miss_limit: form.get("miss_limit").trim().to_owned(),
         unlisted: form.get("unlisted") == "true",
+        gates: super::gates_form::GatesForm::read(|name| form.get(name)),
         game_fields: form
             .fields
             .iter()

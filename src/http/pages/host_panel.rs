@@ -67,6 +67,8 @@ pub struct SeatControl {
     pub id: String,
     pub name: String,
     pub alive: bool,
+    /// The profile holding the seat, if any.
+    pub profile: Option<super::seat_badge::SeatBadge>,
 }
 
 #[derive(Deserialize)]
@@ -103,6 +105,7 @@ pub(super) async fn host_page(
     let after = app.host.last_event_seq(id).await?;
     let lobby = app.host.lobby(id).await?;
     let base = base_url(headers);
+    let bound = app.host.seat_profiles_shown(id).await?;
     Ok(HostPage {
         title: format!("Host: {}", lobby.name),
         // Never reloaded by itself: it always has a form to fill in, and it answers forms.
@@ -125,6 +128,7 @@ pub(super) async fn host_page(
         players: PublicPlayer::all(&lobby.players)
             .into_iter()
             .map(|p| SeatControl {
+                profile: super::seat_badge::SeatBadge::of(&bound, &p.id),
                 id: p.id,
                 name: p.name,
                 alive: p.alive,
