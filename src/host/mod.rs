@@ -32,6 +32,7 @@ mod rounds;
 mod scheduler;
 pub mod seats;
 pub mod sign;
+pub mod sign_in;
 mod signups;
 pub mod timing;
 pub mod views;

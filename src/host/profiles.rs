@@ -154,7 +154,16 @@ impl Host {
             owner_handle: owner.map(|o| o.handle.clone()),
             created_at: now,
         };
-        let key = format!("{KEY_PREFIX}{}", key.map_or_else(new_token, str::to_string));
+        let mut key = format!("{KEY_PREFIX}{}", key.map_or_else(new_token, str::to_string));
+        // A personal key another profile already took up is not taken twice.
+        if self
+            .store
+            .profile_by_key(&hash_token(&key))
+            .await?
+            .is_some()
+        {
+            key = format!("{KEY_PREFIX}{}", new_token());
+        }
         let key_row = KeyRow {
             id: Uuid::new_v4(),
             profile: row.id,
@@ -212,6 +221,21 @@ impl Host {
             .await?
             .ok_or_else(|| unknown_profile(handle))?;
         self.profile_view(&row).await
+    }
+
+    /// The public profile of `handle` with the steps its record counts (every miss with its
+    /// game, for the profile page).
+    pub async fn profile_record(
+        &self,
+        handle: &str,
+    ) -> Result<(ProfileView, Vec<OwedRow>), AppError> {
+        let row = self
+            .store
+            .profile_by_handle(&name_key(handle))
+            .await?
+            .ok_or_else(|| unknown_profile(handle))?;
+        let (_, owed) = self.reliability_of(row.id).await?;
+        Ok((self.profile_view(&row).await?, owed))
     }
 
     /// The profile `key` names, with the seats it holds now.

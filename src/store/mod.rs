@@ -36,6 +36,7 @@ mod profile_rows;
 mod profiles;
 pub mod retention;
 mod rows;
+mod sessions;
 mod sql;
 mod sqlite_engine;
 mod sqlite_lock;
@@ -66,6 +67,7 @@ pub use rows::{
     OrderRow, ParsedState, PlayerPatch, PlayerRow, PlayerUpdate, PublicLog, RemovedPlayer,
     RoundSteps, Snapshot, Status, StepClock, StepRow,
 };
+pub use sessions::SessionRow;
 pub use transact::{Committed, TransactError};
 
 /// Which database engine a [`Store`] talks to.

@@ -160,13 +160,21 @@ impl Store {
     }
 
     /// Deletes key `key` of `profile`; false if the profile has no such key.
+    /// Its sessions end with it.
     pub async fn revoke_profile_key(&self, profile: Uuid, key: Uuid) -> Result<bool, StoreError> {
+        let mut tx = self.pool.begin().await?;
         let deleted = sqlx::query("DELETE FROM profile_keys WHERE id = $1 AND profile_id = $2")
             .bind(key.to_string())
             .bind(profile.to_string())
-            .execute(&self.pool)
+            .execute(&mut *tx)
             .await?
             .rows_affected();
+        sqlx::query("DELETE FROM sessions WHERE key_id = $1 AND profile_id = $2")
+            .bind(key.to_string())
+            .bind(profile.to_string())
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
         Ok(deleted > 0)
     }
 

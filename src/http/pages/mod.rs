@@ -21,9 +21,11 @@ mod lobby_detail;
 mod mail_form;
 mod mail_section;
 mod markdown_escape;
+mod me_page;
 mod my_games;
 mod play;
 pub mod posts;
+mod profile_page;
 pub mod prompt_form;
 mod round;
 mod round_block;
@@ -142,6 +144,14 @@ pub fn routes(state: &AppState) -> Router<AppState> {
         .route("/my-games/carry", post(my_games::show_carry_link))
         .route("/my-games/as/{key}", get(my_games::carry_here))
         .route("/my-games/forget", post(my_games::forget))
+        .route("/me", get(me_page::show_me))
+        .route("/me/as/{key}", get(me_page::sign_in))
+        .route("/me/profile", post(me_page::make_profile))
+        .route("/me/link", post(me_page::new_link))
+        .route("/me/keys/{id}/revoke", post(me_page::revoke_key))
+        .route("/me/sessions/{id}/revoke", post(me_page::revoke_session))
+        .route("/me/sign-out", post(me_page::sign_out))
+        .route("/u/{handle}", get(profile_page::show_profile))
         .layer(middleware::from_fn_with_state(
             state.clone(),
             session::issue_csrf,
