@@ -48,6 +48,7 @@ mod pages_browser_my_games;
 mod pages_browser_nojs;
 mod pages_browser_pages;
 mod pages_browser_phone;
+mod pages_browser_profiles;
 mod pages_browser_sos;
 mod pages_bst;
 mod pages_bst_forms;
