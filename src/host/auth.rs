@@ -2,6 +2,7 @@
 
 use rand::RngExt;
 use sha2::{Digest, Sha256};
+use uuid::Uuid;
 
 use crate::error::AppError;
 use crate::fairness::hex;
@@ -20,14 +21,31 @@ pub fn hash_token(token: &str) -> String {
     hex(&Sha256::digest(token.as_bytes()))
 }
 
-/// The token a request presented (if any), already hashed. Hashing it before a change is
-/// queued keeps that work off the one writer every change of a lobby passes through.
+/// The token a request presented (if any), already hashed, or the profile its profile key
+/// names (docs/identity.md: a profile key stands in for the token of a seat its profile
+/// holds). Hashing it, and looking the profile up, before a change is queued keeps that work
+/// off the one writer every change of a lobby passes through.
 #[derive(Clone, Debug)]
-pub struct Presented(Option<String>);
+pub struct Presented {
+    hash: Option<String>,
+    profile: Option<Uuid>,
+}
 
 impl Presented {
+    /// A lobby's token (the host's or a seat's).
     pub fn new(token: Option<&str>) -> Presented {
-        Presented(token.map(hash_token))
+        Presented {
+            hash: token.map(hash_token),
+            profile: None,
+        }
+    }
+
+    /// A profile's key, already resolved to the profile.
+    pub fn profile(profile: Uuid) -> Presented {
+        Presented {
+            hash: None,
+            profile: Some(profile),
+        }
     }
 }
 
@@ -40,7 +58,22 @@ pub enum Caller<'a> {
 
 /// Identifies the caller in this lobby: 401 if there is no token or the lobby does not know it.
 pub fn identify<'a>(snapshot: &'a Snapshot, presented: &Presented) -> Result<Caller<'a>, AppError> {
-    let hash = presented.0.as_deref().ok_or_else(|| {
+    if let Some(profile) = presented.profile {
+        // The seat the profile holds (bound or claimed); a substitute or a new link ended
+        // the binding with the holding (`PlayerUpdate`).
+        return snapshot
+            .players
+            .iter()
+            .find(|p| p.binding.is_some_and(|b| b.profile == profile))
+            .map(Caller::Player)
+            .ok_or_else(|| {
+                AppError::unauthenticated(
+                    "unknown-token",
+                    "That profile holds no seat in this lobby.",
+                )
+            });
+    }
+    let hash = presented.hash.as_deref().ok_or_else(|| {
         AppError::unauthenticated(
             "missing-token",
             "This request needs a token: send it as \"Authorization: Bearer <token>\".",

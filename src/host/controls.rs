@@ -17,7 +17,9 @@ use crate::error::AppError;
 use crate::events::{EventKind, Finished};
 use crate::fairness::act::Act;
 use crate::rules::{Game, HostAct, Seat};
-use crate::store::{Change, LobbyPatch, NewEvent, PlayerRow, PlayerUpdate, Snapshot, Status};
+use crate::store::{
+    Change, LobbyPatch, NewEvent, PlayerRow, PlayerUpdate, ProfileRecord, Snapshot, Status,
+};
 
 /// The seated player `raw` names (their id), or 404.
 pub(super) fn seated<'a>(snapshot: &'a Snapshot, raw: &str) -> Result<&'a PlayerRow, AppError> {
@@ -100,6 +102,15 @@ impl Host {
                     // A new link keeps the name, stored under the key the rule gives it.
                     None => SeatName::held(player),
                 };
+                // A new holding: the profile's binding ends with the old token (the update
+                // clears the seat's), and its record of the game stops here.
+                if let Some(binding) = player.binding {
+                    change.records.push(ProfileRecord::Ended {
+                        profile: binding.profile,
+                        player: player.id,
+                        step_seq: snapshot.lobby.step_seq,
+                    });
+                }
                 change.player_update = Some(PlayerUpdate {
                     id: player.id,
                     name_key: new_name.key,

@@ -5,7 +5,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 use uuid::Uuid;
 
-use super::auth::{Presented, require_player};
+use super::auth::require_player;
 use super::engine::{self, to_text};
 use super::{GameKind, Host, with_game};
 use crate::error::AppError;
@@ -27,7 +27,7 @@ impl Host {
         token: Option<&str>,
         body: Map<String, Value>,
     ) -> Result<FallbackView, AppError> {
-        let presented = Presented::new(token);
+        let presented = self.presented(token).await?;
         self.change(id, move |snapshot| {
             let player = require_player(snapshot, &presented)?.id;
             still_playing(snapshot)?;
@@ -46,6 +46,7 @@ impl Host {
                     id: player,
                     fallback: Some(Some(to_text(&body)?)),
                     misses: None,
+                    binding: None,
                 }],
                 ..Change::default()
             };
@@ -56,7 +57,7 @@ impl Host {
 
     /// Removes the player's fallback order (the game's default applies again).
     pub async fn clear_fallback(&self, id: Uuid, token: Option<&str>) -> Result<(), AppError> {
-        let presented = Presented::new(token);
+        let presented = self.presented(token).await?;
         self.change(id, move |snapshot| {
             let player = require_player(snapshot, &presented)?.id;
             still_playing(snapshot)?;
@@ -65,6 +66,7 @@ impl Host {
                     id: player,
                     fallback: Some(None),
                     misses: None,
+                    binding: None,
                 }],
                 ..Change::default()
             };

@@ -8,14 +8,18 @@ use uuid::Uuid;
 
 use super::auth::{Presented, hash_token, new_token, require_host};
 use super::engine::{self, rng_for, to_text};
+use super::gates::{Gates, Joiner};
 use super::names::{SeatName, seat_name};
+use super::profiles::Signed;
 use super::timing::Timing;
 use super::views::{LobbySummary, LobbyView, lobby_view};
 use super::{GameKind, Host, clean_name, with_game};
 use crate::error::AppError;
 use crate::events::{EventKind, Finished, Membership, Named, Started};
 use crate::rules::Game;
-use crate::store::{Change, LobbyPatch, NewEvent, NewLobby, NewPlayer, Snapshot, Status};
+use crate::store::{
+    Change, Holding, LobbyPatch, NewEvent, NewLobby, NewPlayer, SeatBinding, Snapshot, Status,
+};
 
 /// A lobby just created: its id, the host's token (shown this once) and its public view.
 #[derive(Debug, Serialize)]
@@ -59,7 +63,8 @@ impl Host {
         let kind: GameKind = game.parse()?;
         let name = clean_name(name, "lobby name")?;
         let mut settings = settings;
-        let timing = Timing::split_from(&mut settings)?;
+        let mut timing = Timing::split_from(&mut settings)?;
+        timing.gates = Gates::split_from(&mut settings)?;
         let unlisted = take_unlisted(&mut settings)?;
         self.create_checked(kind, name, settings, timing, unlisted)
             .await
@@ -80,6 +85,7 @@ impl Host {
         let name = clean_name(name, "lobby name")?;
         let mut settings = settings;
         let mut timing = Timing::split_from(&mut settings)?;
+        timing.gates = Gates::split_from(&mut settings)?;
         let unlisted = take_unlisted(&mut settings)?;
         if let Some(key) = settings.as_object().and_then(|map| map.keys().next()) {
             return Err(AppError::rejected(
@@ -158,9 +164,43 @@ impl Host {
         name: &str,
         fields: Map<String, Value>,
     ) -> Result<Joined, AppError> {
+        self.join_as(id, Some(name), fields, None).await
+    }
+
+    /// [`Host::join`], with a profile key if given (the seat is then bound to its profile, and
+    /// named after its handle unless `name` is given), through the lobby's gates.
+    pub async fn join_as(
+        &self,
+        id: Uuid,
+        name: Option<&str>,
+        fields: Map<String, Value>,
+        key: Option<&str>,
+    ) -> Result<Joined, AppError> {
+        let signed = match key {
+            Some(key) => Some(self.signed(Some(key)).await?),
+            None => None,
+        };
+        let joiner = match &signed {
+            Some(signed) => Some(Joiner {
+                kind: signed.profile.kind,
+                score: self.reliability_of(signed.profile.id).await?.0.score,
+            }),
+            None => None,
+        };
+        let name = match (name, &signed) {
+            (Some(name), _) => name,
+            (None, Some(signed)) => signed.profile.handle.as_str(),
+            (None, None) => {
+                return Err(AppError::malformed(
+                    "invalid-body",
+                    "A join needs a \"name\" (or a profile key, whose handle it then takes).",
+                ));
+            }
+        };
         // Cleaned first, so that a bad name is refused as such whatever the lobby's state;
         // `seat_name` cleans it again (a no-op) and judges it against the seats.
         let name = clean_name(name, "player name")?;
+        let profile = signed.map(|Signed { profile, .. }| profile);
         let token = new_token();
         let token_hash = hash_token(&token);
         let player_id = Uuid::new_v4();
@@ -186,7 +226,26 @@ impl Host {
                 ));
             }
             check_fork_seat(snapshot, &join_data)?;
+            Timing::parse(&snapshot.lobby.timing)?.gates.admit(joiner)?;
             let SeatName { name, key } = seat_name(&name, &snapshot.players, None)?;
+            let mut records = Vec::new();
+            let binding = match &profile {
+                Some(profile) => {
+                    super::holdings::not_seated(snapshot, profile.id)?;
+                    records.push(super::holdings::game_record(
+                        snapshot,
+                        profile.id,
+                        player_id,
+                        Holding::Bound,
+                    ));
+                    Some(SeatBinding {
+                        profile: profile.id,
+                        kind: profile.kind,
+                        holding: Holding::Bound,
+                    })
+                }
+                None => None,
+            };
             let player = NewPlayer {
                 id: player_id,
                 seat: snapshot.players.len(),
@@ -194,6 +253,7 @@ impl Host {
                 name_key: key,
                 join_data,
                 token_hash,
+                binding,
             };
             let event = Membership {
                 player: Named {
@@ -209,6 +269,7 @@ impl Host {
             let change = Change {
                 player: Some(player),
                 events: vec![event],
+                records,
                 ..Change::default()
             };
             Ok((change, ()))
@@ -313,6 +374,7 @@ fn start_game<G: Game>(snapshot: &Snapshot, now: i64) -> Result<Change, AppError
             format!("This game needs {min} to {max} players to start; {count} have joined."),
         ));
     }
+    Timing::parse(&lobby.timing)?.gates.check_start(snapshot)?;
     let entrants = engine::entrants::<G>(&snapshot.players)?;
     let state =
         G::start(&settings, &entrants, &mut rng_for(lobby.seed, 0)).map_err(engine::refused)?;

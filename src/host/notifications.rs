@@ -224,7 +224,7 @@ impl Host {
         mut body: Map<String, Value>,
     ) -> Result<MyNotifications, AppError> {
         let snapshot = self.snapshot(id).await?;
-        let player = require_player(&snapshot, &Presented::new(token))?.id;
+        let player = require_player(&snapshot, &self.presented(token).await?)?.id;
         let email = take_optional_text(&mut body, "email")?;
         let webhook = take_optional_text(&mut body, "webhook_url")?;
         let events = match take_events(&mut body)? {
@@ -278,7 +278,7 @@ impl Host {
         token: Option<&str>,
     ) -> Result<(), AppError> {
         let snapshot = self.snapshot(id).await?;
-        let player = require_player(&snapshot, &Presented::new(token))?.id;
+        let player = require_player(&snapshot, &self.presented(token).await?)?.id;
         self.store
             .replace_player_targets(id, player, &[], self.store.clock().now_millis())
             .await?;
@@ -293,7 +293,7 @@ impl Host {
         token: Option<&str>,
     ) -> Result<Option<Vec<String>>, AppError> {
         let snapshot = self.snapshot(id).await?;
-        let player = require_player(&snapshot, &Presented::new(token))?.id;
+        let player = require_player(&snapshot, &self.presented(token).await?)?.id;
         Ok(self
             .store
             .targets(id, Some(player))
@@ -314,7 +314,7 @@ impl Host {
         events: Vec<String>,
     ) -> Result<(), AppError> {
         let snapshot = self.snapshot(id).await?;
-        let player = require_player(&snapshot, &Presented::new(token))?.id;
+        let player = require_player(&snapshot, &self.presented(token).await?)?.id;
         let mut body = Map::new();
         body.insert("events".into(), Value::from(events));
         let events = take_events(&mut body)?.unwrap_or_default();
@@ -344,7 +344,7 @@ impl Host {
     /// Deletes the player's mail address, leaving their webhook as it is (player only).
     pub async fn clear_my_mail(&self, id: Uuid, token: Option<&str>) -> Result<(), AppError> {
         let snapshot = self.snapshot(id).await?;
-        let player = require_player(&snapshot, &Presented::new(token))?.id;
+        let player = require_player(&snapshot, &self.presented(token).await?)?.id;
         self.store
             .replace_player_mail(id, player, None, self.store.clock().now_millis())
             .await?;

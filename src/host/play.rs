@@ -8,7 +8,7 @@ use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 use uuid::Uuid;
 
-use super::auth::{Presented, require_player};
+use super::auth::require_player;
 use super::engine::{self, from_stored, to_json};
 use super::{GameKind, Host, with_game};
 use crate::error::AppError;
@@ -110,7 +110,7 @@ impl Host {
     /// The player's private view.
     pub async fn me(&self, id: Uuid, token: Option<&str>) -> Result<MeView, AppError> {
         let snapshot = self.snapshot(id).await?;
-        let player = require_player(&snapshot, &Presented::new(token))?;
+        let player = require_player(&snapshot, &self.presented(token).await?)?;
         let kind: GameKind = snapshot.lobby.game_kind()?;
         with_game!(kind, G => me_view::<G>(kind, &snapshot, player))
     }
@@ -123,7 +123,7 @@ impl Host {
         token: Option<&str>,
         body: Map<String, Value>,
     ) -> Result<Receipt, AppError> {
-        let presented = Presented::new(token);
+        let presented = self.presented(token).await?;
         // The instant the next step's clock counts from, if this order resolves the step.
         let now = self.store.clock().now_millis();
         let committed = self

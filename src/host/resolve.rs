@@ -283,6 +283,7 @@ fn miss_counts(snapshot: &Snapshot, owed: &[Seat], filled: &[Filled]) -> Vec<Pla
                 id: player.id,
                 fallback: None,
                 misses: Some(misses),
+                binding: None,
             });
         }
     }
@@ -347,6 +348,18 @@ pub(super) fn resolve_step<G: Game>(
     };
     let kicked: Vec<(usize, i64)> = kicks.iter().map(|k| (k.seat, k.misses)).collect();
     let at = (G::round(state), G::step(state));
+    // The bound seats' record of this step, in this same transaction (docs/identity.md,
+    // "Reliability"); nothing for a lobby without profiles but a look at each owed seat.
+    let step_seq = snapshot.lobby.step_seq + change.resolved.len() as i64;
+    let sources = G::owes(state).into_iter().map(|seat| {
+        let source = filled
+            .iter()
+            .find(|f| f.seat == seat)
+            .map(|f| f.source.as_str());
+        (seat.0, source)
+    });
+    let owed = super::reliability::owed_records(&snapshot.players, sources, (step_seq, at.0, at.1));
+    change.records.extend(owed);
     file_step::<G>(
         snapshot,
         at,

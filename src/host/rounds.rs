@@ -5,7 +5,7 @@ use serde::Serialize;
 use serde_json::{Map, Value, json};
 use uuid::Uuid;
 
-use super::auth::{Caller, Presented, identify};
+use super::auth::{Caller, identify};
 use super::engine::{self, from_stored, merge, rng_for, to_json};
 use super::{Host, with_game};
 use crate::error::AppError;
@@ -117,7 +117,7 @@ impl Host {
             return Err(not_found());
         }
         let viewer_seat = match token {
-            Some(token) => match identify(&snapshot, &Presented::new(Some(token)))? {
+            Some(token) => match identify(&snapshot, &self.presented(Some(token)).await?)? {
                 Caller::Player(player) => Some(player.seat),
                 Caller::Host => None,
             },

@@ -67,7 +67,7 @@ impl Host {
 
     /// The player behind `token` leaves before the start.
     pub async fn leave(&self, id: Uuid, token: Option<&str>) -> Result<(), AppError> {
-        let presented = Presented::new(token);
+        let presented = self.presented(token).await?;
         self.change(id, move |snapshot| {
             let player = require_player(snapshot, &presented)?;
             before_start(snapshot)?;

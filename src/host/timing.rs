@@ -41,6 +41,9 @@ pub struct Timing {
     /// Whether the messages open to everyone once the game is over; None: they do.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub press_reveal: Option<bool>,
+    /// Who may join (`gates.rs`): the host's too, so kept here with no column of its own.
+    #[serde(default, skip_serializing_if = "super::gates::Gates::is_open")]
+    pub gates: super::gates::Gates,
 }
 
 /// The settings keys that are the host's, not the game's.
@@ -162,6 +165,9 @@ impl Timing {
             "press": self.talk().press,
             "press_reveal": self.talk().press_reveal,
         });
+        if let Value::Object(map) = &mut effective {
+            map.extend(self.gates.effective());
+        }
         if let (Some(origin), Value::Object(map)) = (&self.forked_from, &mut effective) {
             map.insert(
                 "forked_from".into(),

@@ -33,8 +33,11 @@ pub mod outbox;
 mod pg_engine;
 mod pg_listen;
 mod pg_writes;
+mod profile_rows;
+mod profiles;
 pub mod retention;
 mod rows;
+mod sessions;
 mod sql;
 mod sqlite_engine;
 mod sqlite_lock;
@@ -58,11 +61,14 @@ pub use handoff::Taking;
 pub use my_games::MyGameRow;
 pub use outbox::{NewTarget, TargetRow};
 pub use pg_listen::Wakes;
+pub use profile_rows::{Holding, Outcome, ProfileKind, ProfileRecord, SeatBinding};
+pub use profiles::{KeyRow, OwedRow, ProfileGameRow, ProfileRow, SeatRow};
 pub use rows::{
     Change, EventRow, LobbyPatch, LobbyRow, MessageRow, NewEvent, NewLobby, NewMessage, NewOrder,
     NewPlayer, NewStep, OrderRow, ParsedState, PlayerPatch, PlayerRow, PlayerUpdate, PublicLog,
     RemovedPlayer, RoundSteps, Snapshot, Status, StepClock, StepRow,
 };
+pub use sessions::SessionRow;
 pub use transact::{Committed, TransactError};
 
 /// Which database engine a [`Store`] talks to.

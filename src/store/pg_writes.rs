@@ -18,6 +18,7 @@ use sqlx::AnyConnection;
 use uuid::Uuid;
 
 use super::feed::Published;
+use super::profile_rows::SeatBinding;
 use super::rows::{Change, EventRow, Snapshot};
 use super::{StoreError, sql};
 
@@ -63,6 +64,7 @@ pub(super) async fn apply(
     let id = lobby.id.to_string();
     let now_seq = lobby.step_seq;
     if let Some(player) = &change.player {
+        let (profile, kind, holding) = SeatBinding::columns(player.binding.as_ref());
         sqlx::query(sql::INSERT_PLAYER)
             .bind(player.id.to_string())
             .bind(&id)
@@ -71,6 +73,9 @@ pub(super) async fn apply(
             .bind(&player.name_key)
             .bind(&player.join_data)
             .bind(&player.token_hash)
+            .bind(profile)
+            .bind(kind)
+            .bind(holding)
             .execute(&mut *conn)
             .await?;
     }
@@ -90,9 +95,13 @@ pub(super) async fn apply(
         };
         let mut player = held.clone();
         update.apply_to(&mut player);
+        let (profile, kind, holding) = SeatBinding::columns(player.binding.as_ref());
         sqlx::query(sql::PATCH_PLAYER)
             .bind(player.fallback.as_deref())
             .bind(player.misses)
+            .bind(profile)
+            .bind(kind)
+            .bind(holding)
             .bind(player.id.to_string())
             .bind(&id)
             .execute(&mut *conn)
@@ -172,6 +181,7 @@ pub(super) async fn apply(
             .execute(&mut *conn)
             .await?;
     }
+    super::profile_rows::write_pg(conn, &id, &change.records, deferred.now).await?;
     // Recorded only once the change's own statements succeeded (a refused join leaves no
     // trace of itself here).
     deferred

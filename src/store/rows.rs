@@ -12,6 +12,7 @@ use uuid::Uuid;
 
 use super::StoreError;
 use super::columns::{Columns, Stored};
+use super::profile_rows::{ProfileRecord, SeatBinding};
 use crate::events::EventKind;
 
 /// A lobby's lifecycle.
@@ -38,7 +39,7 @@ impl Status {
         }
     }
 
-    fn parse(text: &str) -> Option<Status> {
+    pub(super) fn parse(text: &str) -> Option<Status> {
         match text {
             "signups" => Some(Status::Signups),
             "closed" => Some(Status::Closed),
@@ -134,6 +135,8 @@ pub struct PlayerRow {
     pub fallback: Option<String>,
     /// Steps in a row the player let time out.
     pub misses: i64,
+    /// The profile this seat's holding is bound to, if any (docs/identity.md).
+    pub binding: Option<SeatBinding>,
     /// The name's key as the host's rule for taken names reads it (`host::names::name_key`),
     /// worked out on first need and kept by the snapshots that follow: a join compares the
     /// newcomer with every seated player, so without it a lobby of n players works out about
@@ -177,6 +180,7 @@ impl PlayerRow {
             token_hash: row.text("token_hash")?,
             fallback: row.text_or_null("fallback")?,
             misses: row.int("misses")?,
+            binding: SeatBinding::read(&row)?,
             name_rule_key: Derived::default(),
         })
     }
@@ -392,6 +396,7 @@ impl Snapshot {
                 token_hash: player.token_hash,
                 fallback: None,
                 misses: 0,
+                binding: player.binding,
                 name_rule_key: Derived::default(),
             });
             players.sort_by_key(|p| p.seat);
@@ -404,6 +409,8 @@ impl Snapshot {
             held.name = update.name;
             held.name_rule_key = Derived::default();
             held.token_hash = update.token_hash;
+            // A new holding of the seat: the old one's binding ends with its token.
+            held.binding = None;
         }
         if let Some(removed) = change.player_removed {
             let players = Arc::make_mut(&mut next.players);
@@ -494,6 +501,8 @@ pub struct NewPlayer {
     pub name_key: String,
     pub join_data: String,
     pub token_hash: String,
+    /// The profile the seat is bound to, when joined with a profile key.
+    pub binding: Option<SeatBinding>,
 }
 
 /// A pending order (inserted, or replacing the player's earlier one for the same step). Its
@@ -630,9 +639,21 @@ pub struct PlayerPatch {
     /// `Some(None)` clears the fallback order.
     pub fallback: Option<Option<String>>,
     pub misses: Option<i64>,
+    /// `Some(None)` ends the seat's binding; `Some(Some(..))` binds it (a claim).
+    pub binding: Option<Option<SeatBinding>>,
 }
 
 impl PlayerPatch {
+    /// A patch of `id` that changes nothing yet.
+    pub fn of(id: Uuid) -> PlayerPatch {
+        PlayerPatch {
+            id,
+            fallback: None,
+            misses: None,
+            binding: None,
+        }
+    }
+
     /// The player as this patch leaves them.
     pub fn apply_to(&self, player: &mut PlayerRow) {
         if let Some(fallback) = &self.fallback {
@@ -640,6 +661,9 @@ impl PlayerPatch {
         }
         if let Some(misses) = self.misses {
             player.misses = misses;
+        }
+        if let Some(binding) = self.binding {
+            player.binding = binding;
         }
     }
 }
@@ -685,6 +709,8 @@ pub struct Change {
     /// The acts this change applies to the game's state (not written as such: the host's
     /// `fairness::seal` files them with the change's first step, or in the lobby's ledger).
     pub acts: Vec<crate::fairness::act::Act>,
+    /// Rows about profiles written with this change (`profile_rows.rs`).
+    pub records: Vec<ProfileRecord>,
 }
 
 impl Change {

@@ -22,6 +22,7 @@ use super::engine::{Applied, Batch, Engine};
 use super::feed::Published;
 use super::handoff::{Handoff, Taker};
 use super::load::load_snapshot;
+use super::profile_rows::SeatBinding;
 use super::rows::{Change, NewLobby, Snapshot, Status};
 use super::writer::Progress;
 use super::{StoreError, sql};
@@ -202,6 +203,7 @@ fn apply(
         return Ok(Applied::Moved);
     }
     if let Some(player) = &change.player {
+        let (profile, kind, holding) = SeatBinding::columns(player.binding.as_ref());
         conn.prepare_cached(sql::INSERT_PLAYER)?.execute(params![
             player.id.to_string(),
             id,
@@ -210,6 +212,9 @@ fn apply(
             player.name_key,
             player.join_data,
             player.token_hash,
+            profile,
+            kind,
+            holding,
         ])?;
     }
     if let Some(update) = &change.player_update {
@@ -241,9 +246,13 @@ fn apply(
         };
         let mut player = held.clone();
         update.apply_to(&mut player);
+        let (profile, kind, holding) = SeatBinding::columns(player.binding.as_ref());
         conn.prepare_cached(sql::PATCH_PLAYER)?.execute(params![
             player.fallback,
             player.misses,
+            profile,
+            kind,
+            holding,
             player.id.to_string(),
             id,
         ])?;
@@ -296,6 +305,7 @@ fn apply(
             now,
         ])?;
     }
+    super::profile_rows::write_sqlite(conn, &id, &change.records, now)?;
     // The deliveries these events owe, in the same transaction (docs/notifications.md).
     let owed = super::outbox::Owed {
         lobby: lobby.id,

@@ -13,7 +13,7 @@ use crate::support::{TestApp, apps};
 
 /// The log lines written while a test holds [`Captured::install`]'s guard.
 #[derive(Clone, Default)]
-struct Captured(Arc<Mutex<Vec<u8>>>);
+pub(crate) struct Captured(Arc<Mutex<Vec<u8>>>);
 
 impl Write for Captured {
     fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
@@ -43,7 +43,17 @@ impl Captured {
         tracing::subscriber::set_default(subscriber)
     }
 
-    fn text(&self) -> String {
+    /// [`Captured::install`], with every level down to trace.
+    pub(crate) fn install_trace(&self) -> tracing::subscriber::DefaultGuard {
+        let subscriber = tracing_subscriber::fmt()
+            .with_writer(self.clone())
+            .with_ansi(false)
+            .with_max_level(tracing::Level::TRACE)
+            .finish();
+        tracing::subscriber::set_default(subscriber)
+    }
+
+    pub(crate) fn text(&self) -> String {
         String::from_utf8_lossy(&self.0.lock().unwrap()).into_owned()
     }
 }

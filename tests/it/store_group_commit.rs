@@ -16,6 +16,7 @@ fn player(seat: usize, token_hash: &str) -> NewPlayer {
         name_key: format!("p{seat}"),
         join_data: "null".into(),
         token_hash: token_hash.into(),
+        binding: None,
     }
 }
 

@@ -6,6 +6,7 @@ mod deadlines;
 mod events;
 pub mod openapi;
 mod talk;
+mod profiles;
 mod webhooks;
 
 use axum::Json;
@@ -111,6 +112,7 @@ fn table() -> Vec<(Method, &'static str, MethodRouter<AppState>)> {
     table.extend(controls::table());
     table.extend(webhooks::table());
     table.extend(talk::table());
+    table.extend(profiles::table());
     table
 }
 
@@ -273,11 +275,19 @@ async fn join_lobby(
     State(app): State<AppState>,
     ApiPath(id): ApiPath<String>,
     _admitted: Admitted<Joins>,
+    token: Token,
     JsonObject(mut body): JsonObject,
 ) -> Result<impl IntoResponse, AppError> {
     let id = lobby_id(&id)?;
-    let name = take_name(&mut body, "player name")?;
-    let joined = app.host.join(id, &name, body).await?;
+    // With a profile key the name may be left out: the seat takes the handle.
+    let key = token
+        .as_deref()
+        .filter(|t| crate::host::profiles::is_profile_key(t));
+    let name = match (body.contains_key("name"), key) {
+        (false, Some(_)) => None,
+        _ => Some(take_name(&mut body, "player name")?),
+    };
+    let joined = app.host.join_as(id, name.as_deref(), body, key).await?;
     Ok((StatusCode::CREATED, Json(joined)))
 }
 

@@ -57,6 +57,8 @@ pub struct CreateForm {
     pub press: String,
     /// Keep private messages private after the game (`press_reveal` false).
     pub press_private: bool,
+    /// Who may join (`gates_form.rs`).
+    pub gates: super::gates_form::GatesForm,
     /// Each game's settings as sent, by field name (`crossing-swords.max_rounds`).
     pub game_fields: std::collections::BTreeMap<String, String>,
 }
@@ -150,6 +152,7 @@ impl CreateForm {
         if self.press_private {
             settings.insert("press_reveal".into(), json!(false));
         }
+        self.gates.insert_into(&mut settings)?;
         let limit = number(&self.miss_limit).ok().flatten();
         match (self.miss_limit.is_empty(), limit) {
             (true, _) => {}
@@ -346,6 +349,7 @@ pub async fn create_lobby(
         unlisted: form.get("unlisted") == "true",
         press: form.get("press").to_owned(),
         press_private: form.get("press_private") == "true",
+        gates: super::gates_form::GatesForm::read(|name| form.get(name)),
         game_fields: form
             .fields
             .iter()

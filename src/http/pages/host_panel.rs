@@ -129,6 +129,7 @@ pub(super) async fn host_page(
     let base = base_url(headers);
     let labels = SeatLabels::of(&app.host.substitutes(id).await?);
     let misses = app.host.misses(id).await?;
+    let bound = app.host.seat_profiles_shown(id).await?;
     Ok(HostPage {
         title: format!("Host: {}", lobby.name),
         // Never reloaded by itself: it always has a form to fill in, and it answers forms.
@@ -156,7 +157,13 @@ pub(super) async fn host_page(
             .map(|r| r.headline()),
         announcement: announcement(&base, &lobby),
         duel: with_game!(lobby.game, G => G::DUEL),
-        players: seats(&PublicPlayer::all(&lobby.players), &misses, &labels),
+        players: seats(&PublicPlayer::all(&lobby.players), &misses, &labels)
+            .into_iter()
+            .map(|mut seat| {
+                seat.profile = super::seat_badge::SeatBadge::of(&bound, &seat.id);
+                seat
+            })
+            .collect(),
         waiting: waiting_line(&lobby, None),
         created,
         table: PoolsTable::of(lobby.game, &lobby.players, collecting(&lobby)).relabeled(&labels),

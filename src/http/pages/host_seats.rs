@@ -61,6 +61,8 @@ pub struct SeatControl {
     pub state: SeatState,
     /// Steps in a row the seat let time out.
     pub misses: i64,
+    /// The profile holding the seat, if any (docs/identity.md).
+    pub profile: Option<super::seat_badge::SeatBadge>,
 }
 
 impl SeatControl {
@@ -93,6 +95,7 @@ pub fn seats(
                 .iter()
                 .find(|(id, _)| id.to_string() == p.id)
                 .map_or(0, |(_, n)| *n),
+            profile: None,
         })
         .collect()
 }

@@ -10,6 +10,7 @@ mod create_form;
 mod deadline;
 pub mod error;
 mod fallback_form;
+mod gates_form;
 mod home;
 mod host_actions;
 mod host_controls;
@@ -20,14 +21,17 @@ mod lobby;
 mod lobby_detail;
 mod mail_form;
 mod mail_section;
+mod me_page;
 mod my_games;
 mod play;
 pub mod posts;
+mod profile_page;
 pub mod prompt_form;
 mod round;
 mod round_block;
 pub mod rules_page;
 mod seat_labels;
+mod seat_badge;
 pub mod session;
 pub mod table;
 mod talk;
@@ -150,6 +154,14 @@ pub fn routes(state: &AppState) -> Router<AppState> {
         .route("/my-games/carry", post(my_games::show_carry_link))
         .route("/my-games/as/{key}", get(my_games::carry_here))
         .route("/my-games/forget", post(my_games::forget))
+        .route("/me", get(me_page::show_me))
+        .route("/me/as/{key}", get(me_page::sign_in))
+        .route("/me/profile", post(me_page::make_profile))
+        .route("/me/link", post(me_page::new_link))
+        .route("/me/keys/{id}/revoke", post(me_page::revoke_key))
+        .route("/me/sessions/{id}/revoke", post(me_page::revoke_session))
+        .route("/me/sign-out", post(me_page::sign_out))
+        .route("/u/{handle}", get(profile_page::show_profile))
         .layer(middleware::from_fn_with_state(
             state.clone(),
             session::issue_csrf,

@@ -1,0 +1,386 @@
+//! Profiles (docs/identity.md): people and their bots that persist across games, reached by
+//! keys rather than passwords. A key is a token like a seat's (256 random bits, shown once,
+//! stored as its SHA-256) with the prefix [`KEY_PREFIX`], so that a request's token is looked
+//! up as a profile's only when it is one: a seat's token costs no query of its own.
+
+use serde::Serialize;
+use uuid::Uuid;
+
+use super::Host;
+use super::auth::{Presented, hash_token, new_token};
+use super::my_games::well_formed_key;
+use super::names::{clean_name, name_key};
+use super::reliability::{Reliability, WINDOW_MILLIS, reliability};
+use super::timing::rfc3339;
+use crate::error::AppError;
+use crate::store::{Holding, KeyRow, OwedRow, ProfileGameRow, ProfileKind, ProfileRow, Status};
+
+/// What every profile key starts with.
+pub const KEY_PREFIX: &str = "hpk_";
+/// Handles are 3 to 24 characters once normalised as seat names are.
+const HANDLE_CHARS: std::ops::RangeInclusive<usize> = 3..=24;
+
+/// Whether `token` has the shape of a profile key: the prefix and 64 hex digits.
+pub fn is_profile_key(token: &str) -> bool {
+    token.strip_prefix(KEY_PREFIX).is_some_and(well_formed_key)
+}
+
+/// A profile's public view.
+#[derive(Clone, Debug, Serialize)]
+pub struct ProfileView {
+    pub handle: String,
+    pub kind: ProfileKind,
+    /// A bot's owner's handle; None for a human.
+    pub owner: Option<String>,
+    pub created_at: String,
+    pub games: Vec<GameEntry>,
+    pub reliability: Reliability,
+    /// The profile's ratings (none are kept yet: an empty list).
+    pub ratings: Vec<serde_json::Value>,
+}
+
+/// A game the profile held a seat in.
+#[derive(Clone, Debug, Serialize)]
+pub struct GameEntry {
+    pub lobby: Uuid,
+    pub player_id: Uuid,
+    pub game: String,
+    pub name: String,
+    /// The lobby's status now; `deleted` once the retention sweep removed it.
+    pub status: &'static str,
+    /// `bound` (held from before the start) or `retro` (claimed later: history only).
+    pub holding: Holding,
+    pub since: String,
+}
+
+/// The profile's own view (`GET /api/v1/me`).
+#[derive(Clone, Debug, Serialize)]
+pub struct MyProfile {
+    #[serde(flatten)]
+    pub profile: ProfileView,
+    pub seats: Vec<SeatView>,
+}
+
+/// A seat the profile holds now.
+#[derive(Clone, Debug, Serialize)]
+pub struct SeatView {
+    pub lobby: Uuid,
+    pub player_id: Uuid,
+    pub game: String,
+    pub status: Status,
+    /// Whether the seat owes an answer now.
+    pub owes: bool,
+    /// False for a seat claimed after the start.
+    pub bound: bool,
+}
+
+/// A seat's profile as the host sees it.
+#[derive(Clone, Debug)]
+pub struct SeatProfile {
+    pub player: Uuid,
+    pub handle: String,
+    pub binding: crate::store::SeatBinding,
+    pub reliability: Reliability,
+}
+
+/// A profile just made, and its first key (shown this once).
+#[derive(Debug, Serialize)]
+pub struct ProfileCreated {
+    pub profile: ProfileView,
+    pub key: String,
+}
+
+/// A key just added (shown this once).
+#[derive(Debug, Serialize)]
+pub struct KeyCreated {
+    pub key_id: Uuid,
+    pub key: String,
+}
+
+/// The profile a request's key names, with the key's own id.
+#[derive(Clone, Debug)]
+pub struct Signed {
+    pub profile: ProfileRow,
+    pub key_id: Uuid,
+}
+
+fn unknown_key() -> AppError {
+    AppError::unauthenticated(
+        "unknown-token",
+        "That profile key is not known (or was revoked).",
+    )
+}
+
+fn unknown_profile(handle: &str) -> AppError {
+    AppError::not_found(
+        "unknown-profile",
+        format!("There is no profile {handle:?}."),
+    )
+}
+
+/// A handle as stored, with its key, or 422 `invalid-handle`.
+fn handle(raw: &str) -> Result<(String, String), AppError> {
+    let handle = clean_name(raw, "handle")?;
+    if !HANDLE_CHARS.contains(&handle.chars().count()) {
+        return Err(AppError::rejected(
+            "invalid-handle",
+            "A handle is 3 to 24 characters long.",
+        ));
+    }
+    let key = name_key(&handle);
+    Ok((handle, key))
+}
+
+impl Host {
+    /// Makes a profile with the handle `raw` and its first key: a fresh one, or `key` (a
+    /// personal key already held, such as my games' one: the profile key is it, prefixed).
+    pub async fn create_profile(
+        &self,
+        raw: &str,
+        owner: Option<&ProfileRow>,
+        key: Option<&str>,
+    ) -> Result<ProfileCreated, AppError> {
+        let (handle, handle_key) = handle(raw)?;
+        let now = self.store.clock().now_millis();
+        let row = ProfileRow {
+            id: Uuid::new_v4(),
+            handle,
+            handle_key,
+            kind: match owner {
+                Some(_) => ProfileKind::Bot,
+                None => ProfileKind::Human,
+            },
+            owner: owner.map(|o| o.id),
+            owner_handle: owner.map(|o| o.handle.clone()),
+            created_at: now,
+        };
+        let mut key = format!("{KEY_PREFIX}{}", key.map_or_else(new_token, str::to_string));
+        // A personal key another profile already took up is not taken twice.
+        if self
+            .store
+            .profile_by_key(&hash_token(&key))
+            .await?
+            .is_some()
+        {
+            key = format!("{KEY_PREFIX}{}", new_token());
+        }
+        let key_row = KeyRow {
+            id: Uuid::new_v4(),
+            profile: row.id,
+            key_hash: hash_token(&key),
+            created_at: now,
+        };
+        if !self.store.create_profile(&row, &key_row).await? {
+            return Err(AppError::conflict(
+                "handle-taken",
+                "That handle (or one that looks the same) is taken.",
+            ));
+        }
+        Ok(ProfileCreated {
+            profile: self.profile_view(&row).await?,
+            key,
+        })
+    }
+
+    /// The profile `key` names, or 401.
+    pub async fn signed(&self, key: Option<&str>) -> Result<Signed, AppError> {
+        let key = key.ok_or_else(|| {
+            AppError::unauthenticated(
+                "missing-token",
+                "This request needs a profile key: send it as \"Authorization: Bearer <key>\".",
+            )
+        })?;
+        if !is_profile_key(key) {
+            return Err(unknown_key());
+        }
+        let (profile, key_id) = self
+            .store
+            .profile_by_key(&hash_token(key))
+            .await?
+            .ok_or_else(unknown_key)?;
+        Ok(Signed { profile, key_id })
+    }
+
+    /// What a request's token presents to a lobby: a seat's or the host's token as it is, a
+    /// profile key as its profile (401 if unknown). Only a token with the profile prefix is
+    /// looked up.
+    pub(super) async fn presented(&self, token: Option<&str>) -> Result<Presented, AppError> {
+        match token {
+            Some(key) if is_profile_key(key) => {
+                Ok(Presented::profile(self.signed(Some(key)).await?.profile.id))
+            }
+            _ => Ok(Presented::new(token)),
+        }
+    }
+
+    /// The public profile of `handle` (matched as handles are compared), or 404.
+    pub async fn profile(&self, handle: &str) -> Result<ProfileView, AppError> {
+        let row = self
+            .store
+            .profile_by_handle(&name_key(handle))
+            .await?
+            .ok_or_else(|| unknown_profile(handle))?;
+        self.profile_view(&row).await
+    }
+
+    /// The public profile of `handle` with the steps its record counts (every miss with its
+    /// game, for the profile page).
+    pub async fn profile_record(
+        &self,
+        handle: &str,
+    ) -> Result<(ProfileView, Vec<OwedRow>), AppError> {
+        let row = self
+            .store
+            .profile_by_handle(&name_key(handle))
+            .await?
+            .ok_or_else(|| unknown_profile(handle))?;
+        let (_, owed) = self.reliability_of(row.id).await?;
+        Ok((self.profile_view(&row).await?, owed))
+    }
+
+    /// The profile `key` names, with the seats it holds now.
+    pub async fn me_profile(&self, key: Option<&str>) -> Result<MyProfile, AppError> {
+        let signed = self.signed(key).await?;
+        let profile = self.profile_view(&signed.profile).await?;
+        let mut seats = Vec::new();
+        for seat in self.store.profile_seats(signed.profile.id).await? {
+            let owes = match seat.status {
+                Status::Running => {
+                    self.lobby_facts(seat.lobby, Some(seat.player))
+                        .await?
+                        .player_owes
+                }
+                Status::Signups | Status::Closed | Status::Finished => false,
+            };
+            seats.push(SeatView {
+                lobby: seat.lobby,
+                player_id: seat.player,
+                game: seat.game,
+                status: seat.status,
+                owes,
+                bound: seat.holding == Holding::Bound,
+            });
+        }
+        Ok(MyProfile { profile, seats })
+    }
+
+    /// Adds a key to the profile `key` names.
+    pub async fn add_profile_key(&self, key: Option<&str>) -> Result<KeyCreated, AppError> {
+        let signed = self.signed(key).await?;
+        let fresh = format!("{KEY_PREFIX}{}", new_token());
+        let row = KeyRow {
+            id: Uuid::new_v4(),
+            profile: signed.profile.id,
+            key_hash: hash_token(&fresh),
+            created_at: self.store.clock().now_millis(),
+        };
+        self.store.add_profile_key(&row).await?;
+        Ok(KeyCreated {
+            key_id: row.id,
+            key: fresh,
+        })
+    }
+
+    /// Revokes key `key_id` of the profile `key` names (that key itself included).
+    pub async fn revoke_profile_key(
+        &self,
+        key: Option<&str>,
+        key_id: &str,
+    ) -> Result<(), AppError> {
+        let signed = self.signed(key).await?;
+        let not_found = || AppError::not_found("unknown-key", "This profile has no such key.");
+        let key_id = Uuid::parse_str(key_id).map_err(|_| not_found())?;
+        match self
+            .store
+            .revoke_profile_key(signed.profile.id, key_id)
+            .await?
+        {
+            true => Ok(()),
+            false => Err(not_found()),
+        }
+    }
+
+    /// Makes a bot profile owned by the human `key` names (403 for a bot's key).
+    pub async fn create_bot(
+        &self,
+        key: Option<&str>,
+        raw: &str,
+    ) -> Result<ProfileCreated, AppError> {
+        let signed = self.signed(key).await?;
+        if signed.profile.kind != ProfileKind::Human {
+            return Err(AppError::forbidden(
+                "humans-only",
+                "Only a human's profile can own bots; that is a bot's key.",
+            ));
+        }
+        self.create_profile(raw, Some(&signed.profile), None).await
+    }
+
+    /// A profile's reliability record now.
+    pub async fn reliability_of(
+        &self,
+        profile: Uuid,
+    ) -> Result<(Reliability, Vec<OwedRow>), AppError> {
+        let now = self.store.clock().now_millis();
+        let owed = self.store.owed_steps(profile, now - WINDOW_MILLIS).await?;
+        Ok((reliability(&owed, now), owed))
+    }
+
+    async fn profile_view(&self, row: &ProfileRow) -> Result<ProfileView, AppError> {
+        let games = self.store.profile_games(row.id).await?;
+        let (reliability, _) = self.reliability_of(row.id).await?;
+        Ok(ProfileView {
+            handle: row.handle.clone(),
+            kind: row.kind,
+            owner: row.owner_handle.clone(),
+            created_at: rfc3339(row.created_at),
+            games: games.iter().map(game_entry).collect(),
+            reliability,
+            ratings: Vec::new(),
+        })
+    }
+
+    /// The profile of each seat of lobby `id` that has one, with its handle and record, in
+    /// seat order (the host's panel shows them beside the seats).
+    pub async fn seat_profiles_shown(&self, id: Uuid) -> Result<Vec<SeatProfile>, AppError> {
+        let mut shown = Vec::new();
+        for (player, binding) in self.seat_profiles(id).await? {
+            let Some(profile) = self.store.profile_by_id(binding.profile).await? else {
+                continue;
+            };
+            shown.push(SeatProfile {
+                player,
+                handle: profile.handle,
+                binding,
+                reliability: self.reliability_of(profile.id).await?.0,
+            });
+        }
+        Ok(shown)
+    }
+
+    /// The profile bound to each seat of lobby `id` that has one, by player (for the host's
+    /// panel and for the modules that build on profiles: ratings, tournaments).
+    pub async fn seat_profiles(
+        &self,
+        id: Uuid,
+    ) -> Result<Vec<(Uuid, crate::store::SeatBinding)>, AppError> {
+        let snapshot = self.snapshot(id).await?;
+        Ok(snapshot
+            .players
+            .iter()
+            .filter_map(|p| p.binding.map(|b| (p.id, b)))
+            .collect())
+    }
+}
+
+fn game_entry(row: &ProfileGameRow) -> GameEntry {
+    GameEntry {
+        lobby: row.lobby,
+        player_id: row.player,
+        game: row.game.clone(),
+        name: row.lobby_name.clone(),
+        status: row.status.map_or("deleted", Status::as_str),
+        holding: row.holding,
+        since: rfc3339(row.bound_at),
+    }
+}

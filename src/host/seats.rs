@@ -1,0 +1,136 @@
+//! Seats that belong to someone (docs/identity.md, "Seats"): a profile binds a seat by
+//! joining with its key, or claims one with the seat's private link: bound while the game has
+//! not started, `retro` (history only) once it has. The host may excuse a bound seat's miss.
+
+use serde::Serialize;
+use uuid::Uuid;
+
+use super::Host;
+use super::auth::{hash_token, require_host};
+use super::controls::seated;
+use super::gates::Joiner;
+use super::holdings::{game_record, not_seated};
+use super::timing::Timing;
+use crate::error::AppError;
+use crate::store::{Change, Holding, PlayerPatch, SeatBinding, Status};
+
+/// A seat just claimed.
+#[derive(Debug, Serialize)]
+pub struct Claimed {
+    pub player_id: Uuid,
+    /// `bound`, or `retro` for a game already under way.
+    pub holding: Holding,
+}
+
+/// A miss just excused.
+#[derive(Debug, Serialize)]
+pub struct Excused {
+    pub player_id: Uuid,
+    pub round: u32,
+    pub step: String,
+    pub outcome: crate::store::Outcome,
+}
+
+impl Host {
+    /// The profile `key` names claims `player_id`'s seat, proven by the seat's `player_token`.
+    pub async fn claim(
+        &self,
+        id: Uuid,
+        key: Option<&str>,
+        player_id: String,
+        player_token: &str,
+    ) -> Result<Claimed, AppError> {
+        let signed = self.signed(key).await?;
+        let joiner = Joiner {
+            kind: signed.profile.kind,
+            score: self.reliability_of(signed.profile.id).await?.0.score,
+        };
+        let proof = hash_token(player_token);
+        let profile = signed.profile;
+        self.change(id, move |snapshot| {
+            let player = seated(snapshot, &player_id)?;
+            if player.token_hash != proof {
+                return Err(AppError::forbidden(
+                    "wrong-token",
+                    "That player token is not this seat's: a claim proves the seat with its private link.",
+                ));
+            }
+            let holding = match snapshot.lobby.status {
+                Status::Signups | Status::Closed => Holding::Bound,
+                Status::Running | Status::Finished => Holding::Retro,
+            };
+            match player.binding {
+                Some(b) if b.profile == profile.id => {
+                    let claimed = Claimed {
+                        player_id: player.id,
+                        holding: b.holding,
+                    };
+                    return Ok((Change::default(), claimed));
+                }
+                Some(_) => {
+                    return Err(AppError::conflict(
+                        "seat-bound",
+                        "This seat is bound to another profile.",
+                    ));
+                }
+                None => {}
+            }
+            not_seated(snapshot, profile.id)?;
+            if holding == Holding::Bound {
+                // A seat bound before the start counts as if joined with the profile.
+                Timing::parse(&snapshot.lobby.timing)?.gates.admit(Some(joiner))?;
+            }
+            let binding = SeatBinding {
+                profile: profile.id,
+                kind: profile.kind,
+                holding,
+            };
+            let change = Change {
+                players: vec![PlayerPatch {
+                    binding: Some(Some(binding)),
+                    ..PlayerPatch::of(player.id)
+                }],
+                records: vec![game_record(snapshot, profile.id, player.id, holding)],
+                ..Change::default()
+            };
+            Ok((
+                change,
+                Claimed {
+                    player_id: player.id,
+                    holding,
+                },
+            ))
+        })
+        .await
+    }
+
+    /// The host excuses `player_id`'s miss of `(round, step)` in its profile's record: 404 if
+    /// the seat's record owes no such step, 409 if it was not a miss.
+    pub async fn excuse(
+        &self,
+        id: Uuid,
+        token: Option<&str>,
+        player_id: String,
+        (round, step): (u32, String),
+    ) -> Result<Excused, AppError> {
+        let snapshot = self.snapshot(id).await?;
+        require_host(&snapshot, &super::auth::Presented::new(token))?;
+        let player = seated(&snapshot, &player_id)?.id;
+        match self.store.excuse_step(id, player, (round, &step)).await? {
+            Some(true) => Ok(Excused {
+                player_id: player,
+                round,
+                step,
+                outcome: crate::store::Outcome::Excused,
+            }),
+            Some(false) => Err(AppError::conflict(
+                "not-a-miss",
+                "That step was answered on time, or is excused already.",
+            )),
+            None => Err(AppError::not_found(
+                "nothing-to-excuse",
+                "This seat's record holds no such step: none was owed by a profile's bound seat.",
+            )),
+        }
+    }
+}

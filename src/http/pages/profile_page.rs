@@ -1,0 +1,113 @@
+//! A profile's public page, `/u/{handle}` (docs/identity.md): who it is, its reliability
+//! record with every miss and its game, and its games.
+
+use askama::Template;
+use askama_web::WebTemplate;
+use axum::extract::State;
+
+use super::{Live, PageError, PagePath};
+use crate::host::timing::rfc3339;
+use crate::http::AppState;
+use crate::store::{Holding, Outcome, ProfileKind};
+
+/// A miss, or an excused step, with its game.
+pub struct MissLine {
+    pub lobby: String,
+    pub name: String,
+    pub round: u32,
+    pub step: String,
+    pub when: String,
+    pub excused: bool,
+    /// The lobby still exists (its page can be linked).
+    pub live: bool,
+}
+
+/// A game the profile held a seat in.
+pub struct GameLine {
+    pub lobby: String,
+    pub name: String,
+    pub game: String,
+    pub status: &'static str,
+    pub retro: bool,
+    pub live: bool,
+}
+
+#[derive(Template, WebTemplate)]
+#[template(path = "profile.html")]
+pub struct ProfilePage {
+    pub title: String,
+    pub live: Option<Live>,
+    pub handle: String,
+    pub bot: bool,
+    pub owner: Option<String>,
+    pub since: String,
+    pub owed: u32,
+    pub on_time: u32,
+    pub missed: u32,
+    pub excused: u32,
+    pub score: u32,
+    pub tier: &'static str,
+    pub misses: Vec<MissLine>,
+    pub games: Vec<GameLine>,
+}
+
+/// GET /u/{handle}.
+pub async fn show_profile(
+    State(app): State<AppState>,
+    PagePath(handle): PagePath<String>,
+) -> Result<ProfilePage, PageError> {
+    let (view, owed) = app.host.profile_record(&handle).await?;
+    let name_of = |lobby: uuid::Uuid| {
+        view.games
+            .iter()
+            .find(|g| g.lobby == lobby)
+            .map(|g| (g.name.clone(), g.status != "deleted"))
+            .unwrap_or_default()
+    };
+    let misses = owed
+        .iter()
+        .rev()
+        .filter(|o| o.outcome != Outcome::OnTime)
+        .map(|o| {
+            let (name, live) = name_of(o.lobby);
+            MissLine {
+                lobby: o.lobby.to_string(),
+                name,
+                round: o.round,
+                step: o.step.clone(),
+                when: rfc3339(o.due_at),
+                excused: o.outcome == Outcome::Excused,
+                live,
+            }
+        })
+        .collect();
+    let games = view
+        .games
+        .iter()
+        .map(|g| GameLine {
+            lobby: g.lobby.to_string(),
+            name: g.name.clone(),
+            game: g.game.clone(),
+            status: g.status,
+            retro: g.holding == Holding::Retro,
+            live: g.status != "deleted",
+        })
+        .collect();
+    let r = view.reliability;
+    Ok(ProfilePage {
+        title: view.handle.clone(),
+        live: None,
+        bot: view.kind == ProfileKind::Bot,
+        owner: view.owner.clone(),
+        since: view.created_at.clone(),
+        owed: r.owed,
+        on_time: r.on_time,
+        missed: r.missed,
+        excused: r.excused,
+        score: r.score,
+        tier: r.tier.as_str(),
+        handle: view.handle,
+        misses,
+        games,
+    })
+}
