@@ -8,6 +8,7 @@ use super::Host;
 use super::auth::{Caller, Presented, identify};
 use super::rounds::{RoundView, is_resolved, round_view};
 use crate::error::AppError;
+use crate::events::EventKind;
 use crate::store::StepRow;
 
 /// A seated player as the pages name them.
@@ -16,6 +17,37 @@ pub struct SeatedPlayer {
     pub id: Uuid,
     pub name: String,
     pub seat: usize,
+}
+
+/// How a player left a running game other than by the rules: the `reason` of their
+/// `player-kicked` event.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Removal {
+    /// The host kicked them.
+    ByHost,
+    /// The missed-turn policy kicked them after this many steps missed in a row.
+    MissedTurns(i64),
+}
+
+/// A `player-kicked` event's data, as `resolve::write_kick` writes it.
+#[derive(serde::Deserialize)]
+struct Kicked {
+    player: KickedPlayer,
+    reason: KickedWhy,
+    #[serde(default)]
+    misses: i64,
+}
+
+#[derive(serde::Deserialize)]
+struct KickedPlayer {
+    id: Uuid,
+}
+
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+enum KickedWhy {
+    Host,
+    MissedTurns,
 }
 
 /// Who a browser is in one lobby: its host, one of its players, both (a host who also plays,
@@ -89,5 +121,35 @@ impl Host {
     /// keep beside the events, so that no event need be read.
     pub async fn last_event_seq(&self, id: Uuid) -> Result<i64, AppError> {
         Ok(self.snapshot(id).await?.lobby.event_seq)
+    }
+
+    /// Whether `player` was kicked from the lobby's game, and by what: read from the lobby's
+    /// `player-kicked` events (a player out by the rules has none).
+    pub async fn removal(&self, id: Uuid, player: &str) -> Result<Option<Removal>, AppError> {
+        let Ok(player) = Uuid::parse_str(player) else {
+            return Ok(None);
+        };
+        let mut after = 0;
+        loop {
+            let page = self.store.events_after(id, after).await?;
+            let Some(last) = page.last() else {
+                return Ok(None);
+            };
+            after = last.seq;
+            for row in &page {
+                if EventKind::parse(&row.kind) != Some(EventKind::PlayerKicked) {
+                    continue;
+                }
+                let Ok(kicked) = serde_json::from_str::<Kicked>(&row.data) else {
+                    continue;
+                };
+                if kicked.player.id == player {
+                    return Ok(Some(match kicked.reason {
+                        KickedWhy::Host => Removal::ByHost,
+                        KickedWhy::MissedTurns => Removal::MissedTurns(kicked.misses),
+                    }));
+                }
+            }
+        }
     }
 }

@@ -109,7 +109,7 @@ async fn host_controls(base: &str, clients: &[Client]) -> Result<(), String> {
     click(host, &format!("{kick} button")).await;
     wait_for(host, "details.seat:nth-of-type(3) summary .tag").await;
     cat.goto(&play).await.unwrap();
-    wait_for_text(cat, "You are out of the game").await;
+    wait_for_text(cat, "The host removed you from the game.").await;
 
     // End the game now.
     click(host, "#end-form input[name='confirm']").await;

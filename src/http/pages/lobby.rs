@@ -28,6 +28,9 @@ use crate::http::rate::{Admitted, Joins};
 use crate::rules::Game;
 use crate::store::Status;
 
+/// How many of the latest rounds' reveals the lobby page shows.
+pub const RECENT_ROUNDS: usize = 3;
+
 #[derive(Template, WebTemplate)]
 #[template(path = "lobby.html")]
 pub struct LobbyPage {
@@ -48,7 +51,10 @@ pub struct LobbyPage {
     pub table_facts: Vec<(String, String)>,
     pub show_orders: bool,
     pub result: Option<Standings>,
+    /// The latest rounds, newest first (at most [`RECENT_ROUNDS`]).
     pub history: Vec<RoundBlock>,
+    /// How many older rounds are on the rounds page instead.
+    pub older_rounds: usize,
     /// HP and VP over the rounds, as pictures with their numbers.
     pub charts: Vec<super::chart::Chart>,
     /// The running round's reveals so far.
@@ -144,8 +150,15 @@ pub async fn show_lobby(
     let player_token = viewer.player.as_ref().and(tokens.player.as_deref());
     let mut history = history(&app, &lobby, player_token).await?;
     let charts = super::chart::charts(lobby.game, &history);
+    // The latest rounds inline, the older ones on their own page (`/lobbies/{id}/rounds`): the
+    // page weighs about the same at round 60 as at round 6 (docs/performance.md).
     history.reverse();
-    let table = PoolsTable::of(lobby.game, &lobby.players, collecting(&lobby));
+    let older_rounds = history.len().saturating_sub(RECENT_ROUNDS);
+    history.truncate(RECENT_ROUNDS);
+    let table = PoolsTable::of(lobby.game, &lobby.players, collecting(&lobby)).seen(
+        viewer.player.as_ref().map(|p| p.id.to_string()).as_deref(),
+        lobby.status == Status::Finished,
+    );
     let names = names(&lobby.players);
     let result = lobby
         .result
@@ -193,6 +206,7 @@ pub async fn show_lobby(
             .collect(),
         result,
         history,
+        older_rounds,
         charts,
         so_far: so_far(&lobby),
         you: viewer.player.map(|p| p.name),

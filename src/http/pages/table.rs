@@ -62,6 +62,11 @@ fn rank(game: GameKind, key: &str) -> (usize, String) {
 pub struct PoolsTable {
     pub columns: Vec<String>,
     pub rows: Vec<PoolsRow>,
+    /// The id of the player looking, whose row says "(you)".
+    pub you: Option<String>,
+    /// The game is over: the result ranks everyone, so no row is tagged "out" (a duel's loser
+    /// on points at the round cap is not knocked out).
+    pub over: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -180,7 +185,33 @@ impl PoolsTable {
         PoolsTable {
             columns: columns.iter().map(|c| heading(game, c)).collect(),
             rows,
+            you: None,
+            over: false,
         }
+    }
+
+    /// The table as `you` (a player id) sees it, in a game that is `over` or not.
+    pub fn seen(self, you: Option<&str>, over: bool) -> PoolsTable {
+        PoolsTable {
+            you: you.map(str::to_owned),
+            over,
+            ..self
+        }
+    }
+
+    /// Whether `row` is the looking player's own.
+    pub fn is_you(&self, row: &PoolsRow) -> bool {
+        self.you.as_deref() == Some(row.id.as_str())
+    }
+
+    /// Whether `row` is tagged "out": out of a game still running.
+    pub fn shows_out(&self, row: &PoolsRow) -> bool {
+        !row.alive && !self.over
+    }
+
+    /// The heading of column `i` (each cell carries it, for the card a phone shows per row).
+    pub fn heading_at(&self, i: &usize) -> &str {
+        self.columns.get(*i).map_or("", String::as_str)
     }
 
     /// The headings as exporters use them (name first, then the pools, then "Alive").
