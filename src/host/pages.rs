@@ -94,6 +94,17 @@ impl Host {
         id: Uuid,
         player_token: Option<&str>,
     ) -> Result<Vec<RoundView>, AppError> {
+        self.latest_rounds(id, player_token, usize::MAX).await
+    }
+
+    /// The `last` resolved rounds, oldest first, as [`Host::history`] shows them: only those
+    /// are read into views, so a long game's lobby page costs what a short one's does.
+    pub async fn latest_rounds(
+        &self,
+        id: Uuid,
+        player_token: Option<&str>,
+        last: usize,
+    ) -> Result<Vec<RoundView>, AppError> {
         let snapshot = self.snapshot(id).await?;
         let viewer_seat = player_token.and_then(|token| {
             match identify(&snapshot, &Presented::new(Some(token))) {
@@ -113,6 +124,7 @@ impl Host {
         }
         rounds
             .iter()
+            .skip(rounds.len().saturating_sub(last))
             .map(|steps| round_view(steps, viewer_seat))
             .collect()
     }

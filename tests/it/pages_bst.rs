@@ -124,7 +124,7 @@ pub async fn seat_two(app: &TestApp) -> (String, Visitor<'_>, Visitor<'_>) {
     }
     let lobby_page = host.get(&format!("/lobbies/{lobby}")).await;
     assert!(
-        lobby_page.html.contains("<td>Sentinel</td>"),
+        lobby_page.html.contains("\"Character\">Sentinel</td>"),
         "{}",
         lobby_page.html
     );

@@ -12,7 +12,7 @@ use super::deadline::{DeadlineLine, settings_in_words};
 use super::my_games::remember;
 use super::posts::{self, Exports, Links};
 use super::prompt_form::Field;
-use super::round::{collecting, history};
+use super::round::{collecting, latest};
 use super::round_block::{RoundBlock, so_far};
 use super::session::{CheckedForm, Csrf, Role, Tokens, Transport, identity_cookie};
 use super::table::{PoolsTable, Standings, heading, names, show};
@@ -30,6 +30,8 @@ use crate::store::Status;
 
 /// How many of the latest rounds' reveals the lobby page shows.
 pub const RECENT_ROUNDS: usize = 3;
+/// How many of the latest rounds the lobby page's charts cover.
+pub const CHART_ROUNDS: usize = 8;
 
 #[derive(Template, WebTemplate)]
 #[template(path = "lobby.html")]
@@ -148,12 +150,21 @@ pub async fn show_lobby(
         .viewer(id, tokens.host.as_deref(), tokens.player.as_deref())
         .await?;
     let player_token = viewer.player.as_ref().and(tokens.player.as_deref());
-    let mut history = history(&app, &lobby, player_token).await?;
-    let charts = super::chart::charts(lobby.game, &history);
+    // Only the rounds the page shows are read: the latest reveals and the charts' rounds.
+    let mut history = latest(&app, &lobby, player_token, CHART_ROUNDS.max(RECENT_ROUNDS)).await?;
+    let resolved = app.host.rounds(id).await?.len();
+    // The charts too cover the latest rounds; the whole game's are on the rounds page.
+    let charted = &history[history.len().saturating_sub(CHART_ROUNDS)..];
+    let mut charts = super::chart::charts(lobby.game, charted);
+    if charted.len() < resolved {
+        for chart in &mut charts {
+            chart.title = format!("{} (the last {CHART_ROUNDS} rounds)", chart.title);
+        }
+    }
     // The latest rounds inline, the older ones on their own page (`/lobbies/{id}/rounds`): the
     // page weighs about the same at round 60 as at round 6 (docs/performance.md).
     history.reverse();
-    let older_rounds = history.len().saturating_sub(RECENT_ROUNDS);
+    let older_rounds = resolved.saturating_sub(RECENT_ROUNDS);
     history.truncate(RECENT_ROUNDS);
     let table = PoolsTable::of(lobby.game, &lobby.players, collecting(&lobby)).seen(
         viewer.player.as_ref().map(|p| p.id.to_string()).as_deref(),

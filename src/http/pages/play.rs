@@ -15,7 +15,7 @@ use super::deadline::DeadlineLine;
 use super::mail_section::MailSection;
 use super::ordered;
 use super::prompt_form::{PromptForm, form_for, order_body};
-use super::round::{collecting, history};
+use super::round::{collecting, latest};
 use super::round_block::{RoundBlock, so_far};
 use super::session::{CheckedForm, Csrf, Role, Tokens, forget_cookie};
 use super::table::{PoolsTable, PublicPlayer, describe_order, heading, names, show};
@@ -131,7 +131,7 @@ pub(super) async fn play_page(
         .as_ref()
         .map(|prompt| form_for(lobby.game, prompt, preselect.as_ref()))
         .transpose()?;
-    let latest = history(app, &lobby, Some(&token)).await?.pop();
+    let latest = latest(app, &lobby, Some(&token), 1).await?.pop();
     let fallback = me
         .fallback
         .as_deref()

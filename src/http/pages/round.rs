@@ -36,7 +36,17 @@ pub async fn history(
     lobby: &LobbyView,
     player_token: Option<&str>,
 ) -> Result<Vec<RoundBlock>, AppError> {
-    let views = app.host.history(lobby.id, player_token).await?;
+    latest(app, lobby, player_token, usize::MAX).await
+}
+
+/// The lobby's `last` resolved rounds, oldest first, as [`history`] gives them.
+pub async fn latest(
+    app: &AppState,
+    lobby: &LobbyView,
+    player_token: Option<&str>,
+    last: usize,
+) -> Result<Vec<RoundBlock>, AppError> {
+    let views = app.host.latest_rounds(lobby.id, player_token, last).await?;
     Ok(views
         .iter()
         .map(|view| RoundBlock::of(view, lobby.game))

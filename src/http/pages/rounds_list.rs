@@ -1,6 +1,6 @@
 //! Every resolved round of a lobby, newest first, each a link to its own page: the lobby page
 //! shows only the latest rounds inline (`lobby::RECENT_ROUNDS`), so a long game's older rounds
-//! are reached from here.
+//! are reached from here, with the charts over the whole game.
 
 use askama::Template;
 use askama_web::WebTemplate;
@@ -19,6 +19,8 @@ pub struct RoundsPage {
     pub lobby_name: String,
     /// Each round's number and when it resolved, newest first.
     pub rounds: Vec<(u32, Stamp)>,
+    /// The game's charts over every round.
+    pub charts: Vec<super::chart::Chart>,
 }
 
 pub async fn show_rounds(
@@ -35,11 +37,14 @@ pub async fn show_rounds(
         .map(|r| (r.round, Stamp::of_millis(r.resolved_at)))
         .collect();
     rounds.reverse();
+    let whole = super::round::history(&app, &lobby, None).await?;
+    let charts = super::chart::charts(lobby.game, &whole);
     Ok(RoundsPage {
         title: format!("{}: every round", lobby.name),
         live: None,
         lobby_id: id.to_string(),
-        lobby_name: lobby.name,
+        lobby_name: lobby.name.clone(),
         rounds,
+        charts,
     })
 }
