@@ -415,7 +415,7 @@ async fn long_game(base: &str, clients: &[Client], script: Script) -> Result<(),
         return Err("one browser".into());
     };
     let names: Vec<String> = (0..16)
-        .map(|i| format!("Bartholomew-Featherstonehaugh-Wolfe-{i:02}"))
+        .map(|i| format!("BartholomewFeatherstonehaughWolfeschle{i:02}"))
         .collect();
     let names: Vec<&str> = names.iter().map(String::as_str).collect();
     let (id, _host, seats) = started(
@@ -457,6 +457,22 @@ async fn long_game(base: &str, clients: &[Client], script: Script) -> Result<(),
         .unwrap();
     goto(ann, &format!("{base}/lobbies/{id}")).await;
     wait_for(ann, "#waiting").await;
+    ann.set_window_size(360, 780).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let out = ann
+        .execute(
+            "const w = window.innerWidth; \
+             return [...document.querySelectorAll('body *')] \
+               .filter(e => e.getBoundingClientRect().right > w + 1 \
+                 && !e.parentElement.closest('.table-wrap, .table-scroll') \
+                 && !(e.parentElement && e.parentElement.getBoundingClientRect().right > w + 1)) \
+               .map(e => e.tagName + '.' + e.className + '#' + e.id).slice(0, 5);",
+            vec![],
+        )
+        .await
+        .unwrap();
+    // A box that scrolls its table is no overflow of the page.
+    assert_eq!(out, json!([]), "what sticks out of a 360 px phone");
     fits_phone_and_desktop(ann, "a sixteen-player lobby with long names").await;
     let shown = ann
         .find_all(Locator::Css("#reveals details.round"))
@@ -492,5 +508,8 @@ async fn long_game(base: &str, clients: &[Client], script: Script) -> Result<(),
         .len();
     assert_eq!(listed, 5, "every round is on the rounds page");
     fits_phone_and_desktop(ann, "the rounds page").await;
+    goto(ann, &format!("{base}/lobbies/{id}/play")).await;
+    wait_for(ann, "#waiting").await;
+    fits_phone_and_desktop(ann, "a player page among sixteen long names").await;
     Ok(())
 }

@@ -252,6 +252,13 @@ mod tests {
             "{}",
             choice.label
         );
+        // The same numbers outside the select, where they can be read without opening it.
+        let shown = choice.effect.as_ref().unwrap();
+        assert!(
+            shown
+                .text
+                .starts_with("Attack 11, Defense 0: you deal 6 and take 4")
+        );
         assert!(form.decline, "declining keeps the starting technique");
     }
 

@@ -354,6 +354,21 @@ mod tests {
     }
 
     #[test]
+    fn out_is_said_only_while_the_game_runs_and_your_row_is_marked() {
+        let players = vec![
+            json!({"id": "a", "name": "Ann", "alive": true, "hp": 3}),
+            json!({"id": "b", "name": "Bob", "alive": false, "hp": 9}),
+        ];
+        let running = PoolsTable::of(GameKind::Bst, &players, false).seen(Some("a"), false);
+        assert!(running.shows_out(&running.rows[1]) && running.is_you(&running.rows[0]));
+        assert!(!running.is_you(&running.rows[1]));
+        // A duel lost on points at the round cap: the result says so, "out" would not.
+        let over = PoolsTable::of(GameKind::Bst, &players, false).seen(None, true);
+        assert!(!over.shows_out(&over.rows[1]));
+        assert_eq!(running.heading_at(&0), "HP");
+    }
+
+    #[test]
     fn standings_keep_names_as_typed() {
         let result = json!({"winners": ["b"], "reason": "last-standing", "standings": [
             {"player": "b", "name": "dark-lord", "place": 1, "vp": 9, "hp": 0, "alive": true}
