@@ -607,7 +607,7 @@ async fn play(base: &str, clients: &[Client]) -> Result<(), String> {
         // where he goes is where he lands (the live-update race of docs/web.md).
         goto(bob, &share).await;
         // Ann's page (left open) shows the resolution in place, without loading itself again.
-        wait_for_text(ann, &format!("Round {round} revealed")).await;
+        wait_for_text(ann, &format!("What happened in round {round}")).await;
         assert_page_marked(ann, round).await;
     }
     for _ in 5..=7 {

@@ -7,7 +7,7 @@
 use std::time::{Duration, Instant};
 
 use axum::http::StatusCode;
-use serde_json::{Value, json};
+use serde_json::json;
 
 use crate::pages_client::Visitor;
 use crate::support::{TestApp, sqlite_app};
@@ -40,8 +40,7 @@ async fn play_round(app: &TestApp, lobby: &str, seats: &[(String, String)], roun
     }
     let lobby_view = app.get(&format!("/api/v1/lobbies/{lobby}"), None).await;
     assert!(
-        lobby_view.body["round"].as_u64() > Some(round)
-            || lobby_view.body["status"] == Value::from("finished"),
+        lobby_view.body["round"].as_u64() > Some(round) || lobby_view.body["status"] == "finished",
         "round {round} did not resolve: {}",
         lobby_view.text
     );
