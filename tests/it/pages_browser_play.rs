@@ -457,22 +457,7 @@ async fn long_game(base: &str, clients: &[Client], script: Script) -> Result<(),
         .unwrap();
     goto(ann, &format!("{base}/lobbies/{id}")).await;
     wait_for(ann, "#waiting").await;
-    ann.set_window_size(360, 780).await.unwrap();
-    tokio::time::sleep(Duration::from_millis(200)).await;
-    let out = ann
-        .execute(
-            "const w = window.innerWidth; \
-             return [...document.querySelectorAll('body *')] \
-               .filter(e => e.getBoundingClientRect().right > w + 1 \
-                 && !e.parentElement.closest('.table-wrap, .table-scroll') \
-                 && !(e.parentElement && e.parentElement.getBoundingClientRect().right > w + 1)) \
-               .map(e => e.tagName + '.' + e.className + '#' + e.id).slice(0, 5);",
-            vec![],
-        )
-        .await
-        .unwrap();
-    // A box that scrolls its table is no overflow of the page.
-    assert_eq!(out, json!([]), "what sticks out of a 360 px phone");
+    nothing_sticks_out(ann, "a sixteen-player lobby with long names").await;
     fits_phone_and_desktop(ann, "a sixteen-player lobby with long names").await;
     let shown = ann
         .find_all(Locator::Css("#reveals details.round"))
@@ -510,6 +495,28 @@ async fn long_game(base: &str, clients: &[Client], script: Script) -> Result<(),
     fits_phone_and_desktop(ann, "the rounds page").await;
     goto(ann, &format!("{base}/lobbies/{id}/play")).await;
     wait_for(ann, "#waiting").await;
+    nothing_sticks_out(ann, "a player page among sixteen long names").await;
     fits_phone_and_desktop(ann, "a player page among sixteen long names").await;
     Ok(())
+}
+
+/// At 360 px no element sticks out of the page (a box that scrolls its table is no overflow
+/// of the page); the culprits are named.
+async fn nothing_sticks_out(client: &Client, what: &str) {
+    client.set_window_size(360, 780).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let out = client
+        .execute(
+            "const w = window.innerWidth; \
+             return [...document.querySelectorAll('body *')] \
+               .filter(e => e.getBoundingClientRect().right > w + 1 \
+                 && !e.parentElement.closest('.table-wrap, .table-scroll') \
+                 && !(e.parentElement && e.parentElement.getBoundingClientRect().right > w + 1)) \
+               .map(e => e.tagName + '.' + e.className + '#' + e.id).slice(0, 5);",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(out, json!([]), "{what}: what sticks out of a 360 px phone");
+    client.set_window_size(1280, 900).await.unwrap();
 }
