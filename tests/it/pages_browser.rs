@@ -812,7 +812,10 @@ async fn play_bst(base: &str, clients: &[Client]) -> Result<(), String> {
         client.goto(&play).await.unwrap();
         let form = wait_for(client, "#order-form").await;
         if mv == "guard" {
-            wait_for_text(client, "R3, Y3, B5, R6, Y7").await;
+            // The hand, as chips above the form.
+            for token in ["R3", "Y3", "B5", "R6", "Y7"] {
+                wait_for(client, &format!("#secrets .chip[title^='{token}:']")).await;
+            }
             screenshots(client, "bst-play").await;
         }
         form.find(Locator::Css("#f-move"))
