@@ -36,6 +36,72 @@
       master.addEventListener("change", filter);
       filter();
     });
+
+    // Answers in an order (a battle plan): the list's buttons change it in place. Without the
+    // script each one posts the form and the page comes back with the list changed.
+    root.querySelectorAll("fieldset[data-ordered]").forEach(function (set) {
+      var name = set.dataset.ordered, list = set.querySelector("ol.ordered-list"),
+          count = set.querySelector(".ordered-count");
+      if (!list) return;
+      var button = function (text, op, label) {
+        var b = document.createElement("button");
+        b.type = "button"; b.className = "secondary"; b.textContent = text;
+        b.dataset.op = op; b.setAttribute("aria-label", label);
+        return b;
+      };
+      var item = function (value, label) {
+        var li = document.createElement("li"), input = document.createElement("input"),
+            text = document.createElement("span"), moves = document.createElement("span");
+        input.type = "hidden"; input.name = name; input.value = value;
+        text.className = "ordered-label"; text.textContent = label;
+        moves.className = "ordered-moves";
+        moves.append(button("\u2191", "up", "Move " + value + " up"),
+          button("\u2193", "down", "Move " + value + " down"), button("\u2715", "remove", "Remove " + value));
+        li.append(input, text, moves);
+        return li;
+      };
+      var picker = function (value) {
+        var found = null;
+        set.querySelectorAll("button.pick").forEach(function (b) { if (b.value === "add:" + value) found = b; });
+        return found;
+      };
+      var renumber = function () {
+        var items = list.children;
+        Array.prototype.forEach.call(items, function (li, i) {
+          li.querySelector('[data-op="up"]').disabled = i === 0;
+          li.querySelector('[data-op="down"]').disabled = i === items.length - 1;
+        });
+        if (count) count.textContent = items.length;
+      };
+      // The server's rows become the script's: the same look, and they post nothing.
+      Array.prototype.slice.call(list.children).forEach(function (li) {
+        li.replaceWith(item(li.querySelector("input").value, li.querySelector(".ordered-label").textContent));
+      });
+      set.addEventListener("click", function (event) {
+        var b = event.target.closest("button");
+        if (!b || !set.contains(b)) return;
+        if (b.classList.contains("pick")) {
+          event.preventDefault();
+          list.append(item(b.value.slice(4), b.dataset.label));
+          b.disabled = true;
+          renumber();
+          return;
+        }
+        var li = b.closest("li");
+        if (!li || !b.dataset.op) return;
+        event.preventDefault();
+        if (b.dataset.op === "up" && li.previousElementSibling) list.insertBefore(li, li.previousElementSibling);
+        if (b.dataset.op === "down" && li.nextElementSibling) list.insertBefore(li.nextElementSibling, li);
+        if (b.dataset.op === "remove") {
+          var back = picker(li.querySelector("input").value);
+          if (back) back.disabled = false;
+          li.remove();
+        }
+        renumber();
+        if (li.isConnected && !b.disabled) b.focus();
+      });
+      renumber();
+    });
   };
   bind(document);
 

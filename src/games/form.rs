@@ -65,6 +65,12 @@ pub struct Field {
     /// answers (a contest's number) as the form said it.
     pub hidden: bool,
     pub groups: Vec<Group>,
+    /// The player puts the choices in an order (a battle plan): the page builds a numbered
+    /// list by adding choices and moving or removing them, and posts it as a list in that
+    /// order (`docs/web.md`, "Answers in an order").
+    pub ordered: bool,
+    /// For an ordered field, the values chosen so far, first first.
+    pub chosen: Vec<String>,
 }
 
 impl Field {
@@ -84,6 +90,8 @@ impl Field {
                 label: String::new(),
                 choices,
             }],
+            ordered: false,
+            chosen: Vec::new(),
         }
     }
 
@@ -121,6 +129,37 @@ impl Field {
                 )
             }),
         }
+    }
+
+    /// An ordered list of `groups`' choices, `chosen` so far (unknown values are left out).
+    pub fn ordered(name: &str, label: &str, groups: Vec<Group>, chosen: Vec<String>) -> Field {
+        let mut field = Field::select(name, label, Vec::new(), false);
+        field.groups = groups;
+        field.multiple = true;
+        field.ordered = true;
+        field.chosen = chosen
+            .into_iter()
+            .filter(|value| field.choice(value).is_some())
+            .collect();
+        field
+    }
+
+    /// The choice whose value is `value`, if offered.
+    pub fn choice(&self, value: &str) -> Option<&Choice> {
+        self.groups
+            .iter()
+            .flat_map(|g| &g.choices)
+            .find(|c| c.value == value)
+    }
+
+    /// An ordered field's chosen choices, in order.
+    pub fn chosen_choices(&self) -> Vec<&Choice> {
+        self.chosen.iter().filter_map(|v| self.choice(v)).collect()
+    }
+
+    /// Whether `value` is already in an ordered field's list.
+    pub fn is_chosen(&self, value: &str) -> bool {
+        self.chosen.iter().any(|v| v == value)
     }
 
     /// The choices that say what they do, for the list under the field.

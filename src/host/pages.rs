@@ -9,6 +9,7 @@ use super::auth::{Caller, Presented, identify};
 use super::rounds::{RoundView, is_resolved, round_view};
 use super::substitutes::{self, Substitute};
 use crate::error::AppError;
+use crate::events::EventKind;
 use crate::store::StepRow;
 
 /// A seated player as the pages name them.
@@ -17,6 +18,37 @@ pub struct SeatedPlayer {
     pub id: Uuid,
     pub name: String,
     pub seat: usize,
+}
+
+/// How a player left a running game other than by the rules: the `reason` of their
+/// `player-kicked` event.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Removal {
+    /// The host kicked them.
+    ByHost,
+    /// The missed-turn policy kicked them after this many steps missed in a row.
+    MissedTurns(i64),
+}
+
+/// A `player-kicked` event's data, as `resolve::write_kick` writes it.
+#[derive(serde::Deserialize)]
+struct Kicked {
+    player: KickedPlayer,
+    reason: KickedWhy,
+    #[serde(default)]
+    misses: i64,
+}
+
+#[derive(serde::Deserialize)]
+struct KickedPlayer {
+    id: Uuid,
+}
+
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+enum KickedWhy {
+    Host,
+    MissedTurns,
 }
 
 /// Who a browser is in one lobby: its host, one of its players, both (a host who also plays,
@@ -67,6 +99,17 @@ impl Host {
     /// Every resolved round, oldest first, as [`Host::round`] shows each (with the private log
     /// lines of the player whose token is given), read in one pass over the stored steps.
     pub async fn history(&self, id: Uuid, player_token: Option<&str>) -> Result<History, AppError> {
+        self.latest_rounds(id, player_token, usize::MAX).await
+    }
+
+    /// The `last` resolved rounds, oldest first, as [`Host::history`] shows them: only those
+    /// are read into views, so a long game's lobby page costs what a short one's does.
+    pub async fn latest_rounds(
+        &self,
+        id: Uuid,
+        player_token: Option<&str>,
+        last: usize,
+    ) -> Result<History, AppError> {
         let snapshot = self.snapshot(id).await?;
         let viewer_seat = player_token.and_then(|token| {
             match identify(&snapshot, &Presented::new(Some(token))) {
@@ -89,6 +132,7 @@ impl Host {
         Ok(History {
             rounds: rounds
                 .iter()
+                .skip(rounds.len().saturating_sub(last))
                 .map(|steps| round_view(steps, viewer_seat))
                 .collect::<Result<_, _>>()?,
             substitutes,
@@ -106,5 +150,35 @@ impl Host {
     /// keep beside the events, so that no event need be read.
     pub async fn last_event_seq(&self, id: Uuid) -> Result<i64, AppError> {
         Ok(self.snapshot(id).await?.lobby.event_seq)
+    }
+
+    /// Whether `player` was kicked from the lobby's game, and by what: read from the lobby's
+    /// `player-kicked` events (a player out by the rules has none).
+    pub async fn removal(&self, id: Uuid, player: &str) -> Result<Option<Removal>, AppError> {
+        let Ok(player) = Uuid::parse_str(player) else {
+            return Ok(None);
+        };
+        let mut after = 0;
+        loop {
+            let page = self.store.events_after(id, after).await?;
+            let Some(last) = page.last() else {
+                return Ok(None);
+            };
+            after = last.seq;
+            for row in &page {
+                if EventKind::parse(&row.kind) != Some(EventKind::PlayerKicked) {
+                    continue;
+                }
+                let Ok(kicked) = serde_json::from_str::<Kicked>(&row.data) else {
+                    continue;
+                };
+                if kicked.player.id == player {
+                    return Ok(Some(match kicked.reason {
+                        KickedWhy::Host => Removal::ByHost,
+                        KickedWhy::MissedTurns => Removal::MissedTurns(kicked.misses),
+                    }));
+                }
+            }
+        }
     }
 }

@@ -90,6 +90,10 @@ pub fn app(state: AppState) -> Router {
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(extract::BODY_LIMIT))
         .layer(axum::middleware::from_fn(boundary::boundary))
+        // gzip for a client that accepts it: a long game's lobby page shrinks about eightfold
+        // (docs/performance.md, "Page weight"); event streams are never compressed (the
+        // default predicate skips `text/event-stream`, so each event is flushed as it comes).
+        .layer(tower_http::compression::CompressionLayer::new())
         // A 5xx is logged where it arises, with its cause (`AppError::into_response`, the
         // store's own reports), so the trace layer's line for it is kept to debug: at error it
         // doubled every internal error, and wrote a line per request while the storage was full

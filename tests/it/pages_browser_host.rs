@@ -96,7 +96,12 @@ async fn host_controls(base: &str, clients: &[Client]) -> Result<(), String> {
     assert!(link.contains("/as/"), "{link}");
     let play = format!("{}/play", share);
     bob.goto(&play).await.unwrap();
-    wait_for_text(bob, "This page is for a player of this lobby").await;
+    // His old link stopped working, and the page says so rather than "open your link".
+    wait_for_text(
+        bob,
+        "The private link this browser used for this lobby no longer works",
+    )
+    .await;
     bob.goto(&link).await.unwrap();
     wait_for_text(bob, "Bob").await;
     wait_for(bob, "#order-form").await;
@@ -117,7 +122,7 @@ async fn host_controls(base: &str, clients: &[Client]) -> Result<(), String> {
     )
     .await;
     cat.goto(&play).await.unwrap();
-    wait_for_text(cat, "You are out of the game").await;
+    wait_for_text(cat, "The host removed you from the game.").await;
 
     // End the game now.
     click(host, "#end-form input[name='confirm']").await;

@@ -333,7 +333,7 @@ async fn crossing_swords(base: &str, clients: &[Client]) -> Result<(), String> {
 
     goto(cat, &play).await;
     order(cat, "Strike", "Ann").await;
-    wait_for_text(cat, "Round 1 revealed").await;
+    wait_for_text(cat, "What happened in round 1").await;
     assert_eq!(
         waiting(cat).await,
         "Waiting for Ann's, Bob's and your orders."
@@ -469,7 +469,10 @@ async fn duel(base: &str, clients: &[Client]) -> Result<(), String> {
         goto(client, &play).await;
         wait_for_text(client, "Round 1: Play").await;
         if mv == "guard" {
-            wait_for_text(client, "R3, Y3, B5, R6, Y7").await;
+            // The hand, as chips above the form.
+            for token in ["R3", "Y3", "B5", "R6", "Y7"] {
+                wait_for(client, &format!("#secrets .chip[title^='{token}:']")).await;
+            }
             screenshots(client, "bst-play-nojs").await;
         }
         wait_for(client, "#f-move")

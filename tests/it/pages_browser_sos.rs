@@ -1,5 +1,5 @@
 //! A whole Scale of Styles duel in real browsers: the host creates it, two players join through
-//! the join form (one choosing 2d8), lay their battle plans by ticking cards, then play card
+//! the join form (one choosing 2d8), lay their battle plans by tapping cards in order, then play card
 //! after card and answer every shift from the forms until the round cap ends the match; the
 //! result is on the lobby page and the plan stays on its owner's page alone.
 
@@ -42,17 +42,10 @@ async fn answer(client: &Client, play: &str) -> Option<String> {
         .unwrap_or_default();
     match step.as_str() {
         "plan" => {
-            // Put the first three cards of the pack on top: AC 2C 3C.
-            for box_ in client
-                .find_all(Locator::Css("input[type=checkbox][name=cards]"))
-                .await
-                .unwrap()
-                .iter()
-                .take(3)
-            {
-                box_.click().await.unwrap();
+            // Put three cards on top, in this order: AC 2C 3C.
+            for card in ["AC", "2C", "3C"] {
+                click(client, &format!("button.pick[value='add:{card}']")).await;
             }
-            screenshots(client, "sos-plan").await;
         }
         "play" => {
             let select = client.find(Locator::Css("#f-card")).await.unwrap();

@@ -124,7 +124,7 @@ pub async fn seat_two(app: &TestApp) -> (String, Visitor<'_>, Visitor<'_>) {
     }
     let lobby_page = host.get(&format!("/lobbies/{lobby}")).await;
     assert!(
-        lobby_page.html.contains("<td>Sentinel</td>"),
+        lobby_page.html.contains("\"Character\">Sentinel</td>"),
         "{}",
         lobby_page.html
     );
@@ -144,8 +144,11 @@ async fn a_bst_opening_is_played_through_its_forms_including_a_decision_step() {
         let page = ann.get(&play).await;
         assert_eq!(page.status, StatusCode::OK);
         assert_escaped(&page);
-        assert!(
-            page.html.contains("Only you can see this") && page.html.contains("R3, Y3, B5, R6, Y7")
+        assert!(page.html.contains("Only you can see this"));
+        assert_eq!(
+            hand_chips(&page.html),
+            ["R3", "Y3", "B5", "R6", "Y7"],
+            "the hand shows as chips, in its order"
         );
         let tokens: Vec<String> = page
             .options("f-token")
@@ -163,9 +166,10 @@ async fn a_bst_opening_is_played_through_its_forms_including_a_decision_step() {
                 .any(|(v, l)| v == "guard" && l.starts_with("Guard (cost"))
         );
         let secret = bob.get(&play).await;
+        let bobs = hand_chips(&secret.html);
         assert!(
-            !secret.html.contains("R3, Y3"),
-            "Bob does not see Ann's hand"
+            !bobs.is_empty() && bobs != ["R3", "Y3", "B5", "R6", "Y7"],
+            "Bob sees his own hand, not Ann's: {bobs:?}"
         );
 
         // A token not in the hand is refused and the form comes back.
@@ -317,4 +321,20 @@ async fn a_bst_opening_is_played_through_its_forms_including_a_decision_step() {
             round.html
         );
     }
+}
+
+/// The codes of the chips in a player page's "Only you can see this" section, in order.
+fn hand_chips(html: &str) -> Vec<String> {
+    let Some(start) = html.find("id=\"secrets\"") else {
+        return Vec::new();
+    };
+    let section = &html[start..start + html[start..].find("</section>").unwrap_or(0)];
+    section
+        .split("<span class=\"chip chip-")
+        .skip(1)
+        .filter_map(|chip| {
+            let title = chip.split("title=\"").nth(1)?;
+            Some(title[..title.find(':')?].to_owned())
+        })
+        .collect()
 }

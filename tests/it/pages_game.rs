@@ -199,9 +199,9 @@ async fn the_history_the_pages_show_is_the_apis_rounds() {
             );
         }
         let page = host.get(&format!("/lobbies/{lobby}")).await.html;
-        let newest = page.find("<summary>Round 3 ").unwrap();
+        let newest = page.find("<h3 class=\"summary-h\">Round 3 ").unwrap();
         assert!(
-            newest < page.find("<summary>Round 1 ").unwrap(),
+            newest < page.find("<h3 class=\"summary-h\">Round 1 ").unwrap(),
             "newest first"
         );
     }

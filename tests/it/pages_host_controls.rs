@@ -172,7 +172,7 @@ async fn a_new_link_is_shown_once_and_the_old_link_and_cookie_stop_working() {
         assert_eq!(followed.status, StatusCode::SEE_OTHER);
         let page = device.get(&format!("/lobbies/{lobby}/play")).await;
         assert_eq!(page.status, StatusCode::OK);
-        assert!(page.html.contains("<h1>Bob</h1>"), "{}", page.html);
+        assert!(page.html.contains("<h1>Bob <span"), "{}", page.html);
 
         // A substitute: a name, then the new link; the seat plays on under the new name.
         let refused = host
@@ -192,9 +192,14 @@ async fn a_new_link_is_shown_once_and_the_old_link_and_cookie_stop_working() {
         assert_eq!(replaced.status, StatusCode::OK, "{}", replaced.html);
         assert!(replaced.html.contains("Zed takes the seat"));
         let zed_link = shown_link(&replaced.html);
-        assert_eq!(
-            device.get(&format!("/lobbies/{lobby}/play")).await.status,
-            StatusCode::UNAUTHORIZED
+        // Bob's browser is told what happened, not to open the link he already opened.
+        let gone = device.get(&format!("/lobbies/{lobby}/play")).await;
+        assert_eq!(gone.status, StatusCode::UNAUTHORIZED);
+        assert!(
+            gone.html.contains("given your seat to a substitute")
+                && !gone.html.contains("open the private link you were given"),
+            "{}",
+            gone.html
         );
         let mut zed = Visitor::new(&app);
         zed.get(&zed_link).await;
@@ -202,7 +207,7 @@ async fn a_new_link_is_shown_once_and_the_old_link_and_cookie_stop_working() {
             zed.get(&format!("/lobbies/{lobby}/play"))
                 .await
                 .html
-                .contains("<h1>Zed</h1>")
+                .contains("<h1>Zed <span")
         );
     }
 }

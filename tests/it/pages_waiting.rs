@@ -87,10 +87,14 @@ async fn every_page_says_whose_orders_the_round_waits_for() {
         let public = Visitor::new(&app).get(&format!("/lobbies/{lobby}")).await;
         assert!(public.html.contains("Round 2: orders are due"));
         // Round 1 resolved at a time the pages say.
-        let summary = public.html.find("<summary>Round 1 ").expect("round 1");
+        let summary = public
+            .html
+            .find("<h3 class=\"summary-h\">Round 1 ")
+            .expect("round 1");
         assert!(
-            public.html[summary..]
-                .starts_with("<summary>Round 1 <span class=\"muted\">· <time datetime=\""),
+            public.html[summary..].starts_with(
+                "<h3 class=\"summary-h\">Round 1 <span class=\"muted\">· <time datetime=\""
+            ),
             "{}",
             &public.html[summary..summary + 200]
         );

@@ -8,6 +8,7 @@ use serde_json::Value;
 
 use crate::games::form::{Button, Chip, Choice, Effect, Field, OrderForm, pending_str, words};
 use crate::rules::Game;
+use crate::rules::bst::matrix::{self, Cell};
 use crate::rules::bst::prompts::MoveOption;
 use crate::rules::bst::{Bst, Character, Colour, Move, Prompt, Token};
 
@@ -44,15 +45,60 @@ pub fn for_people(text: &str) -> String {
         .replace(" or (", " (")
 }
 
-fn token_choices(tokens: &[Token], chosen: impl Fn(&str) -> bool) -> Vec<Choice> {
+/// Tokens as choices, each labelled with its colour in words ("Y9 (yellow)"), or, at a step
+/// whose token deals damage by its number, with that damage ("Y9 (4 damage)").
+fn token_choices(tokens: &[Token], step: &str, chosen: impl Fn(&str) -> bool) -> Vec<Choice> {
     tokens
         .iter()
         .map(|t| {
             let code = t.to_string();
             let selected = chosen(&code);
-            Choice::new(&code, code.clone(), selected)
+            let label = match token_damage(step, *t) {
+                Some(damage) => format!("{code} ({damage} damage)"),
+                None => format!("{code} ({})", t.colour().name()),
+            };
+            Choice::new(&code, label, selected)
         })
         .collect()
+}
+
+/// The damage a token picked at `step` deals: half its number, rounded down, for the
+/// Follow-up (L209); its full number for a Finishing Strike's extras (L237).
+fn token_damage(step: &str, token: Token) -> Option<i32> {
+    match step {
+        "follow-up" => Some(token.value() / 2),
+        "finishing-extras" => Some(token.value()),
+        _ => None,
+    }
+}
+
+/// What `tile` beats, read from the interaction matrix (§1.1): "Piercing Strike, Power-up;
+/// Guard if the colours differ".
+pub fn beats(tile: Move) -> String {
+    let mut always: Vec<String> = Vec::new();
+    let mut sometimes: Vec<String> = Vec::new();
+    for other in Move::ALL {
+        let name = other.name();
+        match matrix::cell(tile, other) {
+            Cell::Win | Cell::GuardSpecial => always.push(name.to_owned()),
+            Cell::BothWin => sometimes.push(format!("{name} (both win)")),
+            Cell::StandardVsGuard => sometimes.push(format!("{name} if the colours differ")),
+            Cell::GuardVsStandard => sometimes.push(format!("{name} if the colours match")),
+            Cell::TieBreak | Cell::TieBreakStandard => {
+                sometimes.push(format!("{name} with a lower number"))
+            }
+            Cell::Lose | Cell::BothLose | Cell::LoseToGuardSpecial => {}
+        }
+    }
+    let mut parts = Vec::new();
+    if !always.is_empty() {
+        parts.push(always.join(", "));
+    }
+    parts.extend(sometimes);
+    match parts.is_empty() {
+        true => "nothing".to_owned(),
+        false => parts.join("; "),
+    }
 }
 
 fn codes(value: &Value) -> Vec<String> {
@@ -77,7 +123,9 @@ fn tile(option: &MoveOption, chosen: &str) -> Choice {
         }
     }
     let mut choice = Choice::new(id, label, id == chosen);
-    choice.effect = Some(effect(option.tile));
+    let mut shown = effect(option.tile);
+    shown.text = format!("beats {}. {}", beats(option.tile), shown.text);
+    choice.effect = Some(shown);
     choice
 }
 
@@ -90,7 +138,7 @@ pub fn form(round: u32, step: &str, prompt: &Prompt, pending: Option<&Value>) ->
         let chosen = pending_str(pending, "move");
         let tiles = moves.iter().map(|m| tile(m, chosen)).collect();
         fields.push(Field::select("move", "Tile", tiles, true));
-        let hand = token_choices(&prompt.hand, |t| t == token);
+        let hand = token_choices(&prompt.hand, step, |t| t == token);
         fields.push(Field::select("token", "Token from your hand", hand, true));
     } else if let Some(pairs) = &prompt.pairs {
         let options = pairs
@@ -106,7 +154,8 @@ pub fn form(round: u32, step: &str, prompt: &Prompt, pending: Option<&Value>) ->
     } else if let Some(choices) = &prompt.choices {
         match (prompt.min_tokens, prompt.max_tokens) {
             (Some(min), Some(max)) => {
-                let options = token_choices(choices, |t| pending_tokens.iter().any(|p| p == t));
+                let options =
+                    token_choices(choices, step, |t| pending_tokens.iter().any(|p| p == t));
                 let mut field = Field::select("tokens", "Tokens", options, false);
                 field.multiple = true;
                 field.hint = if min == max {
@@ -117,7 +166,7 @@ pub fn form(round: u32, step: &str, prompt: &Prompt, pending: Option<&Value>) ->
                 fields.push(field);
             }
             _ => {
-                let options = token_choices(choices, |t| t == token);
+                let options = token_choices(choices, step, |t| t == token);
                 fields.push(Field::select("token", "Token", options, true));
             }
         }
@@ -184,6 +233,20 @@ pub fn chip(word: &str) -> Option<Chip> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn each_tile_says_what_it_beats_and_each_token_its_damage() {
+        assert_eq!(
+            beats(Move::StandardStrike),
+            "Piercing Strike, Power-up; Standard Strike with a lower number; Guard if the colours differ"
+        );
+        assert!(beats(Move::Guard).contains("Guard (both win)"));
+        let y9: Token = "Y9".parse().unwrap();
+        let labels = |step| token_choices(&[y9], step, |_| false)[0].label.clone();
+        assert_eq!(labels("follow-up"), "Y9 (4 damage)");
+        assert_eq!(labels("finishing-extras"), "Y9 (9 damage)");
+        assert_eq!(labels("play"), "Y9 (yellow)");
+    }
 
     #[test]
     fn prompt_sentences_lose_their_json() {

@@ -32,6 +32,16 @@ impl GameUi for ScaleOfStyles {
         "discard",
     ];
 
+    /// The pages and posts call each step as its form does: the `shift` step is the reactor's
+    /// *reaction* (the rules' word, S8), the `plan` step the *battle plan* (T2).
+    fn step_noun(step: &str) -> String {
+        match step {
+            "shift" => "reaction".into(),
+            "plan" => "battle plan".into(),
+            other => other.replace('-', " "),
+        }
+    }
+
     fn rules_page() -> askama::Result<String> {
         askama::Template::render(&rules_page::RulesPage)
     }

@@ -4,10 +4,11 @@
 
 use serde_json::Value;
 
-use crate::games::form::{Choice, Effect, Field, OrderForm, pending_str};
+use crate::games::form::{Choice, Effect, Field, Group, OrderForm, pending_str};
 use crate::rules::Game;
+use crate::rules::scale_of_styles::cards::Suit;
 use crate::rules::scale_of_styles::prompts::{CardChoice, ShiftChoice};
-use crate::rules::scale_of_styles::{Prompt, ScaleOfStyles, Technique};
+use crate::rules::scale_of_styles::{Card, Prompt, ScaleOfStyles, Technique};
 
 /// The join form: Level (T3), XP carried in, combat dice (Ruling 25) and stamina (Ruling 22).
 pub fn join_fields() -> Vec<Field> {
@@ -46,9 +47,13 @@ pub fn form(round: u32, _step: &str, prompt: &Prompt, pending: Option<&Value>) -
     let (heading, help, fields, decline) = match prompt {
         Prompt::Plan { pack, .. } => (
             "Your battle plan".to_owned(),
-            "Tick the cards to put on top of your deck; they go on top in the order listed \
-             here, the rest follows shuffled, and the plan never changes again (T2, T7). Or \
-             decline for a fully shuffled deck."
+            "Build your battle plan: tap cards in the order your fighter should play them; \
+             the first you tap is played first. A card's colour sets your starting technique \
+             (black ♣ ♠: Mixed Defense; red ♥ ♦ or a Joker: Mixed Offense) and its number your \
+             Reaction Speed (2 to 10 as printed, an Ace 1, or 11 where the lobby's variants \
+             say so, J Q K your Level). Your list goes on \
+             top of your deck in your order, the rest follows shuffled, and the plan never \
+             changes again (T2, T4, T7). Or decline for a fully shuffled deck."
                 .to_owned(),
             vec![plan_field(pack, pending)],
             true,
@@ -83,25 +88,68 @@ pub fn form(round: u32, _step: &str, prompt: &Prompt, pending: Option<&Value>) -
     }
 }
 
-fn plan_field(pack: &[crate::rules::scale_of_styles::Card], pending: Option<&Value>) -> Field {
-    let sent: Vec<&str> = pending
+/// The plan as an ordered list (S-3: "the list goes on top of his plan in that order"): the
+/// pack offered suit by suit, each suit headed by what its colour means, each card by what
+/// its number means.
+fn plan_field(pack: &[Card], pending: Option<&Value>) -> Field {
+    let sent: Vec<String> = pending
         .and_then(|p| p["cards"].as_array())
         .into_iter()
         .flatten()
         .filter_map(Value::as_str)
+        .map(str::to_owned)
         .collect();
-    let choices = pack
-        .iter()
-        .map(|c| {
-            let code = c.to_string();
-            let selected = sent.contains(&code.as_str());
-            Choice::new(&code, code.clone(), selected)
-        })
-        .collect();
-    let mut field = Field::select("cards", "Cards on top", choices, false);
-    field.multiple = true;
-    field.hint = "any number".into();
+    let suit_of = |card: &Card| match card {
+        Card::Suited { suit, .. } => Some(*suit),
+        Card::Joker(_) => None,
+    };
+    let mut groups: Vec<Group> = Vec::new();
+    for card in pack {
+        let heading = group_heading(suit_of(card));
+        let choice = Choice::new(&card.to_string(), card_meaning(*card), false);
+        match groups.last_mut() {
+            Some(group) if group.label == heading => group.choices.push(choice),
+            _ => groups.push(Group {
+                label: heading,
+                choices: vec![choice],
+            }),
+        }
+    }
+    let mut field = Field::ordered("cards", "Your battle plan, top first", groups, sent);
+    field.hint = "the cards you do not list follow them, shuffled".into();
     field
+}
+
+/// A suit's heading in the plan: its colour and the technique the colour starts (Ruling 7).
+fn group_heading(suit: Option<Suit>) -> String {
+    match suit {
+        Some(suit) => {
+            let (symbol, name, colour) = match suit {
+                Suit::Clubs => ("♣", "Clubs", "black"),
+                Suit::Diamonds => ("♦", "Diamonds", "red"),
+                Suit::Hearts => ("♥", "Hearts", "red"),
+                Suit::Spades => ("♠", "Spades", "black"),
+            };
+            format!(
+                "{symbol} {name} ({colour}): {}",
+                suit.starting_technique().title()
+            )
+        }
+        None => "Jokers: Signature Moves (Mixed Offense, Initiative 2)".to_owned(),
+    }
+}
+
+/// What a card means when played (Rulings 7 and 8), as its label: "KS: Mixed Defense, speed =
+/// your Level".
+fn card_meaning(card: Card) -> String {
+    let speed = match card {
+        Card::Joker(_) => "a Signature Move".to_owned(),
+        Card::Suited { rank, .. } if rank.is_face() => "speed = your Level".to_owned(),
+        // 11 with the `ace_speed` variant (Ruling 8), which the lobby page lists.
+        Card::Suited { rank, .. } if rank.number() == 1 => "speed 1 or 11".to_owned(),
+        Card::Suited { rank, .. } => format!("speed {}", rank.number()),
+    };
+    format!("{card}: {}, {speed}", card.starting_technique().title())
 }
 
 fn play_field(window: &[CardChoice], chosen: &str) -> Field {
@@ -134,7 +182,14 @@ fn shift_field(choices: &[ShiftChoice], chosen: &str) -> Field {
                 c.takes
             );
             let mut choice = Choice::new(id, label, id == chosen);
-            choice.effect = Some(effect(c.technique));
+            // The numbers that decide the reaction, beside what the technique does: a select
+            // shows its options' labels only while open.
+            let mut shown = effect(c.technique);
+            shown.text = format!(
+                "Attack {}, Defense {}: you deal {} and take {} this round. {}",
+                c.attack, c.defense, c.deals, c.takes, shown.text
+            );
+            choice.effect = Some(shown);
             choice
         })
         .collect();
@@ -197,7 +252,57 @@ mod tests {
             "{}",
             choice.label
         );
+        // The same numbers outside the select, where they can be read without opening it.
+        let shown = choice.effect.as_ref().unwrap();
+        assert!(
+            shown
+                .text
+                .starts_with("Attack 11, Defense 0: you deal 6 and take 4")
+        );
         assert!(form.decline, "declining keeps the starting technique");
+    }
+
+    #[test]
+    fn the_plan_is_a_list_in_the_order_sent_with_the_pack_by_suit() {
+        let prompt: Prompt = serde_json::from_value(json!({
+            "pack": Card::pack(2), "max_cards": 54, "can_decline": true,
+        }))
+        .unwrap();
+        let sent = json!({"cards": ["KS", "2H", "AC", "JK1"]});
+        let form = form(1, "plan", &prompt, Some(&sent));
+        let field = &form.fields[0];
+        assert!(field.ordered && field.multiple);
+        assert_eq!(
+            field.chosen,
+            ["KS", "2H", "AC", "JK1"],
+            "the order sent, not the pack's"
+        );
+        let headings: Vec<&str> = field.groups.iter().map(|g| g.label.as_str()).collect();
+        assert_eq!(
+            headings,
+            [
+                "♣ Clubs (black): Mixed Defense",
+                "♦ Diamonds (red): Mixed Offense",
+                "♥ Hearts (red): Mixed Offense",
+                "♠ Spades (black): Mixed Defense",
+                "Jokers: Signature Moves (Mixed Offense, Initiative 2)",
+            ]
+        );
+        let labels: Vec<&str> = field
+            .chosen_choices()
+            .iter()
+            .map(|c| c.label.as_str())
+            .collect();
+        assert_eq!(
+            labels,
+            [
+                "KS: Mixed Defense, speed = your Level",
+                "2H: Mixed Offense, speed 2",
+                "AC: Mixed Defense, speed 1 or 11",
+                "JK1: Mixed Offense, a Signature Move",
+            ]
+        );
+        assert!(form.help.contains("colour sets your starting technique"));
     }
 
     #[test]

@@ -12,7 +12,7 @@ use super::deadline::{DeadlineLine, settings_in_words};
 use super::my_games::{remember, seat_mark_cookie};
 use super::posts::{self, Exports, Links};
 use super::prompt_form::Field;
-use super::round::{collecting, history};
+use super::round::{collecting, latest};
 use super::round_block::{RoundBlock, round_name, so_far};
 use super::session::{CheckedForm, Csrf, Role, Tokens, Transport, identity_cookie};
 use super::table::{PoolsTable, Standings, heading, names, show};
@@ -27,6 +27,11 @@ use crate::http::AppState;
 use crate::http::rate::{Admitted, Joins};
 use crate::rules::Game;
 use crate::store::Status;
+
+/// How many of the latest rounds' reveals the lobby page shows.
+pub const RECENT_ROUNDS: usize = 3;
+/// How many of the latest rounds the lobby page's charts cover.
+pub const CHART_ROUNDS: usize = 8;
 
 #[derive(Template, WebTemplate)]
 #[template(path = "lobby.html")]
@@ -48,7 +53,10 @@ pub struct LobbyPage {
     pub table_facts: Vec<(String, String)>,
     pub show_orders: bool,
     pub result: Option<Standings>,
+    /// The latest rounds, newest first (at most [`RECENT_ROUNDS`]).
     pub history: Vec<RoundBlock>,
+    /// How many older rounds are on the rounds page instead.
+    pub older_rounds: usize,
     /// HP and VP over the rounds, as pictures with their numbers.
     pub charts: Vec<super::chart::Chart>,
     /// The running round's reveals so far.
@@ -147,17 +155,39 @@ pub async fn show_lobby(
         .viewer(id, tokens.host.as_deref(), tokens.player.as_deref())
         .await?;
     let player_token = viewer.player.as_ref().and(tokens.player.as_deref());
-    let record = history(&app, &lobby, player_token).await?;
+    // Only the rounds the page shows are read: the latest reveals and the charts' rounds.
+    let record = latest(&app, &lobby, player_token, CHART_ROUNDS.max(RECENT_ROUNDS)).await?;
     let labels = record.labels;
     let mut history = record.blocks;
-    let start = app
-        .host
-        .start_pools(id)
-        .await?
-        .map(|pools| RoundBlock::start(&pools, &lobby, &labels));
-    let charts = super::chart::charts(lobby.game, start.as_ref(), &history);
+    let resolved = app.host.rounds(id).await?.len();
+    // The charts too cover the latest rounds; the whole game's are on the rounds page.
+    let charted = &history[history.len().saturating_sub(CHART_ROUNDS)..];
+    // The charts start from the pools before round 1 when they cover the whole game.
+    let start = match charted.len() < resolved {
+        true => None,
+        false => app
+            .host
+            .start_pools(id)
+            .await?
+            .map(|pools| RoundBlock::start(&pools, &lobby, &labels)),
+    };
+    let mut charts = super::chart::charts(lobby.game, start.as_ref(), charted);
+    if charted.len() < resolved {
+        for chart in &mut charts {
+            chart.title = format!("{} (the last {CHART_ROUNDS} rounds)", chart.title);
+        }
+    }
+    // The latest rounds inline, the older ones on their own page (`/lobbies/{id}/rounds`): the
+    // page weighs about the same at round 60 as at round 6 (docs/performance.md).
     history.reverse();
-    let table = PoolsTable::of(lobby.game, &lobby.players, collecting(&lobby)).relabeled(&labels);
+    let older_rounds = resolved.saturating_sub(RECENT_ROUNDS);
+    history.truncate(RECENT_ROUNDS);
+    let table = PoolsTable::of(lobby.game, &lobby.players, collecting(&lobby))
+        .relabeled(&labels)
+        .seen(
+            viewer.player.as_ref().map(|p| p.id.to_string()).as_deref(),
+            lobby.status == Status::Finished,
+        );
     let names = names(&lobby.players);
     let result = lobby
         .result
@@ -207,6 +237,7 @@ pub async fn show_lobby(
             .collect(),
         result,
         history,
+        older_rounds,
         charts,
         so_far: so_far(&lobby, &labels),
         you: viewer.player.map(|p| p.name),

@@ -23,12 +23,14 @@ mod mail_form;
 mod mail_section;
 mod me_page;
 mod my_games;
+mod ordered;
 mod play;
 pub mod posts;
 mod profile_page;
 pub mod prompt_form;
 mod round;
 mod round_block;
+mod rounds_list;
 pub mod rules_page;
 mod seat_labels;
 mod seat_badge;
@@ -149,6 +151,7 @@ pub fn routes(state: &AppState) -> Router<AppState> {
             get(play::show_play).post(play::submit_order),
         )
         .route("/lobbies/{id}/rounds/{round}", get(round::show_round))
+        .route("/lobbies/{id}/rounds", get(rounds_list::show_rounds))
         .route("/lobbies/{id}/export", get(whole_game::show_whole_game))
         .route("/rules/{game}", get(rules_page::show_rules))
         .route("/my-games/carry", post(my_games::show_carry_link))

@@ -6,19 +6,22 @@ use askama_web::WebTemplate;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
 use axum::http::HeaderMap;
-use axum::response::Response;
+use axum::response::{IntoResponse, Response};
 use serde_json::{Map, Value};
 use uuid::Uuid;
 
+use super::chips::{Chip, cell_chips};
 use super::deadline::DeadlineLine;
 use super::mail_section::MailSection;
+use super::ordered;
 use super::prompt_form::{PromptForm, form_for, order_body};
-use super::round::{collecting, history};
+use super::round::{collecting, latest};
 use super::round_block::{RoundBlock, so_far};
 use super::session::{CheckedForm, Csrf, Role, Tokens, forget_cookie};
 use super::table::{PoolsTable, PublicPlayer, describe_order, heading, names, show};
 use super::{Live, PageError, PagePath, again, base_url, lobby_id, see_other};
 use crate::error::AppError;
+use crate::host::pages::Removal;
 use crate::http::AppState;
 use crate::store::Status;
 
@@ -30,13 +33,16 @@ pub struct PlayPage {
     pub csrf: String,
     pub lobby_id: String,
     pub you: String,
+    pub lobby_name: String,
     pub alive: bool,
+    /// Why you are out, when the host or the missed-turn rule removed you.
+    pub removed: Option<String>,
     pub status: &'static str,
     /// Who the game waits for, you included ("Waiting for your and Dan's orders.").
     pub waiting: Option<String>,
     pub private_link: String,
-    /// The game's private view (BST: the hand) as (heading, value) lines.
-    pub secrets: Vec<(String, String)>,
+    /// The game's private view (BST: the hand), one line each.
+    pub secrets: Vec<Secret>,
     pub form: Option<PromptForm>,
     pub pending: Option<String>,
     pub table: PoolsTable,
@@ -56,6 +62,16 @@ pub struct PlayPage {
     pub mail: MailSection,
     /// Unread table-talk messages, where the game has press (docs/table-talk.md).
     pub talk_unread: Option<usize>,
+    /// An ordered list is being built: nothing was sent (the list is in the form).
+    pub editing: bool,
+}
+
+/// One line of the player's private view: its heading, its value, and the value as chips when
+/// it lists only the game's codes (a BST hand).
+pub struct Secret {
+    pub heading: String,
+    pub value: String,
+    pub chips: Vec<Chip>,
 }
 
 /// The player's token from the cookie, if this lobby knows it; 401 otherwise.
@@ -68,10 +84,27 @@ pub(super) async fn player_token(
     let viewer = app.host.viewer(id, None, tokens.player.as_deref()).await?;
     match (viewer.player, tokens.player) {
         (Some(_), Some(token)) => Ok(token),
-        _ => Err(PageError(AppError::unauthenticated(
+        // This browser held a seat here and its link stopped working: the host gave the seat
+        // a new link, or to a substitute (`Host::replace_player`): say so, not "open the link
+        // you were given", which is what the player did.
+        (None, Some(_)) => Err(PageError(AppError::unauthenticated(
+            "link-replaced",
+            "The private link this browser used for this lobby no longer works: the host has given your seat a new private link, or given your seat to a substitute. If you still play, ask the host for your new link; the lobby page shows the game.",
+        ))),
+        (_, None) => Err(PageError(AppError::unauthenticated(
             "players-only",
             "This page is for a player of this lobby. Join from the lobby page, or open the private link you were given when you joined.",
         ))),
+    }
+}
+
+/// Why a player is out, when the host's hand put them out.
+fn removed_sentence(removal: Removal) -> String {
+    match removal {
+        Removal::ByHost => "The host removed you from the game.".to_owned(),
+        Removal::MissedTurns(misses) => format!(
+            "You were removed from the game after missing {misses} turns in a row, as this lobby's settings say."
+        ),
     }
 }
 
@@ -100,7 +133,7 @@ pub(super) async fn play_page(
         .as_ref()
         .map(|prompt| form_for(lobby.game, prompt, preselect.as_ref()))
         .transpose()?;
-    let record = history(app, &lobby, Some(&token)).await?;
+    let record = latest(app, &lobby, Some(&token), 1).await?;
     let (labels, latest) = (record.labels, record.blocks.into_iter().last());
     let fallback = me
         .fallback
@@ -115,6 +148,10 @@ pub(super) async fn play_page(
     };
     let mail = MailSection::of(app, id, &token).await?;
     let talk_unread = app.host.talk(id, &token).await?.map(|talk| talk.unread());
+    let removed = match alive {
+        true => None,
+        false => app.host.removal(id, &my_id).await?.map(removed_sentence),
+    };
     // An order form (also one already answered: the order may be replaced) or the mail form
     // is being filled in; a reload would empty it.
     let refresh = form.is_none() && !mail.on;
@@ -132,18 +169,29 @@ pub(super) async fn play_page(
         csrf,
         lobby_id: id.to_string(),
         you: me.player["name"].as_str().unwrap_or_default().to_owned(),
+        lobby_name: lobby.name.clone(),
         alive,
+        removed,
         status: lobby.status.as_str(),
         waiting: super::waiting::waiting_line(&lobby, me.player["name"].as_str()),
         private_link: format!("{}/lobbies/{id}/as/{token}", base_url(headers)),
         secrets: me
             .private
             .iter()
-            .map(|(k, v)| (heading(lobby.game, k), show(v, &names)))
+            .map(|(k, v)| {
+                let value = show(v, &names);
+                Secret {
+                    heading: heading(lobby.game, k),
+                    chips: cell_chips(lobby.game, &value),
+                    value,
+                }
+            })
             .collect(),
         pending: pending.as_ref().map(|p| describe_order(p, &names)),
         form,
-        table: PoolsTable::of(lobby.game, &lobby.players, collecting(&lobby)).relabeled(&labels),
+        table: PoolsTable::of(lobby.game, &lobby.players, collecting(&lobby))
+            .relabeled(&labels)
+            .seen(Some(&my_id), lobby.status == Status::Finished),
         show_orders: collecting(&lobby) && lobby.status == Status::Running,
         latest,
         so_far: so_far(&lobby, &labels),
@@ -154,6 +202,7 @@ pub(super) async fn play_page(
         just_joined: false,
         mail,
         talk_unread,
+        editing: false,
     })
 }
 
@@ -196,10 +245,34 @@ pub async fn submit_order(
     let token = player_token(&app, id, &headers).await?;
     let lobby = app.host.lobby(id).await?;
     let me = app.host.me(id, Some(&token)).await?;
-    let attempt = match &me.prompt_value()? {
-        Some(prompt) => {
-            form_for(lobby.game, prompt, None).and_then(|form| order_body(&form, &posted))
-        }
+    let form = me
+        .prompt_value()?
+        .map(|prompt| form_for(lobby.game, &prompt, None))
+        .transpose()?;
+    // A button of an ordered list (add, up, down, remove) changes the list and sends nothing:
+    // the page comes back with the list as changed (`ordered.rs`).
+    if let Some(form) = &form
+        && let Some((name, edit)) = ordered::requested(form, &posted)?
+    {
+        let shown = ordered::edited(form, &posted, &name, &edit);
+        let values = shown
+            .as_ref()
+            .map_or_else(|_| ordered::posted_values(form, &posted), Clone::clone);
+        let page = play_page(&app, id, &headers, csrf, Some(&values)).await?;
+        return Ok(match shown {
+            Ok(_) => PlayPage {
+                editing: true,
+                ..page
+            }
+            .into_response(),
+            Err(error) => again(error, |message| PlayPage {
+                error: Some(message),
+                ..page
+            }),
+        });
+    }
+    let attempt = match &form {
+        Some(form) => order_body(form, &posted),
         None => Err(AppError::conflict(
             "nothing-owed",
             "You owe no order right now: the round may have resolved, or you are out of the game.",
@@ -212,12 +285,10 @@ pub async fn submit_order(
     match result {
         Ok(()) => Ok(see_other(&format!("/lobbies/{id}/play?sent=1"), &[])),
         Err(error) => {
-            let sent: Map<String, Value> = posted
-                .fields
-                .iter()
-                .filter(|(k, _)| k != "csrf")
-                .map(|(k, v)| (k.clone(), Value::String(v.clone())))
-                .collect();
+            let sent = match &form {
+                Some(form) => ordered::posted_values(form, &posted),
+                None => Map::new(),
+            };
             let page = play_page(&app, id, &headers, csrf, Some(&sent)).await?;
             Ok(again(error, |message| PlayPage {
                 error: Some(message),

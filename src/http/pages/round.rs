@@ -44,7 +44,17 @@ pub async fn history(
     lobby: &LobbyView,
     player_token: Option<&str>,
 ) -> Result<Record, AppError> {
-    let history = app.host.history(lobby.id, player_token).await?;
+    latest(app, lobby, player_token, usize::MAX).await
+}
+
+/// The lobby's `last` resolved rounds, oldest first, as [`history`] gives them.
+pub async fn latest(
+    app: &AppState,
+    lobby: &LobbyView,
+    player_token: Option<&str>,
+    last: usize,
+) -> Result<Record, AppError> {
+    let history = app.host.latest_rounds(lobby.id, player_token, last).await?;
     let labels = SeatLabels::of(&history.substitutes);
     Ok(Record {
         blocks: history

@@ -64,6 +64,11 @@ fn rank(game: GameKind, key: &str) -> (usize, String) {
 pub struct PoolsTable {
     pub columns: Vec<String>,
     pub rows: Vec<PoolsRow>,
+    /// The id of the player looking, whose row says "(you)".
+    pub you: Option<String>,
+    /// The game is over: the result ranks everyone, so no row is tagged "out" (a duel's loser
+    /// on points at the round cap is not knocked out).
+    pub over: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -182,6 +187,8 @@ impl PoolsTable {
         PoolsTable {
             columns: columns.iter().map(|c| heading(game, c)).collect(),
             rows,
+            you: None,
+            over: false,
         }
     }
 
@@ -191,6 +198,30 @@ impl PoolsTable {
             row.name = labels.label(&row.id, &row.name);
         }
         self
+    }
+
+    /// The table as `you` (a player id) sees it, in a game that is `over` or not.
+    pub fn seen(self, you: Option<&str>, over: bool) -> PoolsTable {
+        PoolsTable {
+            you: you.map(str::to_owned),
+            over,
+            ..self
+        }
+    }
+
+    /// Whether `row` is the looking player's own.
+    pub fn is_you(&self, row: &PoolsRow) -> bool {
+        self.you.as_deref() == Some(row.id.as_str())
+    }
+
+    /// Whether `row` is tagged "out": out of a game still running.
+    pub fn shows_out(&self, row: &PoolsRow) -> bool {
+        !row.alive && !self.over
+    }
+
+    /// The heading of column `i` (each cell carries it, for the card a phone shows per row).
+    pub fn heading_at(&self, i: &usize) -> &str {
+        self.columns.get(*i).map_or("", String::as_str)
     }
 
     /// The headings as exporters use them (name first, then the pools, then "Alive").
@@ -340,6 +371,21 @@ mod tests {
         let table = PoolsTable::of(GameKind::Bst, &bst, false);
         assert_eq!(table.columns, vec!["Character", "Off balance", "Hand size"]);
         assert_eq!(table.rows[0].cells, vec!["Sellsword", "no", "5"]);
+    }
+
+    #[test]
+    fn out_is_said_only_while_the_game_runs_and_your_row_is_marked() {
+        let players = vec![
+            json!({"id": "a", "name": "Ann", "alive": true, "hp": 3}),
+            json!({"id": "b", "name": "Bob", "alive": false, "hp": 9}),
+        ];
+        let running = PoolsTable::of(GameKind::Bst, &players, false).seen(Some("a"), false);
+        assert!(running.shows_out(&running.rows[1]) && running.is_you(&running.rows[0]));
+        assert!(!running.is_you(&running.rows[1]));
+        // A duel lost on points at the round cap: the result says so, "out" would not.
+        let over = PoolsTable::of(GameKind::Bst, &players, false).seen(None, true);
+        assert!(!over.shows_out(&over.rows[1]));
+        assert_eq!(running.heading_at(&0), "HP");
     }
 
     #[test]

@@ -79,6 +79,9 @@ mod tests {
         assert_eq!(step_noun(GameKind::Bst, "follow-up"), "follow-up");
         assert_eq!(step_noun(GameKind::Bst, "power-surge"), "power surge");
         assert_eq!(step_phrase(GameKind::Bst, "play"), "plays are due");
+        // The Scale of Styles' shift is the reaction its form asks for.
+        assert_eq!(step_noun(GameKind::ScaleOfStyles, "shift"), "reaction");
+        assert_eq!(step_noun(GameKind::ScaleOfStyles, "plan"), "battle plan");
         assert_eq!(
             step_phrase(GameKind::Bst, "gather-power"),
             "decision step: gather power"

@@ -1,0 +1,50 @@
+//! Every resolved round of a lobby, newest first, each a link to its own page: the lobby page
+//! shows only the latest rounds inline (`lobby::RECENT_ROUNDS`), so a long game's older rounds
+//! are reached from here, with the charts over the whole game.
+
+use askama::Template;
+use askama_web::WebTemplate;
+use axum::extract::State;
+
+use super::deadline::Stamp;
+use super::{PageError, PagePath, lobby_id};
+use crate::http::AppState;
+
+#[derive(Template, WebTemplate)]
+#[template(path = "rounds.html")]
+pub struct RoundsPage {
+    pub title: String,
+    pub live: Option<super::Live>,
+    pub lobby_id: String,
+    pub lobby_name: String,
+    /// Each round's number and when it resolved, newest first.
+    pub rounds: Vec<(u32, Stamp)>,
+    /// The game's charts over every round.
+    pub charts: Vec<super::chart::Chart>,
+}
+
+pub async fn show_rounds(
+    State(app): State<AppState>,
+    PagePath(id): PagePath<String>,
+) -> Result<RoundsPage, PageError> {
+    let id = lobby_id(&id)?;
+    let lobby = app.host.lobby(id).await?;
+    let mut rounds: Vec<(u32, Stamp)> = app
+        .host
+        .rounds(id)
+        .await?
+        .iter()
+        .map(|r| (r.round, Stamp::of_millis(r.resolved_at)))
+        .collect();
+    rounds.reverse();
+    let whole = super::round::history(&app, &lobby, None).await?;
+    let charts = super::chart::charts(lobby.game, &whole);
+    Ok(RoundsPage {
+        title: format!("{}: every round", lobby.name),
+        live: None,
+        lobby_id: id.to_string(),
+        lobby_name: lobby.name.clone(),
+        rounds,
+        charts,
+    })
+}
