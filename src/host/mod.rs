@@ -34,11 +34,11 @@ pub mod seats;
 pub mod sign;
 pub mod sign_in;
 mod signups;
+pub mod substitutes;
 pub mod talk;
 mod talk_limits;
 pub mod talk_reads;
 pub mod talk_settings;
-pub mod substitutes;
 pub mod timing;
 pub mod views;
 

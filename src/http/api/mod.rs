@@ -5,8 +5,8 @@ mod controls;
 mod deadlines;
 mod events;
 pub mod openapi;
-mod talk;
 mod profiles;
+mod talk;
 mod webhooks;
 
 use axum::Json;

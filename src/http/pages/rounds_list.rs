@@ -38,7 +38,12 @@ pub async fn show_rounds(
         .collect();
     rounds.reverse();
     let whole = super::round::history(&app, &lobby, None).await?;
-    let charts = super::chart::charts(lobby.game, &whole);
+    let start = app
+        .host
+        .start_pools(id)
+        .await?
+        .map(|pools| super::round_block::RoundBlock::start(&pools, &lobby, &whole.labels));
+    let charts = super::chart::charts(lobby.game, start.as_ref(), &whole.blocks);
     Ok(RoundsPage {
         title: format!("{}: every round", lobby.name),
         live: None,
