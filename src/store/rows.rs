@@ -680,6 +680,9 @@ pub struct Change {
     /// The acts this change applies to the game's state (not written as such: the host's
     /// `fairness::seal` files them with the change's first step, or in the lobby's ledger).
     pub acts: Vec<crate::fairness::act::Act>,
+    /// A round whose main step every living player voted a draw in, while it goes on: kept in
+    /// the lobby's ledger by `fairness::seal` (docs/table-talk.md, "End votes").
+    pub draw_vote: Option<u32>,
 }
 
 impl Change {

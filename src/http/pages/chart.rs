@@ -188,6 +188,7 @@ mod tests {
             game: crate::host::GameKind::CrossingSwords,
             round,
             orders: Vec::new(),
+            voted: Vec::new(),
             log: Vec::new(),
             table: PoolsTable::of(crate::host::GameKind::CrossingSwords, &players, false),
             resolved: None,

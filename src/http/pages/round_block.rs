@@ -14,11 +14,22 @@ pub struct RoundBlock {
     pub game: GameKind,
     pub round: u32,
     pub orders: Vec<String>,
+    /// Who voted for a draw with the revealed orders (docs/table-talk.md, "End votes").
+    pub voted: Vec<String>,
     /// The log's lines, their rule citations linked to `game`'s rules page.
     pub log: Vec<Cited>,
     pub table: PoolsTable,
     /// When the round resolved (none while it runs).
     pub resolved: Option<Stamp>,
+}
+
+/// The names of the players whose revealed order carries a vote for a draw.
+fn voted(orders: &[serde_json::Value]) -> Vec<String> {
+    orders
+        .iter()
+        .filter(|o| o["vote"] == "draw")
+        .filter_map(|o| o["player"]["name"].as_str().map(str::to_owned))
+        .collect()
 }
 
 /// The `text` lines of a log's entries, with their citations.
@@ -47,6 +58,7 @@ impl RoundBlock {
             game,
             round: view.round,
             orders: view.orders.iter().map(|o| order_line(o, &names)).collect(),
+            voted: voted(&view.orders),
             log: log_lines(&view.log, game),
             table: PoolsTable::of(game, &players, false),
             resolved: Some(Stamp::of_millis(view.resolved_at)),
@@ -59,16 +71,14 @@ impl RoundBlock {
 pub fn so_far(lobby: &LobbyView) -> Option<RoundBlock> {
     let current = lobby.current_round.as_ref()?;
     let names = names(&lobby.players);
+    let orders = current["orders"].as_array()?;
     Some(RoundBlock {
         game: lobby.game,
         round: current["round"]
             .as_u64()
             .and_then(|r| u32::try_from(r).ok())?,
-        orders: current["orders"]
-            .as_array()?
-            .iter()
-            .map(|o| order_line(o, &names))
-            .collect(),
+        orders: orders.iter().map(|o| order_line(o, &names)).collect(),
+        voted: voted(orders),
         log: log_lines(current["log"].as_array()?, lobby.game),
         table: PoolsTable::default(),
         resolved: None,

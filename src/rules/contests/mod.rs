@@ -210,4 +210,8 @@ impl Game for Contests {
     fn end_by_host(state: &State, ending: host_acts::Ending) -> Result<HostAct<Self>, Refusal> {
         host_acts::end_by_host(state, ending)
     }
+
+    fn end_by_draw_vote(state: &State) -> Result<HostAct<Self>, Refusal> {
+        host_acts::end_by_draw_vote(state)
+    }
 }
