@@ -350,7 +350,8 @@ pub(super) fn resolve_step<G: Game>(
     change: &mut Change,
 ) -> Result<(), AppError> {
     let round = G::round(state);
-    let unanimous = votes::unanimous::<G>(snapshot, state, filled, seals);
+    let missing = |seat: Seat| filled.iter().any(|f| f.seat == seat);
+    let unanimous = votes::unanimous::<G>(snapshot, state, missing, seals);
     let agreed = votes::agreed_round::<G>(snapshot, state, unanimous).filter(|r| *r == round);
     let resolution = resolve_by_rules::<G>(snapshot, state, orders, change)?;
     let misses = miss_counts(snapshot, &G::owes(state), filled);

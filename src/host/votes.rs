@@ -10,7 +10,6 @@ use serde_json::{Map, Value};
 use uuid::Uuid;
 
 use super::receipts::Seal;
-use super::resolve::Filled;
 use crate::error::AppError;
 use crate::fairness::act::{Ledger, Vote};
 use crate::rules::{Game, Seat};
@@ -50,12 +49,12 @@ pub(super) fn take_vote(
 }
 
 /// Whether the step that `state` has open, resolved now, is a main step in which every living
-/// player voted a draw: each living seat was owed an order and sent its own (`filled` are
-/// those that sent none), with a vote sealed with it (`seals`, by player).
+/// player voted a draw: each living seat was owed an order and sent its own (`missing` says
+/// which sent none), with a vote sealed with it (`seals`, by player).
 pub(super) fn unanimous<G: Game>(
     snapshot: &Snapshot,
     state: &G::State,
-    filled: &[Filled],
+    missing: impl Fn(Seat) -> bool,
     seals: &[(Uuid, Seal)],
 ) -> bool {
     if G::step(state) != G::MAIN_STEP {
@@ -73,7 +72,7 @@ pub(super) fn unanimous<G: Game>(
                     .iter()
                     .any(|(id, seal)| *id == player.id && seal.vote == Some(Vote::Draw))
             });
-            owed.contains(seat) && !filled.iter().any(|f| f.seat == *seat) && voted
+            owed.contains(seat) && !missing(*seat) && voted
         })
 }
 
