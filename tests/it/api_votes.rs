@@ -261,3 +261,40 @@ async fn a_vote_that_is_not_draw_or_sits_in_a_fallback_is_refused() {
         assert!(reply.status.is_client_error(), "{}", reply.text);
     }
 }
+
+#[tokio::test]
+async fn the_order_form_offers_the_vote_as_a_checkbox_that_works_without_javascript() {
+    for app in apps().await {
+        let mut host = crate::pages_client::Visitor::new(&app);
+        let lobby = host.create_lobby("Votes").await;
+        let (mut ann, mut bob) = (
+            crate::pages_client::Visitor::new(&app),
+            crate::pages_client::Visitor::new(&app),
+        );
+        ann.join(&lobby, "Ann").await;
+        bob.join(&lobby, "Bob").await;
+        host.post(&format!("/lobbies/{lobby}/host/start"), &[])
+            .await;
+        let play = format!("/lobbies/{lobby}/play");
+        let page = ann.get(&play).await;
+        assert!(page.html.contains("Vote to end the game as a draw"));
+        assert!(!page.html.contains("value=\"draw\" checked"));
+        let bob_id = page.option_for("f-target", "Bob");
+        let fields = [
+            ("round", "1"),
+            ("step", "orders"),
+            ("move", "strike"),
+            ("target", bob_id.as_str()),
+            ("vote", "draw"),
+        ];
+        let sent = ann.post(&play, &fields).await;
+        assert!(sent.status.is_redirection(), "{}", sent.html);
+        let again = ann.get(&play).await;
+        assert!(
+            again.html.contains("name=\"vote\" value=\"draw\" checked"),
+            "the pending order's vote ticks the box"
+        );
+        let others = bob.get(&play).await;
+        assert!(!others.html.contains("value=\"draw\" checked"));
+    }
+}
