@@ -13,6 +13,15 @@ pub struct SeatOrder {
     pub order: Value,
 }
 
+/// A vote sent with a main-step order (docs/table-talk.md, "End votes"): sealed with the
+/// order, revealed with it, no part of it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Vote {
+    /// End the game as a draw.
+    Draw,
+}
+
 /// A change to a running game's state.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case", tag = "act")]
@@ -24,6 +33,9 @@ pub enum Act {
     Kick { seat: usize },
     /// The host ended the game with this ending (the body of the end request).
     End { ending: Value },
+    /// The round just over was one in which every living player voted for a draw: the rules
+    /// ended the game (`Game::end_by_draw_vote`).
+    DrawVote,
     /// A substitute took `seat` under `name` (its name before was `previous`).
     Rename {
         seat: usize,
@@ -50,6 +62,10 @@ pub struct Ledger {
     /// Acts since the last filed step.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub pending: Vec<Act>,
+    /// The round whose main step every living player voted a draw in, kept while that round
+    /// goes on through its decision steps (the game ends when it is over).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub draw_vote: Option<u32>,
 }
 
 impl Ledger {

@@ -3,6 +3,7 @@
 
 use serde_json::Value;
 
+use super::act::{Act, Vote};
 use super::archive::{Archive, ArchivedStep};
 use super::replay::{Expected, Replay};
 use super::report::{HOST_LINE_KINDS, Report, Unreadable};
@@ -107,9 +108,16 @@ pub(super) fn replay<G: Game>(
     };
     let mut queue = std::collections::VecDeque::new();
     let mut round_ok: Option<(u32, bool, usize)> = None;
-    for step in &archive.steps {
+    for (i, step) in archive.steps.iter().enumerate() {
         let at = (step.round, step.step.as_str());
         for act in step.acts.iter().flatten() {
+            if *act == Act::DrawVote && !every_entry_voted::<G>(&archive.steps[..=i]) {
+                report.mismatch(
+                    at,
+                    "acts",
+                    "the game ends by a draw vote, but not every order of the round's main step voted a draw".into(),
+                );
+            }
             match replay.apply(act) {
                 Ok(published) => queue.extend(published),
                 Err(e) => {
@@ -147,6 +155,17 @@ pub(super) fn replay<G: Game>(
         );
     }
     Ok(())
+}
+
+/// Whether every entry of the last main step's reveal among `steps` carries a vote for a draw
+/// (docs/table-talk.md, "End votes": the entries are the seats owed an order, every living one).
+fn every_entry_voted<G: Game>(steps: &[ArchivedStep]) -> bool {
+    let Some(main) = steps.iter().rev().find(|s| s.step == G::MAIN_STEP) else {
+        return false;
+    };
+    let entries = main.revealed.as_array().map(Vec::as_slice).unwrap_or(&[]);
+    let draw = serde_json::to_value(Vote::Draw).unwrap_or_default();
+    !entries.is_empty() && entries.iter().all(|e| e["vote"] == draw)
 }
 
 fn round_line(round: u32, ok: bool, steps: usize) -> String {

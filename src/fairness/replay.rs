@@ -123,6 +123,11 @@ impl<G: Game> Replay<G> {
                     .map_err(|r| format!("the rules refuse the ending: {r}"))?;
                 self.host_act(act, true, &mut out)?;
             }
+            Act::DrawVote => {
+                let act = G::end_by_draw_vote(&self.state)
+                    .map_err(|r| format!("the rules refuse the draw vote's end: {r}"))?;
+                self.host_act(act, true, &mut out)?;
+            }
             Act::Rename { seat, name, .. } => {
                 let Some(held) = self.seats.get_mut(*seat) else {
                     return Err(format!("there is no seat {seat}"));

@@ -24,6 +24,9 @@ pub(super) fn seal(snapshot: &Snapshot, change: &mut Change) -> Result<(), AppEr
     }
     let mut ledger = Ledger::read(&snapshot.lobby.fairness);
     ledger.pending.append(&mut change.acts);
+    if change.draw_vote.is_some() {
+        ledger.draw_vote = change.draw_vote;
+    }
     // The chain starts from the seed's commitment, so that the first step is bound to it.
     let mut head = ledger
         .head

@@ -41,6 +41,7 @@ pub mod talk_reads;
 pub mod talk_settings;
 pub mod timing;
 pub mod views;
+mod votes;
 
 use uuid::Uuid;
 

@@ -13,6 +13,7 @@ use super::engine::{self, from_stored, to_json};
 use super::{GameKind, Host, with_game};
 use crate::error::AppError;
 use crate::events::{EventKind, Named, Submitted};
+use crate::fairness::act::Vote;
 use crate::rules::{Game, Seat};
 use crate::store::{Change, NewEvent, NewOrder, PlayerRow, Snapshot, Status};
 
@@ -37,6 +38,10 @@ pub struct MeView {
     pub deadline_at: Option<String>,
     /// True while the host has paused the clock.
     pub paused: bool,
+    /// The vote sent with your pending order (docs/table-talk.md, "End votes"); absent when
+    /// none. Only you see it until the reveal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub vote: Option<Vote>,
     /// Your standing fallback order (as you set it), or null. Only you see it.
     pub fallback: Option<Box<RawValue>>,
     /// The game's private view (BST: your hand), flattened.
@@ -77,6 +82,9 @@ pub struct Receipt {
     pub resolved: bool,
     /// The commitment to this order (hex): the reveal's nonce and order hash to it.
     pub commitment: String,
+    /// The vote sent with the order; absent when none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub vote: Option<Vote>,
     /// The commit's instant (what the stored order carries), so that of two replacements the
     /// later receipt is the one that stands, whichever process took them.
     pub submitted_at: i64,
@@ -90,6 +98,7 @@ struct Accepted {
     replaced: bool,
     resolved: bool,
     commitment: String,
+    vote: Option<Vote>,
 }
 
 impl Accepted {
@@ -101,6 +110,7 @@ impl Accepted {
             replaced: self.replaced,
             resolved: self.resolved,
             commitment: self.commitment,
+            vote: self.vote,
             submitted_at,
         }
     }
@@ -162,13 +172,15 @@ fn me_view<G: Game>(
                 .transpose()?;
         }
     }
+    let mut vote = None;
     let pending = snapshot
         .orders
         .iter()
         .find(|o| o.player_id == player.id)
         // The order alone: its nonce stays hidden until the reveal, even from its author.
         .map(|o| {
-            let (order, _nonce) = super::receipts::unsealed(&o.body)?;
+            let (order, seal) = super::receipts::unsealed(&o.body)?;
+            vote = seal.and_then(|seal| seal.vote);
             RawValue::from_string(order.to_owned())
                 .map_err(|e| AppError::Internal(format!("stored order: {e}")))
         })
@@ -186,6 +198,7 @@ fn me_view<G: Game>(
         pending,
         deadline_at: super::views::deadline_at(lobby),
         paused: lobby.clock.paused_left.is_some(),
+        vote,
         fallback: player
             .fallback
             .clone()
@@ -238,10 +251,11 @@ fn submit_order<G: Game>(
     check_addressed(&mut body, round, step)?;
     let owed = G::owes(&state);
     let seat = owed_seat(&owed, player)?;
+    let vote = super::votes::take_vote(&mut body, step == G::MAIN_STEP)?;
     let order = checked_order::<G>(&state, seat, body)?;
     let order_json = to_json(&order)?;
     // A fresh nonce for every order, a replacement too: its receipt binds this order alone.
-    let binding = Binding::new(&order_json, round, step, player.id);
+    let binding = Binding::new(&order_json, (round, step), player.id, vote);
     let replaced = snapshot.orders.iter().any(|o| o.player_id == player.id);
 
     let mut change = Change::default();
@@ -273,6 +287,7 @@ fn submit_order<G: Game>(
         replaced,
         resolved,
         commitment: binding.commitment,
+        vote,
     };
     Ok((change, receipt))
 }

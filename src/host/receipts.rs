@@ -4,7 +4,9 @@
 //! A pending order's `body` column holds `{"order": ..., "nonce": "...", "commitment": "..."}`,
 //! the commitment kept so that the reveal need not hash every order again. A body stored
 //! before commitments were kept has no `commitment` (the reveal computes it); one stored
-//! before nonces is the order alone and reveals with no nonce.
+//! before nonces is the order alone and reveals with no nonce. A main-step order sent with a
+//! vote (docs/table-talk.md, "End votes") adds `"vote"`; the vote is sealed with the order but
+//! is no part of it, so the commitment and the receipt of an order without one are unchanged.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -13,6 +15,7 @@ use uuid::Uuid;
 
 use super::engine::to_text;
 use crate::error::AppError;
+use crate::fairness::act::Vote;
 use crate::fairness::{fresh_secret, order_commitment};
 use crate::rules::Game;
 use crate::store::OrderRow;
@@ -23,6 +26,8 @@ struct Sealed<'a> {
     order: &'a Value,
     nonce: &'a str,
     commitment: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    vote: Option<Vote>,
 }
 
 /// An order's nonce and commitment, made when it is accepted.
@@ -30,14 +35,25 @@ struct Sealed<'a> {
 pub(super) struct Binding {
     pub nonce: String,
     pub commitment: String,
+    /// The vote sent with the order, if any.
+    pub vote: Option<Vote>,
 }
 
 impl Binding {
     /// A fresh nonce for `order` (its JSON as stored) from `player` for this round and step.
-    pub fn new(order: &Value, round: u32, step: &str, player: Uuid) -> Binding {
+    pub fn new(
+        order: &Value,
+        (round, step): (u32, &str),
+        player: Uuid,
+        vote: Option<Vote>,
+    ) -> Binding {
         let nonce = fresh_secret();
         let commitment = order_commitment(order, round, step, player, &nonce);
-        Binding { nonce, commitment }
+        Binding {
+            nonce,
+            commitment,
+            vote,
+        }
     }
 
     /// The seal the reveal publishes for this order.
@@ -45,6 +61,7 @@ impl Binding {
         Seal {
             nonce: self.nonce.clone(),
             commitment: Some(self.commitment.clone()),
+            vote: self.vote,
         }
     }
 }
@@ -55,6 +72,7 @@ pub(super) fn stored(order: &Value, binding: &Binding) -> Result<String, AppErro
         order,
         nonce: &binding.nonce,
         commitment: &binding.commitment,
+        vote: binding.vote,
     })
 }
 
@@ -63,6 +81,8 @@ pub(super) fn stored(order: &Value, binding: &Binding) -> Result<String, AppErro
 pub(super) struct Seal {
     pub nonce: String,
     pub commitment: Option<String>,
+    /// The vote sealed with the order (revealed with it).
+    pub vote: Option<Vote>,
 }
 
 /// A pending order as read back: the order's text borrowed, not parsed, since most readers
@@ -75,6 +95,8 @@ struct SealedText<'a> {
     nonce: String,
     #[serde(default)]
     commitment: Option<String>,
+    #[serde(default)]
+    vote: Option<Vote>,
 }
 
 /// A stored pending order's JSON text and seal (none for an order stored before nonces,
@@ -86,6 +108,7 @@ pub(super) fn unsealed(body: &str) -> Result<(&str, Option<Seal>), AppError> {
             Some(Seal {
                 nonce: sealed.nonce,
                 commitment: sealed.commitment,
+                vote: sealed.vote,
             }),
         )),
         Err(_) => {
@@ -135,6 +158,7 @@ mod tests {
         let binding = Binding {
             nonce: "ab12".into(),
             commitment: "c0ffee".into(),
+            vote: None,
         };
         let body = stored(&order, &binding).unwrap();
         let (text, seal) = unsealed(&body).unwrap();
@@ -150,9 +174,20 @@ mod tests {
             seal,
             Some(Seal {
                 nonce: "cd".into(),
-                commitment: None
+                commitment: None,
+                vote: None,
             })
         );
+        // A vote is sealed beside the order, and an order without one is stored as before.
+        assert!(!body.contains("vote"));
+        let voted = Binding {
+            vote: Some(Vote::Draw),
+            ..binding
+        };
+        let body = stored(&order, &voted).unwrap();
+        let (text, seal) = unsealed(&body).unwrap();
+        assert_eq!(serde_json::from_str::<Value>(text).unwrap(), order);
+        assert_eq!(seal.unwrap().vote, Some(Vote::Draw));
         // Stored before nonces: the order alone, revealed with none.
         let old = order.to_string();
         assert_eq!(unsealed(&old).unwrap(), (old.as_str(), None));

@@ -12,9 +12,10 @@ use super::missed_turns::policy_kicks;
 use super::receipts::Seal;
 use super::round_logs::KEPT_LINES;
 use super::timing::{self, Timing};
+use super::votes;
 use crate::error::AppError;
 use crate::events::{Deadline, EventKind, Finished, Named, RoundResolved, StepResolved};
-use crate::fairness::act::{Act, SeatOrder};
+use crate::fairness::act::{Act, SeatOrder, Vote};
 use crate::fairness::jcs::CanonicalList;
 use crate::fairness::order_commitment;
 use crate::rules::{Event as _, Game, HostAct, Resolution, Seat};
@@ -185,7 +186,8 @@ fn host_lines(
 /// all (Crossing Swords Ruling 2) shows as `"order": null` from its default. A player's own
 /// order shows its nonce and commitment (`seals`, by player; the commitment as kept when the order
 /// was accepted, or computed for an order stored before that), so that its author can check it
-/// against the receipt.
+/// against the receipt. Every entry has its `vote` (docs/table-talk.md, "End votes"): the
+/// one sealed with a sent order, null for any other.
 ///
 /// Written straight to its stored, canonical text from typed entries: building each entry as
 /// a `Value` first cost the writer more than the rest of the reveal.
@@ -213,6 +215,10 @@ fn reveal<G: Game>(
         let player = named(*seat);
         let source = source_of(*seat);
         let seal = seals.iter().find(|(id, _)| *id == player.id);
+        let vote = match (source, seal) {
+            (Source::Order, Some((_, seal))) => seal.vote,
+            _ => None,
+        };
         let (commitment, nonce) = match (source, seal) {
             (Source::Order, Some((_, seal))) => {
                 let commitment = match &seal.commitment {
@@ -236,6 +242,7 @@ fn reveal<G: Game>(
             order: Some(order),
             player,
             source: source.as_str(),
+            vote,
         };
         entries.push((*seat, entry));
     }
@@ -247,6 +254,7 @@ fn reveal<G: Game>(
                 order: None,
                 player: named(f.seat),
                 source: f.source.as_str(),
+                vote: None,
             };
             entries.push((f.seat, entry));
         }
@@ -268,6 +276,8 @@ struct Revealed<'a, O> {
     order: Option<&'a O>,
     player: Named<'a>,
     source: &'static str,
+    /// The vote sent with the order; null when none.
+    vote: Option<Vote>,
 }
 
 /// Missed-turn counts after a step: a seat that sent nothing counts one more, one that
@@ -340,9 +350,16 @@ pub(super) fn resolve_step<G: Game>(
     now: i64,
     change: &mut Change,
 ) -> Result<(), AppError> {
+    let round = G::round(state);
+    let missing = |seat: Seat| filled.iter().any(|f| f.seat == seat);
+    let unanimous = votes::unanimous::<G>(snapshot, state, missing, seals);
+    let agreed = votes::agreed_round::<G>(snapshot, state, unanimous).filter(|r| *r == round);
     let resolution = resolve_by_rules::<G>(snapshot, state, orders, change)?;
     let misses = miss_counts(snapshot, &G::owes(state), filled);
-    let kicks = match over::<G>(&resolution.state) {
+    // The round is over and its players agreed a draw: the game ends here, nobody is kicked.
+    let vote_ends =
+        agreed.is_some() && !over::<G>(&resolution.state) && G::round(&resolution.state) > round;
+    let kicks = match over::<G>(&resolution.state) || vote_ends {
         true => Vec::new(),
         false => policy_kicks::<G>(snapshot, &resolution.state, &misses)?,
     };
@@ -369,6 +386,11 @@ pub(super) fn resolve_step<G: Game>(
         change,
     )?;
     change.players.extend(misses);
+    if vote_ends {
+        return end_by_vote::<G>(snapshot, &resolution.state, change);
+    }
+    // An agreement whose round goes on waits in the ledger for the round's end.
+    change.draw_vote = agreed;
     // The missed-turn policy acts on the resolved state (the next step's owed seats), in
     // this same transaction: exactly once, with the host's kick's effects.
     let mut next = resolution.state;
@@ -380,8 +402,22 @@ pub(super) fn resolve_step<G: Game>(
             None => return Ok(()),
         }
     }
-    let next = play_unasked::<G>(snapshot, next, change)?;
-    settle::<G>(snapshot, &next, now, change)
+    match play_unasked_agreed::<G>(snapshot, next, agreed, change)? {
+        Some(next) => settle::<G>(snapshot, &next, now, change),
+        None => Ok(()),
+    }
+}
+
+/// Ends the game at `state`, a round's end in which every living player voted a draw: the
+/// rules' end, recorded as its act, filed as the host's closing step.
+fn end_by_vote<G: Game>(
+    snapshot: &Snapshot,
+    state: &G::State,
+    change: &mut Change,
+) -> Result<(), AppError> {
+    let act = G::end_by_draw_vote(state).map_err(super::engine::refused)?;
+    change.acts.push(Act::DrawVote);
+    finish_by_host::<G>(snapshot, &act, change)
 }
 
 /// Plays every step from `state` on that the rules play with nobody asked ([`Game::unasked`]),
@@ -391,9 +427,21 @@ pub(super) fn resolve_step<G: Game>(
 /// (or is over). Shared by the start and every resolution.
 pub(super) fn play_unasked<G: Game>(
     snapshot: &Snapshot,
-    mut state: G::State,
+    state: G::State,
     change: &mut Change,
 ) -> Result<G::State, AppError> {
+    play_unasked_agreed::<G>(snapshot, state, None, change)?
+        .ok_or_else(|| AppError::Internal("a game ended by a vote nobody cast".into()))
+}
+
+/// [`play_unasked`] in a round whose players agreed a draw (`agreed`, its number): when an
+/// unasked step ends that round, the game ends there by the vote (None is returned).
+fn play_unasked_agreed<G: Game>(
+    snapshot: &Snapshot,
+    mut state: G::State,
+    agreed: Option<u32>,
+    change: &mut Change,
+) -> Result<Option<G::State>, AppError> {
     while G::unasked(&state) {
         let resolution = resolve_by_rules::<G>(snapshot, &state, &[], change)?;
         let at = (G::round(&state), G::step(&state));
@@ -406,8 +454,16 @@ pub(super) fn play_unasked<G: Game>(
             change,
         )?;
         state = resolution.state;
+        let round_over = agreed.is_some_and(|round| G::round(&state) > round);
+        if round_over && !over::<G>(&state) {
+            end_by_vote::<G>(snapshot, &state, change)?;
+            return Ok(None);
+        }
     }
-    Ok(state)
+    if let (Some(round), false) = (agreed, over::<G>(&state)) {
+        change.draw_vote = (G::round(&state) == round).then_some(round);
+    }
+    Ok(Some(state))
 }
 
 /// The lobby's new state, round, step and status after the steps `change` files, and the

@@ -375,6 +375,11 @@ pub trait Game: Sized + 'static {
         state: &Self::State,
         ending: Self::Ending,
     ) -> Result<HostAct<Self>, Self::Refusal>;
+    /// Ends the game after a round in which every living player's main-step order carried a
+    /// vote for a draw (docs/table-talk.md, "End votes"): a game of many players with the
+    /// living players sharing the win, a duel as a draw; the result's reason is `draw-vote`.
+    /// The host counts the votes (they are no part of an order); the rules only end.
+    fn end_by_draw_vote(state: &Self::State) -> Result<HostAct<Self>, Self::Refusal>;
 
     /// The settings of a new game that starts at `state`, a position between rounds (the
     /// moment the next round's orders fall due): `settings` with its `setup` (api.md

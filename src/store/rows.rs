@@ -711,6 +711,9 @@ pub struct Change {
     pub acts: Vec<crate::fairness::act::Act>,
     /// Rows about profiles written with this change (`profile_rows.rs`).
     pub records: Vec<ProfileRecord>,
+    /// A round whose main step every living player voted a draw in, while it goes on: kept in
+    /// the lobby's ledger by `fairness::seal` (docs/table-talk.md, "End votes").
+    pub draw_vote: Option<u32>,
 }
 
 impl Change {

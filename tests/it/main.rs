@@ -29,6 +29,7 @@ mod api_scale_of_styles;
 mod api_secrecy;
 mod api_talk;
 mod api_talk_secrecy;
+mod api_votes;
 mod bots;
 mod bots_arena;
 mod bots_contests;

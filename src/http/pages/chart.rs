@@ -219,6 +219,7 @@ mod tests {
             round,
             cap: None,
             orders: Vec::new(),
+            voted: Vec::new(),
             log: Vec::new(),
             table: PoolsTable::of(crate::host::GameKind::CrossingSwords, &players, false),
             resolved: None,

@@ -127,7 +127,14 @@ pub(super) async fn play_page(
         .is_none_or(|p| p.alive);
     // After a refused POST, show what was sent rather than the stored order.
     let pending = me.pending_value()?;
-    let preselect = posted.map(|m| Value::Object(m.clone())).or(pending.clone());
+    // The pending order's vote is sealed beside it, not in it: the form reads it from `me`.
+    let with_vote = pending.clone().map(|mut order| {
+        if let (Some(vote), Value::Object(map)) = (me.vote, &mut order) {
+            map.insert("vote".into(), serde_json::json!(vote));
+        }
+        order
+    });
+    let preselect = posted.map(|m| Value::Object(m.clone())).or(with_vote);
     let form = me
         .prompt_value()?
         .as_ref()

@@ -93,6 +93,12 @@ fn round_blocks(block: &RoundBlock) -> Vec<Block> {
             lines: block.orders.clone(),
         });
     }
+    if !block.voted.is_empty() {
+        blocks.push(Block::Paragraph(format!(
+            "Voted for a draw in round {n}: {}.",
+            block.voted.join(", ")
+        )));
+    }
     if !block.log.is_empty() {
         blocks.push(Block::List {
             title: format!("What happened in round {n}"),

@@ -34,6 +34,11 @@ pub struct PromptForm {
     pub accept_label: String,
     /// The step's own extra answers, each a button sending `{name: true}`.
     pub buttons: Vec<Button>,
+    /// The step is the round's main step, so the order may carry a vote for a draw
+    /// (docs/table-talk.md, "End votes"): the form offers it as a checkbox.
+    pub vote: bool,
+    /// The checkbox starts ticked (the pending order carries the vote).
+    pub voted: bool,
 }
 
 /// The form for `prompt` (as the `me` view holds it), read into `game`'s prompt type, with
@@ -49,6 +54,7 @@ pub fn form_for(
     with_game!(game, G => {
         let typed = <G as Game>::Prompt::deserialize(prompt).map_err(unreadable)?;
         let form = G::order_form(head.round, &head.step, &typed, pending);
+        let main = head.step == <G as Game>::MAIN_STEP;
         Ok(PromptForm {
             round: u64::from(head.round),
             step: head.step.into_owned(),
@@ -59,6 +65,8 @@ pub fn form_for(
             accept: form.accept,
             accept_label: form.accept_label,
             buttons: form.buttons,
+            vote: main,
+            voted: pending.is_some_and(|p| p["vote"] == "draw"),
         })
     })
 }
@@ -76,6 +84,9 @@ pub fn order_body(form: &PromptForm, posted: &CheckedForm) -> Result<Map<String,
     let mut body = Map::new();
     body.insert("round".into(), json!(round));
     body.insert("step".into(), json!(posted.get("step")));
+    if form.vote && posted.get("vote") == "draw" {
+        body.insert("vote".into(), json!("draw"));
+    }
     let buttons = [(form.decline, "decline"), (form.accept, "accept")]
         .into_iter()
         .chain(form.buttons.iter().map(|b| (true, b.name.as_str())));

@@ -18,11 +18,22 @@ pub struct RoundBlock {
     /// The game's round cap, if it has one: the round is then named "Round 4 of 8".
     pub cap: Option<u64>,
     pub orders: Vec<String>,
+    /// Who voted for a draw with the revealed orders (docs/table-talk.md, "End votes").
+    pub voted: Vec<String>,
     /// The log's lines, their rule citations linked to `game`'s rules page.
     pub log: Vec<Cited>,
     pub table: PoolsTable,
     /// When the round resolved (none while it runs).
     pub resolved: Option<Stamp>,
+}
+
+/// The names of the players whose revealed order carries a vote for a draw.
+fn voted(orders: &[serde_json::Value]) -> Vec<String> {
+    orders
+        .iter()
+        .filter(|o| o["vote"] == "draw")
+        .filter_map(|o| o["player"]["name"].as_str().map(str::to_owned))
+        .collect()
 }
 
 /// The `text` lines of a log's entries, with their citations.
@@ -64,6 +75,7 @@ impl RoundBlock {
                 .iter()
                 .map(|o| order_line(o, &names, labels))
                 .collect(),
+            voted: voted(&view.orders),
             log: log_lines(&view.log, game),
             table,
             resolved: Some(Stamp::of_millis(view.resolved_at)),
@@ -80,6 +92,7 @@ impl RoundBlock {
             round: 0,
             cap: lobby.max_rounds,
             orders: Vec::new(),
+            voted: Vec::new(),
             log: Vec::new(),
             table: PoolsTable::of(lobby.game, &players, false).relabeled(labels),
             resolved: None,
@@ -92,17 +105,18 @@ impl RoundBlock {
 pub fn so_far(lobby: &LobbyView, labels: &SeatLabels) -> Option<RoundBlock> {
     let current = lobby.current_round.as_ref()?;
     let names = names(&lobby.players);
+    let orders = current["orders"].as_array()?;
     Some(RoundBlock {
         game: lobby.game,
         cap: lobby.max_rounds,
         round: current["round"]
             .as_u64()
             .and_then(|r| u32::try_from(r).ok())?,
-        orders: current["orders"]
-            .as_array()?
+        orders: orders
             .iter()
             .map(|o| order_line(o, &names, labels))
             .collect(),
+        voted: voted(orders),
         log: log_lines(current["log"].as_array()?, lobby.game),
         table: PoolsTable::default(),
         resolved: None,

@@ -83,6 +83,14 @@ pub fn end_by_host(state: &State, ending: Ending) -> Result<HostAct<Bst>, Refusa
     Ok(finish(state, winners, EndReason::EndedByHost, Vec::new()))
 }
 
+/// Both players voted for a draw: the duel ends drawn.
+pub fn end_by_draw_vote(state: &State) -> Result<HostAct<Bst>, Refusal> {
+    if state.finish.is_some() {
+        return Err(Refusal::GameOver);
+    }
+    Ok(finish(state, Vec::new(), EndReason::DrawVote, Vec::new()))
+}
+
 fn finish(
     state: &State,
     winners: Vec<Seat>,

@@ -322,6 +322,10 @@ impl Game for Bst {
         host_acts::end_by_host(state, ending)
     }
 
+    fn end_by_draw_vote(state: &State) -> Result<HostAct<Self>, Refusal> {
+        host_acts::end_by_draw_vote(state)
+    }
+
     fn outcome(state: &State) -> Option<Outcome> {
         let f = state.finish.as_ref()?;
         Some(Outcome {

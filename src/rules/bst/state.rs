@@ -306,6 +306,8 @@ pub enum EndReason {
     Forfeit,
     /// The host ended the duel as a draw or with a winner named (`host_acts.rs`).
     EndedByHost,
+    /// Both players voted for a draw with their orders (`host_acts.rs`).
+    DrawVote,
 }
 
 impl EndReason {
@@ -318,6 +320,7 @@ impl EndReason {
             EndReason::RoundCap => "round-cap",
             EndReason::Forfeit => "forfeit",
             EndReason::EndedByHost => "ended-by-host",
+            EndReason::DrawVote => "draw-vote",
         }
     }
 }

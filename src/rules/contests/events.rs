@@ -363,6 +363,7 @@ impl fmt::Display for Event {
                     EndReason::PhaseCap => "phase-cap",
                     EndReason::Forfeit => "forfeit",
                     EndReason::EndedByHost => "ended by the host",
+                    EndReason::DrawVote => "both voted for a draw",
                 };
                 match winner {
                     Some(w) => write!(f, "{w} wins ({reason}); HP {} / {}.", hp[0], hp[1]),

@@ -225,4 +225,8 @@ impl Game for Contests {
     fn fork_settings(state: &State, settings: &Settings) -> Result<Settings, ForkRefusal> {
         fork::fork_settings(state, settings)
     }
+
+    fn end_by_draw_vote(state: &State) -> Result<HostAct<Self>, Refusal> {
+        host_acts::end_by_draw_vote(state)
+    }
 }

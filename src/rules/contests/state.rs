@@ -401,6 +401,8 @@ pub enum EndReason {
     Forfeit,
     /// The host ended the duel, naming the winner or a draw.
     EndedByHost,
+    /// Both voted for a draw with their orders.
+    DrawVote,
 }
 
 /// How the duel ended.

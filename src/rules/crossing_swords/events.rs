@@ -193,6 +193,8 @@ pub enum EndReason {
     RoundCap,
     /// The host ended the game with two or more alive; no conversion (Ruling 31).
     EndedByHost,
+    /// Every living player voted for a draw: the living share the win; no conversion.
+    DrawVote,
 }
 
 /// Why a living player's turn became a Pass (R0, Ruling 2). The host refuses illegal orders at

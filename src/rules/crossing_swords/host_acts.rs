@@ -109,6 +109,26 @@ pub fn end_by_host(state: &State, ending: Ending) -> Result<HostAct<CrossingSwor
     Ok(finish(state.clone(), EndReason::EndedByHost))
 }
 
+/// Every living player voted for a draw: no conversion, and the living players share the win
+/// whatever their VP (the players' own agreement, over Ruling 32's standings).
+pub fn end_by_draw_vote(state: &State) -> Result<HostAct<CrossingSwords>, Refusal> {
+    if state.end.is_some() {
+        return Err(Refusal::GameOver);
+    }
+    let mut next = state.clone();
+    let winners: Vec<Seat> = next.living().collect();
+    let mut log = std::mem::take(&mut next.host_log);
+    log.push(Event::GameOver {
+        reason: EndReason::DrawVote,
+        winners: winners.iter().map(|&s| next.player_ref(s)).collect(),
+    });
+    next.end = Some(End {
+        reason: EndReason::DrawVote,
+        winners,
+    });
+    Ok(HostAct { state: next, log })
+}
+
 /// Ends the game for `reason` (G7, Ruling 32): the host's lines so far, then the game over.
 fn finish(mut state: State, reason: EndReason) -> HostAct<CrossingSwords> {
     let winners = winners(&state);

@@ -271,6 +271,10 @@ impl Game for CrossingSwords {
         host_acts::end_by_host(state, ending)
     }
 
+    fn end_by_draw_vote(state: &State) -> Result<HostAct<Self>, Refusal> {
+        host_acts::end_by_draw_vote(state)
+    }
+
     fn outcome(state: &State) -> Option<Outcome> {
         let end = state.end.as_ref()?;
         let mut order: Vec<Seat> = (0..state.players.len()).map(Seat).collect();

@@ -274,6 +274,7 @@ impl fmt::Display for Event {
                     EndReason::NoSurvivors => "nobody left",
                     EndReason::RoundCap => "the last round was played",
                     EndReason::EndedByHost => "the host ended the game",
+                    EndReason::DrawVote => "every player left voted for a draw",
                 };
                 let verb = if winners.len() > 1 {
                     "share the win"

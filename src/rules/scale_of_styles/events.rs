@@ -154,6 +154,7 @@ fn reason_text(reason: EndReason) -> &'static str {
         EndReason::RoundCap => "the last round was played",
         EndReason::Forfeit => "forfeit",
         EndReason::EndedByHost => "ended by the host",
+        EndReason::DrawVote => "both voted for a draw",
     }
 }
 
@@ -304,6 +305,8 @@ pub enum EndReason {
     Forfeit,
     /// The host ended the match, naming the winner or a draw.
     EndedByHost,
+    /// Both voted for a draw with their orders.
+    DrawVote,
 }
 
 /// The victor's experience award (T10, Rulings 20 and 21).

@@ -75,6 +75,14 @@ pub fn end_by_host(state: &State, ending: Ending) -> Result<HostAct<ScaleOfStyle
     Ok(end(state, EndReason::EndedByHost, winner, Vec::new()))
 }
 
+/// Both players voted for a draw: the duel ends drawn.
+pub fn end_by_draw_vote(state: &State) -> Result<HostAct<ScaleOfStyles>, Refusal> {
+    if state.end.is_some() {
+        return Err(Refusal::GameOver);
+    }
+    Ok(end(state, EndReason::DrawVote, None, Vec::new()))
+}
+
 fn end(
     state: &State,
     reason: EndReason,

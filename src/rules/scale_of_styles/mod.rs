@@ -215,6 +215,10 @@ impl Game for ScaleOfStyles {
         host_acts::end_by_host(state, ending)
     }
 
+    fn end_by_draw_vote(state: &State) -> Result<HostAct<Self>, Refusal> {
+        host_acts::end_by_draw_vote(state)
+    }
+
     /// The position as a setup, each deck's order shuffled again (`fork.rs`).
     fn fork_settings(state: &State, settings: &Settings) -> Result<Settings, ForkRefusal> {
         fork::fork_settings(state, settings)
