@@ -17,6 +17,7 @@ pub mod games;
 pub mod host;
 pub mod http;
 pub mod notify;
+pub mod ratings;
 pub mod rules;
 pub mod server;
 pub mod store;

@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 const FLOORS: &[&[&str]] = &[
     &["rules", "clock", "events", "tls"],
     &["games"],
-    &["fairness"],
+    &["fairness", "ratings"],
     &["store"],
     &["error"],
     &["host"],

@@ -61,6 +61,7 @@ mod pages_mail;
 mod pages_my_games;
 mod pages_rules;
 mod pages_waiting;
+mod ratings_props;
 mod repository_hygiene;
 mod rules_purity;
 mod scale_of_styles_props;

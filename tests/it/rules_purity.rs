@@ -59,7 +59,7 @@ fn impurities(source: &str) -> Vec<String> {
 }
 
 fn rust_files(dir: &Path, into: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).expect("src/rules is readable") {
+    for entry in std::fs::read_dir(dir).expect("the sources are readable") {
         let path = entry.expect("a directory entry").path();
         if path.is_dir() {
             rust_files(&path, into);
@@ -98,4 +98,31 @@ fn the_purity_check_flags_each_kind_of_impurity_and_ignores_comments() {
     assert!(found.iter().any(|f| f.contains("ambient RNG")), "{found:?}");
     let clean = "// no std::fs here, only a comment\nlet x = 1; // nor tokio\n";
     assert_eq!(impurities(clean), Vec::<String>::new());
+}
+
+/// The ratings are a pure fold over results (docs/ratings.md): held to the same rules, so that
+/// a rebuild replays them exactly.
+#[test]
+fn nothing_under_src_ratings_reaches_for_io_a_clock_a_database_async_or_an_ambient_rng() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/ratings");
+    let mut files = Vec::new();
+    rust_files(&root, &mut files);
+    assert!(
+        files.len() > 5,
+        "the ratings' sources were found: {files:?}"
+    );
+    let problems: Vec<String> = files
+        .iter()
+        .flat_map(|file| {
+            let source = std::fs::read_to_string(file).expect("a readable source file");
+            impurities(&source)
+                .into_iter()
+                .map(move |problem| format!("{}: {problem}", file.display()))
+        })
+        .collect();
+    assert!(
+        problems.is_empty(),
+        "the ratings must stay pure:\n{}",
+        problems.join("\n")
+    );
 }
