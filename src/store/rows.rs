@@ -665,6 +665,9 @@ pub struct Change {
     pub acts: Vec<crate::fairness::act::Act>,
     /// Rows about profiles written with this change (`profile_rows.rs`).
     pub records: Vec<ProfileRecord>,
+    /// The change finishes a rated lobby: the store rates it in the same transaction
+    /// (`rating_rows.rs`).
+    pub rated: Option<super::rating_rows::RatedFinish>,
 }
 
 impl Change {

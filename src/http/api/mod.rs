@@ -6,6 +6,7 @@ mod deadlines;
 mod events;
 pub mod openapi;
 mod profiles;
+mod ratings;
 mod webhooks;
 
 use axum::Json;
@@ -111,6 +112,7 @@ fn table() -> Vec<(Method, &'static str, MethodRouter<AppState>)> {
     table.extend(controls::table());
     table.extend(webhooks::table());
     table.extend(profiles::table());
+    table.extend(ratings::table());
     table
 }
 
