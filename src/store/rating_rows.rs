@@ -13,7 +13,7 @@ use super::columns::{Columns, Stored};
 use super::profile_rows::ProfileKind;
 use crate::games::GameKind;
 use crate::ratings::{
-    Binder, Ending, FinishedGame, Kind, RatedResult, Rating, RatingChange, Ratings, SeatEnd,
+    Binder, Ending, FinishedGame, Kind, Pool, RatedResult, Rating, RatingChange, Ratings, SeatEnd,
     SeatRecord, Unrated,
 };
 
@@ -64,7 +64,8 @@ struct Holding {
     profile: Uuid,
     kind: Kind,
     replaced: bool,
-    rating: Option<(String, f64, f64, Option<f64>, i64, Option<i64>)>,
+    /// His rating in the game's pool of his kind, if he has one.
+    rating: Option<Rating>,
 }
 
 fn holding_of(row: &Columns<'_, impl Stored + ?Sized>) -> Result<Holding, StoreError> {
@@ -73,14 +74,19 @@ fn holding_of(row: &Columns<'_, impl Stored + ?Sized>) -> Result<Holding, StoreE
         ProfileKind::Bot => Kind::Bots,
     };
     let rating = match row.text_or_null("pool")? {
-        Some(pool) => Some((
-            pool,
-            row.real("rating")?,
-            row.real("deviation")?,
-            row.real_or_null("volatility")?,
-            row.int("games")?,
-            row.int_or_null("last_game_at")?,
-        )),
+        Some(pool) => {
+            let pool: Pool = pool.parse().map_err(|e| row.corrupt("pool", e))?;
+            let rating = Rating::from_columns(
+                pool,
+                row.real("rating")?,
+                row.real("deviation")?,
+                row.real_or_null("volatility")?,
+                row.count("games")?,
+                row.int_or_null("last_game_at")?,
+            )
+            .map_err(|e| row.corrupt("rating", e))?;
+            Some(rating)
+        }
         None => None,
     };
     Ok(Holding {
@@ -137,17 +143,11 @@ fn decide(finish: &RatedFinish, holdings: Vec<Holding>) -> Result<Decided, Unrat
     }
     .rated_result()?;
     let pool = result.pool();
-    let name = pool.to_string();
     let ratings = first
         .values()
         .filter_map(|h| {
-            let (stored, rating, deviation, volatility, games, last) = h.rating.as_ref()?;
-            if *stored != name {
-                return None;
-            }
-            let games = u32::try_from(*games).ok()?;
-            Rating::from_columns(pool, *rating, *deviation, *volatility, games, *last)
-                .ok()
+            h.rating
+                .filter(|r| r.pool() == pool)
                 .map(|r| (h.profile, r))
         })
         .collect();

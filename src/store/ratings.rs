@@ -191,7 +191,7 @@ impl Store {
         let rows = sqlx::query(sqlx::AssertSqlSafe(sql))
             .fetch_all(&mut *tx)
             .await?;
-        let mut games: BTreeMap<i64, (Pool, i64, Vec<(Finish<Uuid>, Uuid)>)> = BTreeMap::new();
+        let mut games: BTreeMap<i64, StoredResult> = BTreeMap::new();
         for row in &rows {
             let change = change_of(row)?;
             let (_, _, finishes) = games.entry(change.seq).or_insert((
@@ -297,6 +297,9 @@ impl Store {
         })
     }
 }
+
+/// A stored result: its pool, when it ended, and each participant's finish with his seat.
+type StoredResult = (Pool, i64, Vec<(Finish<Uuid>, Uuid)>);
 
 /// A rating's stored columns as bits: equal exactly when every number is the same float.
 fn bits(rating: &Rating) -> (u64, u64, u64, i64, Option<i64>) {
