@@ -62,6 +62,26 @@ pub enum Command {
     /// other in the process, write each game's archive and print a results table
     /// (docs/bots.md, "The arena").
     Arena(crate::bots::arena::ArenaArgs),
+    /// Ratings on the configured database (docs/ratings.md).
+    #[command(subcommand)]
+    Ratings(RatingsCommand),
+}
+
+/// `herald ratings ...`.
+#[derive(Clone, Debug, Subcommand)]
+pub enum RatingsCommand {
+    /// Recompute every rating from the stored results, in the order the games ended, and
+    /// write them (with every change's before and after). Run it with the server stopped;
+    /// prints how many stored ratings differed from the recomputed ones (0 when they agree).
+    Rebuild {
+        /// Database URL, as the server's.
+        #[arg(
+            long,
+            env = "DATABASE_URL",
+            default_value = "sqlite://herald.db?mode=rwc"
+        )]
+        database_url: String,
+    },
 }
 
 /// The server's settings. Its `Debug` redacts the passwords in the database and SMTP URLs

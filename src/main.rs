@@ -2,7 +2,7 @@
 //! the app), or run a bot or the load generator against a server.
 
 use clap::Parser;
-use herald::config::{Cli, Command, Config};
+use herald::config::{Cli, Command, Config, RatingsCommand};
 use herald::host::Host;
 use herald::store::Store;
 use tracing_subscriber::EnvFilter;
@@ -69,6 +69,17 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         Command::Verify(args) => std::process::exit(herald::fairness::cli::run(&args)),
         Command::Simulate(args) => std::process::exit(herald::bots::simulate::cli::main(&args)),
         Command::Arena(args) => std::process::exit(herald::bots::arena::cli::main(&args)),
+        Command::Ratings(RatingsCommand::Rebuild { database_url }) => {
+            let store = Store::connect(&database_url).await?;
+            let rebuilt = store.rebuild_ratings().await;
+            store.close().await;
+            let rebuilt = rebuilt?;
+            println!(
+                "{} results replayed, {} ratings written, {} differed from the stored ones",
+                rebuilt.results, rebuilt.ratings, rebuilt.differing
+            );
+            Ok(())
+        }
         Command::DeadlineBench(args) => herald::deadline_bench::run(args)
             .await
             .map_err(|e| e as Box<dyn std::error::Error>),

@@ -70,6 +70,10 @@ pub trait GameUi: Game {
     /// (`templates/rules_page.html`). Its template is the game's own; every rule id a
     /// prompt or a log line cites has an anchor there (see `http/pages/cite.rs`).
     fn rules_page() -> askama::Result<String>;
+
+    /// Each player's place in the final standings (1 first, equal places tie): what a rated
+    /// game rates (`docs/ratings.md`).
+    fn places(outcome: &Self::Outcome) -> Vec<(crate::rules::PlayerId, u32)>;
     /// What the join form asks besides the name (BST: the character).
     fn join_fields() -> Vec<Field>;
     /// The order form for `prompt` at `step` of `round`, with `pending` (the order already

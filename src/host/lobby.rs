@@ -154,6 +154,15 @@ impl Host {
         let snapshot = self.snapshot(id).await?;
         let mut view = lobby_view(&snapshot)?;
         view.current_round = self.current_round(&snapshot).await?;
+        // A finished rated lobby's result says what it did to the ratings (one read, once
+        // the game is over; empty when it finished unrated).
+        if let Some(serde_json::Value::Object(result)) = &mut view.result
+            && snapshot.lobby.status == Status::Finished
+            && Timing::parse(&snapshot.lobby.timing)?.gates.rated
+        {
+            let changes = self.rating_changes(id).await?;
+            result.insert("rating_changes".into(), engine::to_json(&changes)?);
+        }
         Ok(view)
     }
 

@@ -23,6 +23,7 @@ mod notifications;
 pub mod pages;
 mod play;
 pub mod profiles;
+mod rated;
 mod receipts;
 pub mod record;
 pub mod reliability;
@@ -54,6 +55,7 @@ pub use fallback::FallbackView;
 pub use games::GameKind;
 pub use lobby::Joined;
 pub use notice_facts::LobbyFacts;
+pub use rated::{BoardEntry, HistoryEntry, Leaderboard, ProfileRating, SeatChange};
 pub use resolve::{HOST_STEP, ROUND_OPENING};
 pub use rounds::{RoundSummary, RoundView};
 pub use scheduler::{RECHECK_MS, Report, Scheduler};
@@ -132,8 +134,10 @@ impl Host {
     ) -> Result<Committed<T>, AppError> {
         // A change that sets a clock may set one sooner than the scheduler waits for.
         let round_logs = self.round_logs.clone();
+        let clock = self.store.clock().clone();
         let decide = move |snapshot: &Snapshot| {
             let (mut change, value) = decide(snapshot)?;
+            rated::attach(snapshot, &mut change, clock.now_millis())?;
             let noted = round_logs.note(snapshot, &mut change);
             chain::seal(snapshot, &mut change)?;
             let wakes = change.lobby.clock.is_some_and(|c| c.wake_at.is_some());

@@ -35,8 +35,9 @@ pub struct ProfileView {
     pub created_at: String,
     pub games: Vec<GameEntry>,
     pub reliability: Reliability,
-    /// The profile's ratings (none are kept yet: an empty list).
-    pub ratings: Vec<serde_json::Value>,
+    /// The profile's ratings, one per pool it played rated games in, each with its history
+    /// of changes (docs/ratings.md).
+    pub ratings: Vec<super::rated::ProfileRating>,
 }
 
 /// A game the profile held a seat in.
@@ -336,7 +337,7 @@ impl Host {
             created_at: rfc3339(row.created_at),
             games: games.iter().map(game_entry).collect(),
             reliability,
-            ratings: Vec::new(),
+            ratings: self.profile_ratings(row.id).await?,
         })
     }
 

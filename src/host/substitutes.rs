@@ -31,7 +31,7 @@ fn renames(acts: &[Act]) -> impl Iterator<Item = (usize, &str, &str)> {
             name,
             previous,
         } => Some((*seat, name.as_str(), previous.as_str())),
-        Act::Resolve { .. } | Act::Kick { .. } | Act::End { .. } => None,
+        Act::Resolve { .. } | Act::Kick { .. } | Act::End { .. } | Act::DrawVote => None,
     })
 }
 

@@ -19,6 +19,7 @@ pub(super) trait Stored {
     fn text_or_null(&self, column: &'static str) -> Result<Option<String>, String>;
     fn int(&self, column: &'static str) -> Result<i64, String>;
     fn int_or_null(&self, column: &'static str) -> Result<Option<i64>, String>;
+    fn real_or_null(&self, column: &'static str) -> Result<Option<f64>, String>;
 }
 
 impl Stored for rusqlite::Row<'_> {
@@ -34,6 +35,9 @@ impl Stored for rusqlite::Row<'_> {
     fn int_or_null(&self, column: &'static str) -> Result<Option<i64>, String> {
         self.get(column).map_err(|e| e.to_string())
     }
+    fn real_or_null(&self, column: &'static str) -> Result<Option<f64>, String> {
+        self.get(column).map_err(|e| e.to_string())
+    }
 }
 
 impl Stored for AnyRow {
@@ -47,6 +51,9 @@ impl Stored for AnyRow {
         self.try_get(column).map_err(|e| e.to_string())
     }
     fn int_or_null(&self, column: &'static str) -> Result<Option<i64>, String> {
+        self.try_get(column).map_err(|e| e.to_string())
+    }
+    fn real_or_null(&self, column: &'static str) -> Result<Option<f64>, String> {
         self.try_get(column).map_err(|e| e.to_string())
     }
 }
@@ -93,6 +100,19 @@ impl<'r, R: Stored + ?Sized> Columns<'r, R> {
         self.row
             .int_or_null(column)
             .map_err(|cause| self.corrupt(column, cause))
+    }
+
+    /// An 8-byte float column (a rating's numbers), NULL as None.
+    pub fn real_or_null(&self, column: &'static str) -> Result<Option<f64>, StoreError> {
+        self.row
+            .real_or_null(column)
+            .map_err(|cause| self.corrupt(column, cause))
+    }
+
+    /// An 8-byte float column that is never NULL.
+    pub fn real(&self, column: &'static str) -> Result<f64, StoreError> {
+        self.real_or_null(column)?
+            .ok_or_else(|| self.corrupt(column, "NULL where a number belongs"))
     }
 
     /// A count or a position (a round, a seat): an integer of `T`'s range.

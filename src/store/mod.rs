@@ -35,6 +35,8 @@ mod pg_listen;
 mod pg_writes;
 mod profile_rows;
 mod profiles;
+mod rating_rows;
+mod ratings;
 pub mod retention;
 mod rows;
 mod sessions;
@@ -63,6 +65,8 @@ pub use outbox::{NewTarget, TargetRow};
 pub use pg_listen::Wakes;
 pub use profile_rows::{Holding, Outcome, ProfileKind, ProfileRecord, SeatBinding};
 pub use profiles::{KeyRow, OwedRow, ProfileGameRow, ProfileRow, SeatRow};
+pub use rating_rows::RatedFinish;
+pub use ratings::{BoardRow, ChangeHistoryRow, Rebuilt};
 pub use rows::{
     Change, EventRow, LobbyPatch, LobbyRow, MessageRow, NewEvent, NewLobby, NewMessage, NewOrder,
     NewPlayer, NewStep, OrderRow, ParsedState, PlayerPatch, PlayerRow, PlayerUpdate, PublicLog,

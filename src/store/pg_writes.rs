@@ -182,6 +182,9 @@ pub(super) async fn apply(
             .await?;
     }
     super::profile_rows::write_pg(conn, &id, &change.records, deferred.now).await?;
+    if let Some(finish) = &change.rated {
+        super::rating_rows::write_pg(conn, &id, finish).await?;
+    }
     // Recorded only once the change's own statements succeeded (a refused join leaves no
     // trace of itself here).
     deferred

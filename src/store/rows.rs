@@ -714,6 +714,9 @@ pub struct Change {
     /// A round whose main step every living player voted a draw in, while it goes on: kept in
     /// the lobby's ledger by `fairness::seal` (docs/table-talk.md, "End votes").
     pub draw_vote: Option<u32>,
+    /// The change finishes a rated lobby: the store rates it in the same transaction
+    /// (`rating_rows.rs`).
+    pub rated: Option<super::rating_rows::RatedFinish>,
 }
 
 impl Change {

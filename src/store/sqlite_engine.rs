@@ -306,6 +306,9 @@ fn apply(
         ])?;
     }
     super::profile_rows::write_sqlite(conn, &id, &change.records, now)?;
+    if let Some(finish) = &change.rated {
+        super::rating_rows::write_sqlite(conn, &id, finish)?;
+    }
     // The deliveries these events owe, in the same transaction (docs/notifications.md).
     let owed = super::outbox::Owed {
         lobby: lobby.id,

@@ -23,6 +23,7 @@ mod api_openapi_strict;
 mod api_profiles;
 mod api_profiles_secrecy;
 mod api_race;
+mod api_ratings;
 mod api_receipts;
 mod api_reliability;
 mod api_scale_of_styles;

@@ -31,6 +31,18 @@ impl GameUi for Bst {
     const CHARTS: &'static [&'static str] = &["hp"];
     const CHIP_AFTER: &'static [&'static str] = &["token", "tokens"];
 
+    /// The winner first, the loser second; both first in a draw.
+    fn places(outcome: &Self::Outcome) -> Vec<(crate::rules::PlayerId, u32)> {
+        outcome
+            .standings
+            .iter()
+            .map(|s| {
+                let lost = !outcome.winners.is_empty() && !outcome.winners.contains(&s.player);
+                (s.player, if lost { 2 } else { 1 })
+            })
+            .collect()
+    }
+
     fn chip(word: &str) -> Option<super::Chip> {
         present::chip(word)
     }

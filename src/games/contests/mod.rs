@@ -42,6 +42,15 @@ impl GameUi for Contests {
         }
     }
 
+    /// The standings already place the winner 1 and the loser 2, both 1 in a draw (§3.6).
+    fn places(outcome: &Self::Outcome) -> Vec<(crate::rules::PlayerId, u32)> {
+        outcome
+            .standings
+            .iter()
+            .map(|s| (s.player, s.place))
+            .collect()
+    }
+
     fn rules_page() -> askama::Result<String> {
         askama::Template::render(&rules_page::RulesPage)
     }

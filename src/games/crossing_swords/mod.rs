@@ -24,6 +24,15 @@ impl GameUi for CrossingSwords {
     const CHARTS: &'static [&'static str] = &["hp", "vp"];
 
     /// Nothing but the name.
+    /// Equal VP share a place (Ruling 32).
+    fn places(outcome: &Self::Outcome) -> Vec<(crate::rules::PlayerId, u32)> {
+        outcome
+            .standings
+            .iter()
+            .map(|s| (s.player, u32::try_from(s.place).unwrap_or(u32::MAX)))
+            .collect()
+    }
+
     fn rules_page() -> askama::Result<String> {
         askama::Template::render(&rules_page::RulesPage)
     }

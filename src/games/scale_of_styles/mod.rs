@@ -42,6 +42,14 @@ impl GameUi for ScaleOfStyles {
         }
     }
 
+    fn places(outcome: &Self::Outcome) -> Vec<(crate::rules::PlayerId, u32)> {
+        outcome
+            .standings
+            .iter()
+            .map(|s| (s.player, s.place))
+            .collect()
+    }
+
     fn rules_page() -> askama::Result<String> {
         askama::Template::render(&rules_page::RulesPage)
     }

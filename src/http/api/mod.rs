@@ -6,6 +6,7 @@ mod deadlines;
 mod events;
 pub mod openapi;
 mod profiles;
+mod ratings;
 mod talk;
 mod webhooks;
 
@@ -113,6 +114,7 @@ fn table() -> Vec<(Method, &'static str, MethodRouter<AppState>)> {
     table.extend(webhooks::table());
     table.extend(talk::table());
     table.extend(profiles::table());
+    table.extend(ratings::table());
     table
 }
 
