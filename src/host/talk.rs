@@ -7,7 +7,7 @@
 use serde::Serialize;
 use uuid::Uuid;
 
-use super::auth::{Caller, Presented, identify, require_player};
+use super::auth::{Caller, identify, require_player};
 use super::names::clean_text;
 use super::talk_settings::Press;
 use super::timing::{Timing, rfc3339};
@@ -52,7 +52,7 @@ impl Host {
         text: &str,
     ) -> Result<Sent, AppError> {
         let text = clean_text(text, MAX_MESSAGE_CHARS, "message")?;
-        let presented = Presented::new(token);
+        let presented = self.presented(token).await?;
         let message = Uuid::new_v4();
         let at = self.store.clock().now_millis();
         let limits = self.talk.clone();
@@ -78,10 +78,11 @@ impl Host {
     /// they sent or received; everyone all of them once the game is over with `press_reveal`.
     /// The host's token reads what everyone reads.
     pub async fn messages(&self, id: Uuid, token: Option<&str>) -> Result<MessagesView, AppError> {
+        let presented = self.presented(token).await?;
         let snapshot = self.snapshot(id).await?;
         let reader = match token {
             None => None,
-            Some(token) => match identify(&snapshot, &Presented::new(Some(token)))? {
+            Some(_) => match identify(&snapshot, &presented)? {
                 Caller::Host => None,
                 Caller::Player(player) => Some(player.id),
             },
@@ -117,8 +118,9 @@ impl Host {
     /// The id of the player whose token this is, for their event stream: 401 for a token the
     /// lobby does not know, 403 for the host's.
     pub async fn player_id(&self, id: Uuid, token: Option<&str>) -> Result<Uuid, AppError> {
+        let presented = self.presented(token).await?;
         let snapshot = self.snapshot(id).await?;
-        Ok(require_player(&snapshot, &Presented::new(token))?.id)
+        Ok(require_player(&snapshot, &presented)?.id)
     }
 }
 

@@ -9,7 +9,7 @@ use serde::Serialize;
 use uuid::Uuid;
 
 use super::Host;
-use super::auth::{Presented, require_player};
+use super::auth::require_player;
 use super::talk::{MessageView, readable, readable_numbered, revealed};
 use super::talk_settings::Press;
 use super::timing::Timing;
@@ -53,8 +53,9 @@ impl Host {
     /// The token's player's conversations, or None where the lobby has no press. 401/403 as
     /// for `me`.
     pub async fn talk(&self, id: Uuid, token: &str) -> Result<Option<Talk>, AppError> {
+        let presented = self.presented(Some(token)).await?;
         let snapshot = self.snapshot(id).await?;
-        let you = require_player(&snapshot, &Presented::new(Some(token)))?.id;
+        let you = require_player(&snapshot, &presented)?.id;
         let settings = Timing::parse(&snapshot.lobby.timing)?.talk();
         if settings.press == Press::None {
             return Ok(None);

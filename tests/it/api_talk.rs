@@ -391,3 +391,26 @@ async fn herald_verify_reads_archives_with_and_without_messages() {
         assert!(read_archive(&v3.to_string()).is_err());
     }
 }
+
+#[tokio::test]
+async fn a_profile_key_writes_and_reads_the_table_talk_of_its_seat() {
+    for app in apps().await {
+        let (key, _) = crate::api_profiles::profile(&app, "Talker").await;
+        let (lobby, host) = app
+            .create_lobby("crossing-swords", json!({"press": "full"}))
+            .await;
+        let (ann, _) = crate::api_profiles::join_as(&app, &lobby, &key, json!({})).await;
+        let (bob, bob_token) = app.join(&lobby, json!({"name": "Bob"})).await;
+        app.start(&lobby, &host).await;
+        // The key stands in for the seat's token on the talk routes too.
+        let (status, body) = send(&app, &lobby, &key, json!([bob]), "Truce?").await;
+        assert_eq!(status, StatusCode::CREATED, "{body}");
+        assert_eq!(read(&app, &lobby, Some(&key)).await, ["Truce?"]);
+        assert_eq!(read(&app, &lobby, Some(&bob_token)).await, ["Truce?"]);
+        let (status, _) = send(&app, &lobby, &bob_token, json!([ann]), "Agreed.").await;
+        assert_eq!(status, StatusCode::CREATED);
+        assert_eq!(read(&app, &lobby, Some(&key)).await, ["Truce?", "Agreed."]);
+        // Nobody else reads a private word of it.
+        assert!(read(&app, &lobby, None).await.is_empty());
+    }
+}
