@@ -76,7 +76,8 @@ pub fn random_join<G: GameUi>(
                 .collect();
             if !choices.is_empty() {
                 let value = choices[rng.random_range(0..choices.len())];
-                body.insert(field.name.clone(), value.into());
+                // As the join form posts it: a JSON-valued field (a Contests build) parsed.
+                body.insert(field.name.clone(), field.read(value)?);
             }
         }
         match join::<G>(settings, &Value::Object(body)) {

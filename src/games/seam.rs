@@ -60,9 +60,11 @@ mod tests {
     /// `orders` (Crossing Swords' step, and every round's revealed orders in the views, the
     /// archive and the store) and `opening` (Contests' first window, and the name the host
     /// files a round's opening under, `fairness::publish::ROUND_OPENING`; no code tells steps
-    /// apart by it, `NewStep::announced` does). They are left to review; every other name is
-    /// checked.
-    const COMMON_WORDS: &[&str] = &["play", "orders", "opening"];
+    /// apart by it, `NewStep::announced` does) and `ratings` (Contests' pool of a fighter's
+    /// effective attribute ratings, and the players' ratings tables and routes,
+    /// `docs/ratings.md`; no generic code reads that pool by name). They are left to review;
+    /// every other name is checked.
+    const COMMON_WORDS: &[&str] = &["play", "orders", "opening", "ratings"];
 
     /// A game's own folders: every folder under `src/rules/` and `src/games/`, registered or
     /// not yet (a game's rules are written before its registration line, as Contests' were).
