@@ -131,16 +131,27 @@ pub fn show(value: &Value, names: &Names) -> String {
             None => s.clone(),
         },
         Value::Array(items) if items.is_empty() => "—".into(),
+        // Items that are records themselves (a fighter's modifiers) are set apart more
+        // strongly than their own fields are.
         Value::Array(items) => items
             .iter()
             .map(|v| show(v, names))
             .collect::<Vec<_>>()
-            .join(", "),
-        Value::Object(map) => map
-            .get("name")
-            .and_then(Value::as_str)
-            .map(str::to_owned)
-            .unwrap_or_else(|| value.to_string()),
+            .join(match items.iter().any(Value::is_object) {
+                true => "; ",
+                false => ", ",
+            }),
+        Value::Object(map) if map.is_empty() => "—".into(),
+        Value::Object(map) => match map.get("name").and_then(Value::as_str) {
+            Some(name) => name.to_owned(),
+            // A nested pool (a fighter's ratings, a build) reads as its fields in words, never
+            // as JSON.
+            None => map
+                .iter()
+                .map(|(key, v)| format!("{} {}", words(key), show(v, names)))
+                .collect::<Vec<_>>()
+                .join(", "),
+        },
     }
 }
 
@@ -352,6 +363,21 @@ impl Standings {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_nested_pool_reads_as_words_and_never_as_json() {
+        let names = Names::new();
+        let ratings = json!({"might": 3, "skill": 2});
+        assert_eq!(show(&ratings, &names), "Might 3, Skill 2");
+        // Written in alphabetical order, so that the map's order does not matter.
+        let modifiers =
+            json!([{"amount": 1, "attribute": "might"}, {"amount": -1, "attribute": "mind"}]);
+        assert_eq!(
+            show(&modifiers, &names),
+            "Amount 1, Attribute Might; Amount -1, Attribute Mind"
+        );
+        assert_eq!(show(&json!({}), &names), "—");
+    }
 
     #[test]
     fn pools_become_columns_and_ids_become_names() {
