@@ -218,7 +218,8 @@ async fn record(base: &str, clients: &[Client], script: Script) -> Result<(), St
         "return Array.from(document.querySelectorAll('table.pools tbody th')).map(t => t.textContent.trim());",
     )
     .await;
-    assert_eq!(table, json!(["Ann", "Eve (for Bob)"]));
+    // Ann looks at her own lobby page: her row says it is hers.
+    assert_eq!(table, json!(["Ann (you)", "Eve (for Bob)"]));
     fits(ann, "lobby").await;
     screenshots(ann, &format!("lobby-substitute{suffix}")).await;
     Ok(())

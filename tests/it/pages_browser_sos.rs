@@ -145,7 +145,19 @@ async fn play_duel(base: &str, clients: &[Client]) -> Result<(), String> {
     }
     ann.goto(&format!("{base}/lobbies/{id}")).await.unwrap();
     wait_for(ann, ".standings").await;
-    wait_for_text(ann, "Winner").await;
+    // The result in words: a winner, or a draw at the round cap (four rounds may end either way).
+    wait_for_text(ann, "Result").await;
+    let finished = ann
+        .find(Locator::Css("body"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        finished.contains("Winner: ") || finished.contains("A draw ("),
+        "the result is not said in words: {finished}"
+    );
     screenshots(ann, "sos-finished").await;
     // Bob's page never showed Ann's plan: her three cards in a row are hers alone.
     bob.goto(&format!("{base}/lobbies/{id}/rounds/1"))
