@@ -52,7 +52,7 @@ const UPSERT_RATING: &str = "INSERT INTO ratings \
 const INSERT_RESULT: &str =
     "INSERT INTO rated_results (lobby_id, pool, ended_at) VALUES ($1, $2, $3) RETURNING seq";
 
-pub(super) const INSERT_CHANGE: &str = "INSERT INTO rating_changes \
+const INSERT_CHANGE: &str = "INSERT INTO rating_changes \
     (result_seq, ordinal, profile_id, player_id, place, before_rating, before_deviation, \
     before_volatility, before_games, before_last_game_at, after_rating, after_deviation, \
     after_volatility, after_games) \
@@ -329,25 +329,38 @@ pub(super) async fn write_pg(
         .await?;
     let seq = Columns::of("rated_results", &row).int("seq")?;
     for row in change_rows(seq, &decided, &changes) {
-        let (r, d, v, g, l) = row.after;
-        sqlx::query(UPSERT_RATING)
-            .bind(&row.profile)
-            .bind(&pool)
-            .bind(game)
-            .bind(r)
-            .bind(d)
-            .bind(v)
-            .bind(g)
-            .bind(l)
-            .execute(&mut *conn)
-            .await?;
-        pg_change(conn, &row).await?;
+        upsert_rating(conn, &row.profile, &pool, game, row.after).await?;
+        insert_change(conn, &row).await?;
     }
     Ok(())
 }
 
-/// Writes one `rating_changes` row on PostgreSQL.
-pub(super) async fn pg_change(
+/// Writes a profile's rating in a pool through sqlx: PostgreSQL's finish and the rebuild on
+/// either backend.
+pub(super) async fn upsert_rating(
+    conn: &mut sqlx::AnyConnection,
+    profile: &str,
+    pool: &str,
+    game: &str,
+    (r, d, v, g, l): (f64, f64, f64, i64, Option<i64>),
+) -> Result<(), StoreError> {
+    sqlx::query(UPSERT_RATING)
+        .bind(profile)
+        .bind(pool)
+        .bind(game)
+        .bind(r)
+        .bind(d)
+        .bind(v)
+        .bind(g)
+        .bind(l)
+        .execute(&mut *conn)
+        .await?;
+    Ok(())
+}
+
+/// Writes one `rating_changes` row through sqlx: PostgreSQL's finish and the rebuild on either
+/// backend.
+pub(super) async fn insert_change(
     conn: &mut sqlx::AnyConnection,
     row: &ChangeRow,
 ) -> Result<(), StoreError> {

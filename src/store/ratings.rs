@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use uuid::Uuid;
 
 use super::columns::{Columns, Stored};
-use super::rating_rows::{ChangeRow, INSERT_CHANGE, columns, game_id};
+use super::rating_rows::{ChangeRow, columns, game_id, insert_change, upsert_rating};
 use super::{Store, StoreError};
 use crate::ratings::{Finish, Pool, RatedResult, Rating, RatingChange, Ratings};
 
@@ -252,42 +252,19 @@ impl Store {
             .execute(&mut *tx)
             .await?;
         for (profile, rating) in &recomputed {
-            let (r, d, v, g, l) = columns(rating);
-            sqlx::query(
-                "INSERT INTO ratings (profile_id, pool, game, rating, deviation, volatility, \
-                 games, last_game_at) VALUES ($1, $2, $3, $4, $5, NULLIF($6, -1.0), $7, $8)",
+            let pool = rating.pool();
+            let (profile, pool_name) = (profile.to_string(), pool.to_string());
+            upsert_rating(
+                &mut *tx,
+                &profile,
+                &pool_name,
+                game_id(pool.game),
+                columns(rating),
             )
-            .bind(profile.to_string())
-            .bind(rating.pool().to_string())
-            .bind(game_id(rating.pool().game))
-            .bind(r)
-            .bind(d)
-            .bind(v)
-            .bind(g)
-            .bind(l)
-            .execute(&mut *tx)
             .await?;
         }
         for row in &change_rows {
-            let (br, bd, bv, bg, bl) = row.before;
-            let (r, d, v, g, _) = row.after;
-            sqlx::query(INSERT_CHANGE)
-                .bind(row.seq)
-                .bind(row.ordinal)
-                .bind(&row.profile)
-                .bind(&row.player)
-                .bind(row.place)
-                .bind(br)
-                .bind(bd)
-                .bind(bv)
-                .bind(bg)
-                .bind(bl)
-                .bind(r)
-                .bind(d)
-                .bind(v)
-                .bind(g)
-                .execute(&mut *tx)
-                .await?;
+            insert_change(&mut *tx, row).await?;
         }
         tx.commit().await?;
         Ok(Rebuilt {
