@@ -255,7 +255,7 @@ impl Store {
             let pool = rating.pool();
             let (profile, pool_name) = (profile.to_string(), pool.to_string());
             upsert_rating(
-                &mut *tx,
+                &mut tx,
                 &profile,
                 &pool_name,
                 game_id(pool.game),
@@ -264,7 +264,7 @@ impl Store {
             .await?;
         }
         for row in &change_rows {
-            insert_change(&mut *tx, row).await?;
+            insert_change(&mut tx, row).await?;
         }
         tx.commit().await?;
         Ok(Rebuilt {
