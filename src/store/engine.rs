@@ -18,10 +18,10 @@ use std::sync::Arc;
 use uuid::Uuid;
 
 use super::StoreError;
-use super::deliveries::{OutboxDone, OutboxWork};
+use super::delivery_rows::{OutboxDone, OutboxWork};
 use super::feed::Published;
+use super::progress::Progress;
 use super::rows::{Change, NewLobby, Snapshot};
-use super::writer::Progress;
 
 /// A database the writer runs its batches on.
 pub(super) trait Engine {

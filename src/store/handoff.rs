@@ -22,7 +22,7 @@ use std::sync::{Arc, Mutex};
 
 use tokio::sync::mpsc;
 
-use super::deliveries::Claimed;
+use super::delivery_rows::Claimed;
 
 /// Where the SQLite writer hands its deliveries: this process's worker, once it has registered.
 #[derive(Debug, Default)]

@@ -15,8 +15,8 @@ use uuid::Uuid;
 
 use super::Store;
 use super::StoreError;
-use super::columns::{Columns, Stored};
-use super::deliveries::Claimed;
+use super::columns::Columns;
+use super::delivery_rows::{Claimed, TARGET_COLUMNS, TargetRow};
 use super::handoff::Taker;
 use super::rows::EventRow;
 use crate::events::EventKind;
@@ -163,48 +163,6 @@ pub(super) fn enqueue_sqlite(
         }
     }
     Ok(())
-}
-
-/// A destination as stored.
-#[derive(Clone, Debug)]
-pub struct TargetRow {
-    pub id: Uuid,
-    pub lobby_id: Uuid,
-    pub player_id: Option<Uuid>,
-    pub channel: String,
-    /// The URL or email address: for the delivery worker only, never shown.
-    pub address: String,
-    pub secret: Option<String>,
-    pub enabled: bool,
-    pub created_at: i64,
-    /// The event kinds it wants, sorted.
-    pub kinds: Vec<String>,
-}
-
-const TARGET_COLUMNS: &str =
-    "id, lobby_id, player_id, channel, address, secret, enabled, created_at";
-
-impl TargetRow {
-    pub(super) fn from_row(row: &(impl Stored + ?Sized)) -> Result<TargetRow, StoreError> {
-        let row = Columns::of("notify_targets", row);
-        let player_id = match row.text_or_null("player_id")? {
-            Some(text) => {
-                Some(uuid::Uuid::parse_str(&text).map_err(|e| row.corrupt("player_id", e))?)
-            }
-            None => None,
-        };
-        Ok(TargetRow {
-            id: row.uuid("id")?,
-            lobby_id: row.uuid("lobby_id")?,
-            player_id,
-            channel: row.text("channel")?,
-            address: row.text("address")?,
-            secret: row.text_or_null("secret")?,
-            enabled: row.int("enabled")? != 0,
-            created_at: row.int("created_at")?,
-            kinds: Vec::new(),
-        })
-    }
 }
 
 /// A destination to store.

@@ -17,8 +17,8 @@ use super::feed::Published;
 use super::load::load_snapshot;
 use super::pg_listen::announce;
 use super::pg_writes::{Deferred, apply};
+use super::progress::Progress;
 use super::rows::{Change, NewLobby, Snapshot, Status};
-use super::writer::Progress;
 use super::{StoreError, sql, versions};
 
 /// A writer's access to the database.

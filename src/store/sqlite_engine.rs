@@ -17,14 +17,14 @@ use std::sync::{Arc, Mutex};
 use rusqlite::{Connection, OptionalExtension, Transaction, TransactionBehavior, params};
 use uuid::Uuid;
 
-use super::deliveries::{Claimed, OutboxDone, OutboxWork};
+use super::delivery_rows::{Claimed, OutboxDone, OutboxWork};
 use super::engine::{Applied, Batch, Engine};
 use super::feed::Published;
 use super::handoff::{Handoff, Taker};
 use super::load::load_snapshot;
 use super::profile_rows::SeatBinding;
+use super::progress::Progress;
 use super::rows::{Change, NewLobby, Snapshot, Status};
-use super::writer::Progress;
 use super::{StoreError, sql};
 
 /// Opens a connection on the database file with Herald's settings: WAL lets readers run beside

@@ -9,10 +9,8 @@ use std::collections::HashSet;
 use rusqlite::{Connection, params};
 
 use super::StoreError;
-use super::deliveries::{
-    CLAIM_SQLITE, DISABLE_TARGET, OutboxDone, OutboxWork, RECORD_SQLITE, Records, SETTLE_SQLITE,
-    claimed_of,
-};
+use super::deliveries::{CLAIM_SQLITE, DISABLE_TARGET, RECORD_SQLITE, SETTLE_SQLITE};
+use super::delivery_rows::{OutboxDone, OutboxWork, Records, claimed_of};
 
 /// Runs `work` on `conn` (the batch's open transaction).
 pub(super) fn run(conn: &Connection, work: &OutboxWork) -> Result<OutboxDone, StoreError> {

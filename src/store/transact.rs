@@ -5,8 +5,8 @@
 use tokio::sync::oneshot;
 use uuid::Uuid;
 
+use super::jobs::{Decision, Job, Read, WriteError, Written};
 use super::rows::{Change, NewLobby, Snapshot};
-use super::writer::{Decision, Job, Read, Written};
 use super::{Store, StoreError};
 
 /// Why a transaction did not apply.
@@ -34,14 +34,6 @@ pub struct Committed<T> {
     pub event_seq: i64,
     /// Milliseconds since the Unix epoch, by the store's clock, when the batch ran.
     pub at: i64,
-}
-
-/// Why writing a decided change failed (writing never refuses: deciding did that).
-#[derive(Debug)]
-pub(super) enum WriteError {
-    /// The lobby's version moved between the read and the write.
-    Conflict,
-    Database(StoreError),
 }
 
 impl<E> From<WriteError> for TransactError<E> {

@@ -18,7 +18,7 @@ use uuid::Uuid;
 
 use super::StoreError;
 use super::columns::Columns;
-use super::writer::next_batch;
+use super::jobs::next_batch;
 
 /// The versions of `ids` (lobby ids as stored), read without locking (a batch locks its own
 /// with [`lock_batch`]). Lobbies that do not exist are absent.

@@ -16,108 +16,21 @@
 //!
 //! Everything here is the same on both backends; the statements are the [`Engine`]'s.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::mpsc;
 use uuid::Uuid;
 
 use super::StoreError;
 use super::cache::Cache;
-use super::deliveries::{OutboxDone, OutboxWork};
 use super::engine::{Applied, Batch, Engine};
-use super::feed::{Feed, Published};
+use super::feed::Feed;
+use super::jobs::{Job, MAX_BATCH, WriteError, Written, next_batch};
 use super::pg_engine::PgEngine;
-use super::rows::{Change, EventRow, NewLobby, Snapshot};
-use super::transact::WriteError;
+use super::progress::{Ending, Progress};
+use super::rows::{Change, Snapshot};
 use crate::clock::Clock;
-
-/// The most changes one transaction takes.
-pub(super) const MAX_BATCH: usize = 512;
-
-/// What a writer found for a decision to be taken on.
-pub(super) enum Read<'a> {
-    Found(&'a Snapshot),
-    /// No such lobby.
-    Missing,
-    /// The read failed; the batch fails with it.
-    Failed,
-}
-
-/// What a caller's decision produced: the change to apply (None: refused, nothing to write) and
-/// how to answer the caller once the batch's fate is known (the lobby's last event number).
-pub(super) struct Decision {
-    pub change: Option<Change>,
-    pub deliver: Deliver,
-}
-
-/// Answers one caller, once the batch's fate is known.
-pub(super) type Deliver = Box<dyn FnOnce(Result<Written, WriteError>) + Send>;
-
-/// What a committed change left: the lobby's last event number, and the batch's instant
-/// (the time every row it wrote carries).
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Written {
-    pub event_seq: i64,
-    pub at: i64,
-}
-
-/// A decision to take on what the writer read.
-pub(super) type Decide = Box<dyn FnOnce(Read<'_>) -> Decision + Send>;
-
-pub(super) enum Job {
-    Transact {
-        lobby: Uuid,
-        decide: Decide,
-    },
-    CreateLobby {
-        lobby: NewLobby,
-        reply: oneshot::Sender<Result<(), StoreError>>,
-    },
-    /// The delivery worker's claims and settlements (SQLite only: `deliveries.rs`).
-    Outbox {
-        work: OutboxWork,
-        reply: oneshot::Sender<Result<OutboxDone, StoreError>>,
-    },
-}
-
-impl Job {
-    /// Answers the job's caller that the shared transaction failed before reaching it.
-    fn fail(self, error: &Arc<StoreError>) {
-        match self {
-            Job::Transact { decide, .. } => {
-                let Decision { deliver, .. } = decide(Read::Failed);
-                deliver(Err(WriteError::Database(StoreError::BatchFailed(
-                    error.clone(),
-                ))));
-            }
-            Job::CreateLobby { reply, .. } => {
-                let _ = reply.send(Err(StoreError::BatchFailed(error.clone())));
-            }
-            Job::Outbox { reply, .. } => {
-                let _ = reply.send(Err(StoreError::BatchFailed(error.clone())));
-            }
-        }
-    }
-
-    /// The lobby the job is about (outbox work is about none, and sorts first).
-    pub fn lobby(&self) -> Uuid {
-        match self {
-            Job::Transact { lobby, .. } => *lobby,
-            Job::CreateLobby { lobby, .. } => lobby.id,
-            Job::Outbox { .. } => Uuid::nil(),
-        }
-    }
-
-    /// Whether the job changes a lobby (what the group-commit counts count).
-    fn changes_a_lobby(&self) -> bool {
-        match self {
-            Job::Transact { .. } | Job::CreateLobby { .. } => true,
-            Job::Outbox { .. } => false,
-        }
-    }
-}
 
 /// Counts of the writers' work: how many shared commits carried how many changes.
 #[derive(Debug, Default)]
@@ -208,144 +121,10 @@ where
     })
 }
 
-/// Waits for the next item, then takes every item already queued behind it, up to `max`:
-/// what a task that shares one statement or commit among queued requests runs on. False once
-/// the queue is closed and empty.
-pub(super) async fn next_batch<T>(
-    queue: &mut mpsc::Receiver<T>,
-    batch: &mut Vec<T>,
-    max: usize,
-) -> bool {
-    let Some(first) = queue.recv().await else {
-        return false;
-    };
-    batch.push(first);
-    while batch.len() < max {
-        match queue.try_recv() {
-            Ok(item) => batch.push(item),
-            Err(_) => break,
-        }
-    }
-    true
-}
-
 async fn write_loop<E: Engine>(mut engine: E, shared: Shared, mut jobs: mpsc::Receiver<Job>) {
     let mut batch = Vec::with_capacity(MAX_BATCH);
     while next_batch(&mut jobs, &mut batch, MAX_BATCH).await {
         run_batch(&mut engine, &shared, &mut batch).await;
-    }
-}
-
-/// How a job ended inside the transaction, to be told once the commit is known.
-enum Ending {
-    Decided {
-        deliver: Deliver,
-        result: Result<i64, WriteError>,
-    },
-    Created {
-        reply: oneshot::Sender<Result<(), StoreError>>,
-        result: Result<(), StoreError>,
-    },
-    Outbox {
-        reply: oneshot::Sender<Result<OutboxDone, StoreError>>,
-        result: Result<OutboxDone, StoreError>,
-    },
-}
-
-/// The batch so far: how each job ended, and each changed lobby as it will be once committed.
-pub(super) struct Progress {
-    /// The batch's instant, from the store's clock: what every row it writes is stamped with.
-    pub at: i64,
-    endings: Vec<Ending>,
-    pub changed: HashMap<Uuid, Arc<Snapshot>>,
-    /// Each written change's events, numbered, in the order written (for the `Feed`).
-    pub published: Vec<(Uuid, Published)>,
-}
-
-impl Progress {
-    /// A batch that runs at `at`, with nothing done yet.
-    fn at(at: i64) -> Progress {
-        Progress {
-            at,
-            endings: Vec::new(),
-            changed: HashMap::new(),
-            published: Vec::new(),
-        }
-    }
-
-    /// Reading the lobby failed, so the batch fails: its caller hears the batch's failure.
-    fn read_failed(&mut self, decide: Decide) {
-        let Decision { deliver, .. } = decide(Read::Failed);
-        self.broke(deliver);
-    }
-
-    /// The batch broke while this job ran: its caller hears the batch's failure.
-    fn broke(&mut self, deliver: Deliver) {
-        self.endings.push(Ending::Decided {
-            deliver,
-            result: Ok(0),
-        });
-    }
-
-    /// Lets the caller decide on what was read. Returns what to write, or None if there is
-    /// nothing to write (refused, or no such lobby: the caller's answer is already recorded).
-    fn decide(
-        &mut self,
-        decide: Decide,
-        snapshot: Option<Arc<Snapshot>>,
-    ) -> Option<(Arc<Snapshot>, Change, Deliver)> {
-        let read = match &snapshot {
-            Some(snapshot) => Read::Found(snapshot),
-            None => Read::Missing,
-        };
-        let Decision { change, deliver } = decide(read);
-        match (change, snapshot) {
-            (Some(change), Some(snapshot)) => Some((snapshot, change, deliver)),
-            _ => {
-                self.endings.push(Ending::Decided {
-                    deliver,
-                    result: Ok(0),
-                });
-                None
-            }
-        }
-    }
-
-    /// Records a written change: its lobby as the commit will leave it or, if the version had
-    /// moved, nothing held of it at all.
-    fn written(
-        &mut self,
-        cache: &Cache,
-        snapshot: &Snapshot,
-        change: Change,
-        deliver: Deliver,
-        result: Result<i64, WriteError>,
-    ) {
-        let lobby = snapshot.lobby.id;
-        match &result {
-            Ok(_) => {
-                let first = snapshot.lobby.event_seq + 1;
-                let events: Published = (first..)
-                    .zip(&change.events)
-                    .map(|(seq, event)| EventRow {
-                        seq,
-                        kind: event.kind.as_str().to_string(),
-                        data: event.data.clone(),
-                    })
-                    .collect();
-                self.published.push((lobby, events));
-                let after = snapshot.after(change, self.at);
-                self.changed.insert(lobby, Arc::new(after));
-            }
-            Err(WriteError::Conflict) => {
-                // Nothing was written (the version check comes first), but what we hold of
-                // this lobby is not current: reload it next time.
-                self.changed.remove(&lobby);
-                cache.forget(lobby);
-            }
-            Err(WriteError::Database(_)) => {}
-        }
-        self.endings.push(Ending::Decided { deliver, result });
     }
 }
 
