@@ -175,9 +175,12 @@ async fn mail_addresses_codes_and_sessions_appear_nowhere() {
         pages.push(phone.get("/u/hush%20ann").await);
         let mut replies: Vec<String> = pages.iter().map(|p| p.html.clone()).collect();
         for page in &pages {
-            replies.extend(page.headers.iter().filter_map(|(name, value)| {
-                (name != "set-cookie").then(|| value.to_str().unwrap_or("").to_string())
-            }));
+            replies.extend(
+                page.headers
+                    .iter()
+                    .filter(|(name, _)| *name != "set-cookie")
+                    .map(|(_, value)| value.to_str().unwrap_or("").to_string()),
+            );
         }
         replies.push(app.get("/api/v1/profiles/hush%20ann", None).await.text);
         let logged = logs.text();

@@ -37,6 +37,7 @@ pub mod rules_page;
 mod seat_badge;
 mod seat_labels;
 pub mod session;
+mod sign_in_routes;
 mod sign_in_ways;
 pub mod table;
 mod talk;
@@ -168,7 +169,7 @@ pub fn routes(state: &AppState) -> Router<AppState> {
         .route("/me/sessions/{id}/revoke", post(me_page::revoke_session))
         .route("/me/sign-out", post(me_page::sign_out))
         .route("/u/{handle}", get(profile_page::show_profile))
-        .merge(sign_in_ways::routes())
+        .merge(sign_in_routes::routes())
         .layer(middleware::from_fn_with_state(
             state.clone(),
             session::issue_csrf,
