@@ -40,12 +40,22 @@ impl Host {
     /// Starts a session for the profile `key` names (401 for an unknown or revoked key).
     pub async fn sign_in(&self, key: &str) -> Result<Started, AppError> {
         let Signed { profile, key_id } = self.signed(Some(key)).await?;
+        self.start_session(profile, key_id).await
+    }
+
+    /// Starts a session for `profile` that lives as long as `from` does: a key, a passkey or
+    /// a mail address (`store/sessions.rs`).
+    pub(super) async fn start_session(
+        &self,
+        profile: ProfileRow,
+        from: Uuid,
+    ) -> Result<Started, AppError> {
         let secret = new_token();
         let now = self.store.clock().now_millis();
         let row = SessionRow {
             id: Uuid::new_v4(),
             profile: profile.id,
-            key: key_id,
+            key: from,
             created_at: now,
             expires_at: now + SESSION_MILLIS,
         };

@@ -65,18 +65,27 @@ impl AppState {
     }
 }
 
-/// The client-facing settings: trusted proxies, the public URL, and the rate limiters.
+/// The client-facing settings: trusted proxies, the public URL, the rate limiters, and the
+/// passkeys' relying party (the public URL's; None: passkeys off).
 #[derive(Debug)]
 pub struct Edge {
     pub exposure: Exposure,
     pub limiters: Limiters,
+    pub passkeys: Option<crate::host::passkeys::Passkeys>,
 }
 
 impl Edge {
     pub fn new(exposure: Exposure, rates: &RateLimits) -> Edge {
+        let passkeys =
+            crate::host::passkeys::Passkeys::for_public_url(exposure.public_url.as_deref())
+                .unwrap_or_else(|error| {
+                    tracing::warn!(%error, "HERALD_PUBLIC_URL: passkeys are off");
+                    None
+                });
         Edge {
             exposure,
             limiters: Limiters::new(rates),
+            passkeys,
         }
     }
 }

@@ -7,6 +7,7 @@ pub mod mail;
 pub mod notice;
 pub mod outcome;
 pub mod send;
+pub mod sign_in_mail;
 pub mod worker;
 
 pub use send::Sender;

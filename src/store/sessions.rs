@@ -1,6 +1,6 @@
 //! Signed-in browsers and the list of a profile's keys (docs/identity.md, "Signing in").
-//! A session's secret arrives here only as its hash; a session whose key was revoked is not
-//! found (the lookup joins the key), and revoking a key deletes its sessions too.
+//! A session's secret arrives here only as its hash; a session whose key (or passkey, or mail
+//! address) was removed is not found, and removing one deletes its sessions too.
 
 use uuid::Uuid;
 
@@ -21,13 +21,19 @@ pub struct SessionRow {
 const INSERT: &str = "INSERT INTO sessions (id, secret_hash, profile_id, key_id, created_at, expires_at) \
     VALUES ($1, $2, $3, $4, $5, $6)";
 
+/// A session lives while what it came from does: a key, a passkey or a mail address.
 const BY_SECRET: &str = "SELECT s.id, s.profile_id, s.key_id, s.created_at, s.expires_at \
-    FROM sessions s JOIN profile_keys k ON k.id = s.key_id \
-    WHERE s.secret_hash = $1 AND s.expires_at > $2";
+    FROM sessions s WHERE s.secret_hash = $1 AND s.expires_at > $2 AND (\
+    EXISTS (SELECT 1 FROM profile_keys k WHERE k.id = s.key_id) \
+    OR EXISTS (SELECT 1 FROM passkeys p WHERE p.id = s.key_id) \
+    OR EXISTS (SELECT 1 FROM profile_mail m WHERE m.id = s.key_id))";
 
 const OF_PROFILE: &str = "SELECT s.id, s.profile_id, s.key_id, s.created_at, s.expires_at \
-    FROM sessions s JOIN profile_keys k ON k.id = s.key_id \
-    WHERE s.profile_id = $1 AND s.expires_at > $2 ORDER BY s.created_at, s.id";
+    FROM sessions s WHERE s.profile_id = $1 AND s.expires_at > $2 AND (\
+    EXISTS (SELECT 1 FROM profile_keys k WHERE k.id = s.key_id) \
+    OR EXISTS (SELECT 1 FROM passkeys p WHERE p.id = s.key_id) \
+    OR EXISTS (SELECT 1 FROM profile_mail m WHERE m.id = s.key_id)) \
+    ORDER BY s.created_at, s.id";
 
 const KEYS_OF: &str = "SELECT id, profile_id, key_hash, created_at FROM profile_keys \
     WHERE profile_id = $1 ORDER BY created_at, id";

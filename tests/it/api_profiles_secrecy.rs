@@ -108,3 +108,111 @@ async fn keys_and_tokens_appear_only_in_the_reply_that_issues_them() {
         }
     }
 }
+
+/// The sign-in ways (docs/identity.md, "A sign-in code by mail"; passkeys' credentials are
+/// checked the same way in `pages_browser_passkeys.rs`, the only place a browser makes one):
+/// no mail address, code, key or session secret in any page, error, API reply or log line.
+#[tokio::test]
+async fn mail_addresses_codes_and_sessions_appear_nowhere() {
+    use crate::notify_mail::with_smtp;
+    use crate::notify_receivers::settings;
+    use crate::pages_client::Visitor;
+    use crate::pages_sign_in_mail::{ANN, code_mailed_to, signed_in};
+    use crate::support::notify_apps;
+
+    let (with_mail, inbox) = with_smtp(settings());
+    for app in notify_apps(with_mail).await {
+        inbox.lock().unwrap().clear();
+        // At trace, without timestamps: their microseconds would be six digits like a code.
+        let logs = Captured::default();
+        let subscriber = tracing_subscriber::fmt()
+            .with_writer(logs.clone())
+            .with_ansi(false)
+            .with_max_level(tracing::Level::TRACE)
+            .without_time()
+            .finish();
+        let _guard = tracing::subscriber::set_default(subscriber);
+        let mut ann = signed_in(&app, "Hush Ann").await;
+        let mut pages = vec![ann.get("/me").await];
+        pages.push(ann.post("/me/mail", &[("address", ANN)]).await);
+        let attempt = pages.last().unwrap().input_value("attempt").unwrap();
+        let confirm = code_mailed_to(&inbox, ANN, 0).await;
+        pages.push(
+            ann.post("/me/mail/confirm", &[("attempt", &attempt), ("code", "12")])
+                .await,
+        );
+        pages.push(
+            ann.post(
+                "/me/mail/confirm",
+                &[("attempt", &attempt), ("code", &confirm)],
+            )
+            .await,
+        );
+        pages.push(ann.get("/me").await);
+        let mut phone = Visitor::new(&app);
+        pages.push(phone.post("/me/code", &[("address", ANN)]).await);
+        let attempt = pages.last().unwrap().input_value("attempt").unwrap();
+        let code = code_mailed_to(&inbox, ANN, 1).await;
+        pages.push(phone.post("/me/code", &[("address", "Not @ mail")]).await);
+        pages.push(phone.post("/me/code", &[("address", ANN)]).await);
+        pages.push(phone.post("/me/code", &[("address", ANN)]).await);
+        assert_eq!(
+            pages.last().unwrap().status,
+            StatusCode::TOO_MANY_REQUESTS,
+            "an error page is checked too"
+        );
+        pages.push(
+            phone
+                .post(
+                    "/me/code/sign-in",
+                    &[("attempt", &attempt), ("code", &code)],
+                )
+                .await,
+        );
+        let secret = phone.cookies["herald_session"].clone();
+        pages.push(phone.get("/me").await);
+        assert!(pages.last().unwrap().html.contains("Signed in as"));
+        pages.push(phone.get("/u/hush%20ann").await);
+        let mut replies: Vec<String> = pages.iter().map(|p| p.html.clone()).collect();
+        for page in &pages {
+            replies.extend(
+                page.headers
+                    .iter()
+                    .filter(|(name, _)| *name != "set-cookie")
+                    .map(|(_, value)| value.to_str().unwrap_or("").to_string()),
+            );
+        }
+        replies.push(app.get("/api/v1/profiles/hush%20ann", None).await.text);
+        let logged = logs.text();
+        assert!(!logged.is_empty(), "the log was captured");
+        let ann_secret = ann.cookies["herald_session"].clone();
+        for hidden in [ANN, "ann.mail@", &confirm, &code, &secret, &ann_secret] {
+            for reply in &replies {
+                assert!(
+                    !shows(reply, hidden),
+                    "{}: {hidden} in {reply}",
+                    app.backend
+                );
+            }
+            assert!(
+                !shows(&logged, hidden),
+                "{}: {hidden} in the log",
+                app.backend
+            );
+        }
+    }
+}
+
+/// Whether `text` shows `secret`: a code (six digits) only as a token of its own, since ids
+/// and hex tokens hold runs of digits by chance.
+fn shows(text: &str, secret: &str) -> bool {
+    if !secret.bytes().all(|b| b.is_ascii_digit()) {
+        return text.contains(secret);
+    }
+    let bytes = text.as_bytes();
+    let apart =
+        |i: Option<usize>| i.is_none_or(|i| !bytes[i].is_ascii_alphanumeric() && bytes[i] != b'-');
+    text.match_indices(secret).any(|(at, _)| {
+        apart(at.checked_sub(1)) && apart(Some(at + secret.len()).filter(|&i| i < bytes.len()))
+    })
+}

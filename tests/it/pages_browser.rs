@@ -47,9 +47,9 @@ pub(crate) enum Script {
 }
 
 /// chromedriver, ended when the test ends (also on panic).
-struct Driver {
+pub(crate) struct Driver {
     child: Child,
-    port: u16,
+    pub(crate) port: u16,
 }
 
 impl Drop for Driver {
@@ -113,7 +113,7 @@ async fn is_chromedriver(port: u16) -> bool {
     false
 }
 
-async fn start_driver() -> Driver {
+pub(crate) async fn start_driver() -> Driver {
     for _attempt in 0..3 {
         let port = free_port();
         let child = Command::new(chromedriver())
@@ -138,7 +138,7 @@ async fn start_driver() -> Driver {
 }
 
 /// A fresh browser session: its own profile directory, so its own cookies.
-async fn browser(driver: &Driver, profile: &Path, script: Script) -> Client {
+pub(crate) async fn browser(driver: &Driver, profile: &Path, script: Script) -> Client {
     let mut options = json!({
         "binary": chromium(),
         "args": [

@@ -11,6 +11,7 @@ use axum::response::Response;
 
 use super::my_games::MY_KEY_COOKIE;
 use super::session::{CheckedForm, Transport, cookie};
+use super::sign_in_ways::Ways;
 use super::{Live, PageError, PagePath, again, base_url, see_other};
 use crate::error::AppError;
 use crate::host::my_games::well_formed_key;
@@ -20,7 +21,7 @@ use crate::http::AppState;
 
 pub const SESSION_COOKIE: &str = "herald_session";
 
-fn session_cookie(secret: &str, transport: Transport) -> HeaderValue {
+pub(super) fn session_cookie(secret: &str, transport: Transport) -> HeaderValue {
     let secure = if transport.https { "; Secure" } else { "" };
     let age = SESSION_MILLIS / 1000;
     let text =
@@ -33,14 +34,17 @@ fn forget_session_cookie() -> HeaderValue {
 }
 
 /// This browser's session, if its cookie names a live one.
-async fn session_of(app: &AppState, headers: &HeaderMap) -> Result<Option<Session>, PageError> {
+pub(super) async fn session_of(
+    app: &AppState,
+    headers: &HeaderMap,
+) -> Result<Option<Session>, PageError> {
     match cookie(headers, SESSION_COOKIE).filter(|s| well_formed_key(s)) {
         Some(secret) => Ok(app.host.session(secret).await?),
         None => Ok(None),
     }
 }
 
-fn signed_out() -> PageError {
+pub(super) fn signed_out() -> PageError {
     PageError(AppError::unauthenticated(
         "signed-out",
         "This browser is not signed in: open your profile's sign-in link first.",
@@ -68,6 +72,8 @@ pub struct MePage {
     pub link: Option<String>,
     pub error: Option<String>,
     pub form_handle: String,
+    /// Passkeys and codes by mail, where configured (`sign_in_ways.rs`).
+    pub ways: Ways,
 }
 
 async fn me_page(
@@ -76,6 +82,8 @@ async fn me_page(
     csrf: String,
     link: Option<String>,
 ) -> Result<MePage, PageError> {
+    let session = session_of(app, headers).await?;
+    let ways = Ways::for_page(app, session.as_ref().map(|s| s.profile.id), &csrf).await?;
     let mut page = MePage {
         title: "My profile".into(),
         live: None,
@@ -86,8 +94,9 @@ async fn me_page(
         link,
         error: None,
         form_handle: String::new(),
+        ways,
     };
-    if let Some(session) = session_of(app, headers).await? {
+    if let Some(session) = session {
         let held = app.host.credentials(session.profile.id).await?;
         page.keys = held
             .keys
@@ -155,6 +164,7 @@ pub async fn make_profile(
             let started = app.host.sign_in(&created.key).await?;
             let link = format!("{}/me/as/{}", base_url(&headers), created.key);
             let mut page = me_page(&app, &HeaderMap::new(), csrf, Some(link)).await?;
+            page.ways = Ways::for_page(&app, Some(started.profile.id), &page.csrf).await?;
             page.handle = Some(started.profile.handle);
             let mut response = axum::response::IntoResponse::into_response(page);
             response.headers_mut().append(

@@ -21,9 +21,11 @@ mod lobby;
 mod lobby_detail;
 mod mail_form;
 mod mail_section;
+mod mail_sign_in;
 mod me_page;
 mod my_games;
 mod ordered;
+mod passkeys;
 mod play;
 pub mod posts;
 mod profile_page;
@@ -35,6 +37,8 @@ pub mod rules_page;
 mod seat_badge;
 mod seat_labels;
 pub mod session;
+mod sign_in_routes;
+mod sign_in_ways;
 pub mod table;
 mod talk;
 mod unsubscribe;
@@ -165,6 +169,7 @@ pub fn routes(state: &AppState) -> Router<AppState> {
         .route("/me/sessions/{id}/revoke", post(me_page::revoke_session))
         .route("/me/sign-out", post(me_page::sign_out))
         .route("/u/{handle}", get(profile_page::show_profile))
+        .merge(sign_in_routes::routes())
         .layer(middleware::from_fn_with_state(
             state.clone(),
             session::issue_csrf,
@@ -172,6 +177,7 @@ pub fn routes(state: &AppState) -> Router<AppState> {
     Router::new()
         .route("/static/herald.css", get(stylesheet))
         .route("/static/herald.js", get(script))
+        .route("/static/passkeys.js", get(passkeys_script))
         .route(
             "/unsubscribe/{token}",
             get(unsubscribe::ask).post(unsubscribe::unsubscribe),
@@ -202,6 +208,14 @@ async fn stylesheet() -> Response {
 
 async fn script() -> Response {
     asset("text/javascript; charset=utf-8", JS)
+}
+
+/// The passkey ceremonies' script, loaded only by `/me` where passkeys are on.
+async fn passkeys_script() -> Response {
+    asset(
+        "text/javascript; charset=utf-8",
+        include_str!("../../../static/passkeys.js"),
+    )
 }
 
 /// Path parameters of a page; a path that does not decode is an HTML 404 (see
