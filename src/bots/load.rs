@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use futures_util::future::join_all;
-use serde_json::json;
+use serde_json::{Value, json};
 use tokio::sync::Semaphore;
 
 use super::client::{Api, ClientError};
@@ -212,6 +212,12 @@ pub async fn run(args: LoadArgs) -> Result<Report, ClientError> {
     })
 }
 
+/// The lobby the load generator plays of `kind` when `players` and `max_rounds` are asked for:
+/// how many seats it fills and the settings it creates it with ([`GameUi::load_lobby`]).
+pub fn lobby(kind: GameKind, players: usize, max_rounds: u32) -> (usize, Value) {
+    with_game!(kind, G => G::load_lobby(players, max_rounds))
+}
+
 async fn seat(
     api: &Api,
     args: &LoadArgs,
@@ -226,7 +232,7 @@ async fn seat(
         code: e.code().to_owned(),
         message: e.to_string(),
     })?;
-    let (players, settings) = with_game!(kind, G => G::load_lobby(args.players, args.max_rounds));
+    let (players, settings) = lobby(kind, args.players, args.max_rounds);
     let (id, host) = {
         let _permit = gate.acquire().await.expect("the gate is never closed");
         api.create_lobby(&args.game, &format!("Load {i}"), settings)

@@ -76,7 +76,7 @@ pub fn random_join<G: GameUi>(
                 .collect();
             if !choices.is_empty() {
                 let value = choices[rng.random_range(0..choices.len())];
-                // As the join form posts it: a JSON-valued field (a Contests build) parsed.
+                // As the join form posts it: a JSON-valued field (`Field::json`) parsed.
                 body.insert(field.name.clone(), field.read(value)?);
             }
         }

@@ -67,7 +67,7 @@ mod tests {
     const COMMON_WORDS: &[&str] = &["play", "orders", "opening", "ratings"];
 
     /// A game's own folders: every folder under `src/rules/` and `src/games/`, registered or
-    /// not yet (a game's rules are written before its registration line, as Contests' were).
+    /// not yet (a game's rules may be written before its registration line).
     fn own_dirs() -> Vec<String> {
         let root = Path::new(env!("CARGO_MANIFEST_DIR"));
         ["src/rules", "src/games"]

@@ -539,8 +539,8 @@ pub struct NewStep {
     pub public: Option<PublicLog>,
     /// A step of the game's, which a `step-resolved` event announces (and carries the digests
     /// of); not a round's opening or the host's closing step. Told by this mark, not by the
-    /// step's name: a game may name a step of its own as the host names a round's opening
-    /// (Contests' `opening`). Not written as such.
+    /// step's name: a game may name a step of its own as the host names a round's opening.
+    /// Not written as such.
     pub announced: bool,
 }
 

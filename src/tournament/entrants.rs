@@ -71,7 +71,7 @@ pub enum Format {
     RoundRobin,
     /// Duels; a round's losers are out.
     Knockout,
-    /// Many-player boards (Crossing Swords); points are the VP scored.
+    /// Many-player boards; points are the VP scored.
     Melee,
 }
 

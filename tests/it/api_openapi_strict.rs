@@ -5,7 +5,10 @@
 use std::time::Duration;
 
 use axum::http::{Method, StatusCode};
+use herald::bots::policy::{Strategy, answer};
 use herald::clock::Clock;
+use herald::games::GameKind;
+use rand::SeedableRng;
 use serde_json::{Map, Value, json};
 
 use crate::api_deadlines::event_kinds;
@@ -131,15 +134,29 @@ fn object_pointers(value: &Value, at: String, out: &mut Vec<String>) {
     }
 }
 
-/// The document's lobby examples and, for each game, one with an object at every depth.
+/// The document's lobby examples and, for each registered game, one with an object at every
+/// depth (a game without one here fails, rather than being skipped).
 fn deep_bodies(doc: &Value) -> Vec<Value> {
     let mut bodies: Vec<Value> = doc["components"]["schemas"]["CreateLobbyRequest"]["examples"]
         .as_array()
         .unwrap()
         .clone();
-    bodies.push(json!({"game": "crossing-swords", "name": "Deep", "settings": {"max_rounds": 3, "setup": {"round": 2, "players": [{"hp": 9, "vp": 2}, {"hp": 20}]}}}));
-    bodies.push(json!({"game": "bst", "name": "Deep", "settings": {"setup": {"players": [{"charges": 2}, {"poison": 1}]}}}));
-    bodies.push(json!({"game": "scale-of-styles", "name": "Deep", "settings": {"window": 2, "setup": {"round": 2, "players": [{"level": 3}, {"combat_dice": [6, 6]}]}}}));
+    for kind in GameKind::ALL {
+        let settings = match kind.id() {
+            "crossing-swords" => {
+                json!({"max_rounds": 3, "setup": {"round": 2, "players": [{"hp": 9, "vp": 2}, {"hp": 20}]}})
+            }
+            "bst" => json!({"setup": {"players": [{"charges": 2}, {"poison": 1}]}}),
+            "scale-of-styles" => {
+                json!({"window": 2, "setup": {"round": 2, "players": [{"level": 3}, {"combat_dice": [6, 6]}]}})
+            }
+            "contests" => {
+                json!({"max_phases": 9, "setup": {"round": 2, "after": "magic", "players": [{"hp": 9}, {"energy": 3}]}})
+            }
+            other => panic!("{other}: write a create body that starts from a position here"),
+        };
+        bodies.push(json!({"game": kind.id(), "name": "Deep", "settings": settings}));
+    }
     bodies
 }
 
@@ -421,9 +438,12 @@ async fn every_event_and_view_sent_fits_its_documented_schema() {
     let app = sqlite_app().await;
     let doc = document(&app).await;
     let mut seen = Vec::new();
-    for game in ["crossing-swords", "bst", "scale-of-styles"] {
-        let (lobby, host) = app.create_lobby(game, json!({"max_rounds": 1})).await;
-        let (a, token) = app.join(&lobby, json!({"name": "A"})).await;
+    // Every registered game, with its first order as its reference bot answers its prompt.
+    let mut rng = rand::rngs::StdRng::seed_from_u64(5);
+    for kind in GameKind::ALL {
+        let game = kind.id();
+        let (lobby, host) = app.create_lobby(game, json!({})).await;
+        let (_, token) = app.join(&lobby, json!({"name": "A"})).await;
         app.join(&lobby, json!({"name": "B"})).await;
         let base = format!("/api/v1/lobbies/{lobby}");
         app.post(&format!("{base}/close-signups"), Some(&host), json!({}))
@@ -431,14 +451,17 @@ async fn every_event_and_view_sent_fits_its_documented_schema() {
         app.start(&lobby, &host).await;
         let me = app.get(&format!("{base}/me"), Some(&token)).await.body;
         assert_fits(&doc, &component("MeView"), &me, "me");
-        let order = match game {
-            "bst" => json!({"round": 1, "step": "play", "move": "guard", "token": me["hand"][0]}),
-            "scale-of-styles" => json!({"round": 1, "step": "plan", "cards": ["JK1", "KS"]}),
-            _ => json!({"round": 1, "step": "orders", "move": "mend", "target": a}),
-        };
+        let order = answer(&me, Strategy::Random, &mut rng).expect("a prompt to answer");
+        assert_fits(&doc, &component("Order"), &order, game);
         let receipt = app
             .post(&format!("{base}/orders"), Some(&token), order)
             .await;
+        assert_eq!(
+            receipt.status,
+            StatusCode::ACCEPTED,
+            "{game}: {}",
+            receipt.text
+        );
         assert_fits(&doc, &component("Receipt"), &receipt.body, "a receipt");
         let lobby_view = app.get(&base, None).await.body;
         assert_fits(&doc, &component("LobbyView"), &lobby_view, "the lobby");

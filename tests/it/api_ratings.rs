@@ -15,7 +15,7 @@ use crate::support::{TestApp, manual_apps};
 const CHARACTERS: [&str; 2] = ["sellsword", "sellsword"];
 
 /// A started rated lobby of `game` with each key's profile seated: (lobby, host, players).
-async fn rated(
+pub(crate) async fn rated(
     app: &TestApp,
     game: &str,
     settings: Value,

@@ -10,6 +10,7 @@ use herald::bots::client::Api;
 use herald::bots::drive::Drive;
 use herald::bots::load::{self, LoadArgs};
 use herald::bots::policy::Strategy;
+use herald::games::GameKind;
 use herald::host::Host;
 use herald::store::Store;
 
@@ -33,24 +34,17 @@ async fn server_with(options: herald::Options) -> (String, tempfile::TempDir) {
     (address, dir)
 }
 
-/// Two bots per game, driven only by their event streams, play Crossing Swords and BST to the
-/// end. (The timeout only guards against a hang; nothing is timed.)
+/// Two bots per game, driven only by their event streams, play every registered game to the
+/// end, in the load generator's lobby of it (a cap of 15 rounds where the game has one), each
+/// strategy on alternate games. (The timeout only guards against a hang; nothing is timed.)
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn reference_bots_play_whole_games_from_their_event_streams() {
+async fn reference_bots_play_whole_games_of_every_game_from_their_event_streams() {
     let (url, _dir) = server().await;
     let api = Api::new(&url);
-    for (game, settings, strategy) in [
-        (
-            "crossing-swords",
-            json!({"max_players": 2, "max_rounds": 15}),
-            Strategy::Random,
-        ),
-        (
-            "bst",
-            json!({"seed": 9, "max_rounds": 15}),
-            Strategy::Greedy,
-        ),
-    ] {
+    for (i, kind) in GameKind::ALL.into_iter().enumerate() {
+        let game = kind.id();
+        let strategy = [Strategy::Random, Strategy::Greedy][i % 2];
+        let (_, settings) = load::lobby(kind, 2, 15);
         let (lobby, host) = api.create_lobby(game, "bots", settings).await.unwrap();
         let mut bots = Vec::new();
         for name in ["Ann", "Bob"] {
@@ -72,7 +66,42 @@ async fn reference_bots_play_whole_games_from_their_event_streams() {
             played.unwrap().expect("the bot plays without error");
         }
         let view = api.lobby(&lobby).await.unwrap();
-        assert_eq!(view["status"], "finished", "{game}");
+        assert_eq!(view["status"], "finished", "{game}: {view}");
+    }
+}
+
+/// The load generator plays lobbies of every registered game to their end, over each drive and
+/// strategy, with no error: two answers at least a game (every game seats two players at least).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_load_generator_plays_every_game_to_the_end() {
+    let (url, _dir) = server().await;
+    for (i, kind) in GameKind::ALL.into_iter().enumerate() {
+        let (drive, strategy) = [
+            (Drive::Streams, Strategy::Greedy),
+            (Drive::Poll, Strategy::Random),
+        ][i % 2];
+        let args = LoadArgs {
+            url: url.clone(),
+            game: kind.id().into(),
+            lobbies: 2,
+            players: 3,
+            max_rounds: 4,
+            connections: 4,
+            strategy,
+            drive,
+            server_pid: Vec::new(),
+            database_processes: Vec::new(),
+            seed: 3,
+            webhooks: false,
+            webhook_events: Vec::new(),
+        };
+        let report = load::run(args).await.expect("load runs");
+        let what = format!("{kind} {drive:?}");
+        assert_eq!(report.games, 2, "{what}");
+        assert!(report.errors.is_empty(), "{what}: {:?}", report.errors);
+        assert!(report.steps >= report.rounds, "{what}");
+        assert!(report.rounds >= 2, "{what}: {} rounds", report.rounds);
+        assert!(report.orders >= 4, "{what}: {} orders", report.orders);
     }
 }
 

@@ -12,6 +12,7 @@
 //! would throw away what was typed, or what was shown once).
 
 use fantoccini::{Client, Locator};
+use herald::games::GameKind;
 
 use crate::notify_mail::with_smtp;
 use crate::pages_browser::{
@@ -197,7 +198,7 @@ async fn crossing_swords(base: &str, clients: &[Client]) -> Result<(), String> {
     // The create form: the script would show only the chosen game's settings; here every
     // game's show, each in its own fieldset.
     goto(host, base).await;
-    for game in ["crossing-swords", "bst", "scale-of-styles"] {
+    for game in GameKind::ALL.map(GameKind::id) {
         let fieldset = wait_for(host, &format!("fieldset[data-game='{game}']")).await;
         assert!(
             fieldset.is_displayed().await.unwrap(),

@@ -5,8 +5,9 @@
 //! text on the clipboard and their links lead back to the game; the player's mail form given
 //! an address by clicking, with a screenshot of it.
 
-use fantoccini::Client;
 use fantoccini::key::Key;
+use fantoccini::{Client, Locator};
+use herald::games::GameKind;
 use serde_json::{Value, json};
 
 use crate::notify_mail::with_smtp;
@@ -130,19 +131,20 @@ async fn every_page(base: &str, clients: &[Client]) -> Result<(), String> {
         return Err("three browsers".into());
     };
     visit(host, base, "/").await;
-    // The create form with each game's settings shown (BST's advanced ones unfolded).
-    for game in ["bst", "scale-of-styles", "crossing-swords"] {
+    // The create form with each game's settings shown (its advanced ones unfolded).
+    for game in GameKind::ALL.map(GameKind::id) {
         wait_for(host, "#game")
             .await
             .select_by_value(game)
             .await
             .unwrap();
-        if game == "bst" {
-            click(host, "fieldset[data-game='bst'] details.advanced summary").await;
+        let advanced = format!("fieldset[data-game='{game}'] details.advanced summary");
+        for summary in host.find_all(Locator::Css(&advanced)).await.unwrap() {
+            summary.click().await.unwrap();
         }
         fits_360(host, &format!("the create form for {game}")).await;
     }
-    for game in ["crossing-swords", "bst", "scale-of-styles"] {
+    for game in GameKind::ALL.map(GameKind::id) {
         visit(host, base, &format!("/rules/{game}")).await;
     }
 
@@ -235,17 +237,18 @@ async fn every_page(base: &str, clients: &[Client]) -> Result<(), String> {
     visit(host, base, "/").await;
     wait_for(host, "#my-games").await;
 
-    // The other games' forms: BST's play step and Scale of Styles' battle plan.
-    for (game, settings) in [
-        ("bst", json!({})),
-        ("scale-of-styles", json!({"max_rounds": 2})),
-    ] {
+    // Every other registered game's first form (BST's play step, the Scale of Styles' battle
+    // plan, ...), in a lobby of its default settings.
+    for game in GameKind::ALL.map(GameKind::id) {
+        if game == "crossing-swords" {
+            continue;
+        }
         goto(host, base).await;
         let created = api(
             host,
             "POST",
             "/api/v1/lobbies",
-            json!({"game": game, "name": format!("Phone {game}"), "settings": settings}),
+            json!({"game": game, "name": format!("Phone {game}")}),
         )
         .await;
         let (id, token) = (

@@ -14,6 +14,7 @@ use std::time::Duration;
 
 use axum::body::Bytes;
 use fantoccini::{Client, Locator};
+use herald::games::GameKind;
 use http_body_util::{BodyExt, Full};
 use hyper::{Method, Request};
 use hyper_util::client::legacy::Client as HttpClient;
@@ -369,16 +370,14 @@ async fn tables(base: &str, clients: &[Client]) -> Result<(), String> {
     let [ann] = clients else {
         return Err("one browser".into());
     };
-    for game in ["bst", "scale-of-styles", "crossing-swords"] {
+    for game in GameKind::ALL.map(GameKind::id) {
         goto(ann, &format!("{base}/rules/{game}")).await;
         wait_for(ann, "h1").await;
         tables_fit(ann, &format!("the {game} rules")).await;
     }
-    for (game, settings) in [
-        ("bst", json!({"max_rounds": 3})),
-        ("scale-of-styles", json!({"max_rounds": 3})),
-    ] {
-        let (id, _host, seats) = started(base, game, settings, &["Ann", "Bob"]).await;
+    // Every registered game's duel, in its default settings.
+    for game in GameKind::ALL.map(GameKind::id) {
+        let (id, _host, seats) = started(base, game, json!({}), &["Ann", "Bob"]).await;
         goto(ann, &format!("{base}/lobbies/{id}")).await;
         wait_for(ann, "table.pools").await;
         tables_fit(ann, &format!("the {game} lobby")).await;

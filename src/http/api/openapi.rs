@@ -4,8 +4,12 @@
 //! (`src/games/<game>/openapi.json`, [`GameUi::OPENAPI`]). A game brings its own schemas, its
 //! member of each union (the create request, the join request, the prompt, the order, the
 //! fallback order), its examples, its steps and the properties it adds to the public views;
-//! its id goes into `GameId` and the create request's discriminator. So adding a game edits
-//! neither the common part nor this file.
+//! its id goes into `GameId` and the create request's discriminator. What the host reads
+//! beside a game's settings (`openapi.host.json`: the deadlines, the press, the gates,
+//! `unlisted`, and the create request's `fork`) is written once and added to every game's
+//! create request and settings schema, as the host takes those keys out of every lobby's
+//! settings before the game reads the rest (`host/timing.rs`, `host/gates.rs`). So adding a
+//! game edits neither the common part nor this file.
 
 use std::collections::BTreeMap;
 use std::sync::LazyLock;
@@ -17,6 +21,19 @@ use crate::games::{GameKind, GameUi, with_game};
 
 /// The common part: everything but what the games bring.
 const COMMON: &str = include_str!("openapi.common.json");
+
+/// The host's part of every game's create request and settings.
+const HOST: &str = include_str!("openapi.host.json");
+
+/// What the host reads in every create request, whatever its game.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct HostPart {
+    /// The settings keys the host takes (deadlines, press, gates, `unlisted`).
+    settings: Map<String, Value>,
+    /// The create request's own fields beside `game`, `name` and `settings` (`fork`).
+    create: Map<String, Value>,
+}
 
 /// The unions each game joins with one member, in the order the document lists them.
 const UNIONS: [&str; 5] = [
@@ -58,13 +75,50 @@ pub enum AssemblyError {
 pub fn assemble() -> Result<Value, AssemblyError> {
     let mut doc: Value =
         serde_json::from_str(COMMON).map_err(|e| AssemblyError::Unreadable("common", e))?;
+    let host: HostPart =
+        serde_json::from_str(HOST).map_err(|e| AssemblyError::Unreadable("host", e))?;
     for kind in GameKind::ALL {
         let (id, text) = with_game!(kind, G => (kind.id(), <G as GameUi>::OPENAPI));
-        let fragment: Fragment =
+        let mut fragment: Fragment =
             serde_json::from_str(text).map_err(|e| AssemblyError::Unreadable(id, e))?;
-        merge(&mut doc, id, fragment).map_err(|what| AssemblyError::Conflict { game: id, what })?;
+        let conflict = |what| AssemblyError::Conflict { game: id, what };
+        with_host(&mut fragment, &host).map_err(conflict)?;
+        merge(&mut doc, id, fragment).map_err(conflict)?;
     }
     Ok(doc)
+}
+
+/// Adds the host's part to the game's create request (its member of `CreateLobbyRequest`) and
+/// to the settings schema that request names. A game that writes a host key itself is refused:
+/// the host reads that key, not the game.
+fn with_host(fragment: &mut Fragment, host: &HostPart) -> Result<(), String> {
+    let create = fragment
+        .members
+        .get("CreateLobbyRequest")
+        .ok_or("no member of CreateLobbyRequest")?
+        .clone();
+    let settings = fragment
+        .schemas
+        .get(&create)
+        .and_then(|c| c.pointer("/properties/settings/$ref"))
+        .and_then(Value::as_str)
+        .and_then(|r| r.strip_prefix("#/components/schemas/"))
+        .ok_or(format!("{create} names no settings schema"))?
+        .to_owned();
+    for (schema, part) in [(create, &host.create), (settings, &host.settings)] {
+        let properties = fragment
+            .schemas
+            .get_mut(&schema)
+            .and_then(|s| s.get_mut("properties"))
+            .and_then(Value::as_object_mut)
+            .ok_or(format!("{schema} has no properties"))?;
+        for (name, property) in part {
+            if properties.insert(name.clone(), property.clone()).is_some() {
+                return Err(format!("{schema}.{name} is the host's, not the game's"));
+            }
+        }
+    }
+    Ok(())
 }
 
 fn merge(doc: &mut Value, id: &str, fragment: Fragment) -> Result<(), String> {
@@ -124,12 +178,12 @@ fn merge(doc: &mut Value, id: &str, fragment: Fragment) -> Result<(), String> {
             .and_then(Value::as_object_mut)
             .ok_or(format!("{schema} has no properties to add to"))?;
         for (name, property) in properties {
-            match target.get(&name) {
-                // Two games may share a pool (`hp`): it must then be described alike.
-                Some(existing) if *existing != property => {
-                    return Err(format!("{schema}.{name} differs from another game's"));
-                }
-                Some(_) => {}
+            match target.get_mut(&name) {
+                // Two games may share a property (the `hp` pool, `MeView`'s `hand`): it must
+                // then have the same schema; each game's words about it are kept, the
+                // earlier game's first, so that no fragment speaks of another game.
+                Some(existing) => share(existing, property)
+                    .map_err(|()| format!("{schema}.{name} differs from another game's"))?,
                 None => {
                     target.insert(name, property);
                 }
@@ -140,6 +194,29 @@ fn merge(doc: &mut Value, id: &str, fragment: Fragment) -> Result<(), String> {
         Some(union) => Err(format!("no member of {union}")),
         None => Ok(()),
     }
+}
+
+/// Makes `existing` (a property another game added) describe `property` too: the same schema,
+/// the descriptions joined when they differ.
+fn share(existing: &mut Value, mut property: Value) -> Result<(), ()> {
+    let described = |p: &mut Value| {
+        p.as_object_mut()
+            .and_then(|p| p.remove("description"))
+            .and_then(|d| d.as_str().map(str::to_owned))
+    };
+    let theirs = described(existing);
+    let ours = described(&mut property);
+    if *existing != property {
+        return Err(());
+    }
+    let joined = match (theirs, ours) {
+        (Some(a), Some(b)) if a != b => Some(format!("{a} {b}")),
+        (a, b) => a.or(b),
+    };
+    if let (Some(text), Some(object)) = (joined, existing.as_object_mut()) {
+        object.insert("description".into(), Value::from(text));
+    }
+    Ok(())
 }
 
 /// Appends `item` to the array `key` of schema `name`, making the array if it is missing.
@@ -194,6 +271,28 @@ mod tests {
             .as_object()
             .unwrap();
         assert_eq!(mapping.len(), ids.len());
+        // The host's part, once in its file, is in every game's request and settings.
+        let host: HostPart = serde_json::from_str(HOST).unwrap();
+        for reference in mapping.values() {
+            let create = doc.pointer(&reference.as_str().unwrap()[1..]).unwrap();
+            let settings = create["properties"]["settings"]["$ref"].as_str().unwrap();
+            let settings = doc.pointer(&settings[1..]).unwrap();
+            for (part, schema) in [(&host.create, create), (&host.settings, settings)] {
+                for (key, property) in part {
+                    assert_eq!(&schema["properties"][key], property, "{reference}.{key}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_game_that_writes_a_host_setting_itself_is_refused() {
+        let host: HostPart = serde_json::from_str(HOST).unwrap();
+        let mut fragment: Fragment =
+            serde_json::from_str(<crate::rules::bst::Bst as GameUi>::OPENAPI).unwrap();
+        fragment.schemas["BstSettings"]["properties"]["rated"] = Value::Bool(true);
+        let err = with_host(&mut fragment, &host).unwrap_err();
+        assert!(err.contains("BstSettings.rated"), "{err}");
     }
 
     #[test]
@@ -204,6 +303,20 @@ mod tests {
             ..Fragment::default()
         };
         assert!(merge(&mut doc, "x", twice).unwrap_err().contains("twice"));
+    }
+
+    #[test]
+    fn a_shared_property_keeps_each_games_words() {
+        let mut existing = serde_json::json!({"type": "array", "description": "Yours: tokens."});
+        let same = serde_json::json!({"type": "array", "description": "Yours: tokens."});
+        share(&mut existing, same).unwrap();
+        assert_eq!(existing["description"], "Yours: tokens.");
+        let other = serde_json::json!({"type": "array", "description": "Or cards."});
+        share(&mut existing, other).unwrap();
+        assert_eq!(
+            existing,
+            serde_json::json!({"type": "array", "description": "Yours: tokens. Or cards."})
+        );
     }
 
     #[test]
