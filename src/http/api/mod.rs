@@ -8,6 +8,7 @@ pub mod openapi;
 mod profiles;
 mod ratings;
 mod talk;
+mod tournaments;
 mod webhooks;
 
 use axum::Json;
@@ -115,6 +116,7 @@ fn table() -> Vec<(Method, &'static str, MethodRouter<AppState>)> {
     table.extend(talk::table());
     table.extend(profiles::table());
     table.extend(ratings::table());
+    table.extend(tournaments::table());
     table
 }
 
