@@ -201,7 +201,7 @@ const STORAGE_FULL_RETRY_AFTER: u64 = 30;
 impl IntoResponse for AppError {
     fn into_response(self) -> Response {
         match &self {
-            AppError::Internal(detail) => { eprintln!("INTERNAL {detail}"); tracing::error!(%detail, "internal error") }
+            AppError::Internal(detail) => tracing::error!(%detail, "internal error"),
             AppError::Unavailable(detail) => tracing::warn!(%detail, "database unavailable"),
             _ => {}
         }
