@@ -132,8 +132,16 @@ impl Host {
         let settings = with_game!(kind, G => engine::check_settings::<G>(settings)?.1);
         let host_token = new_token();
         let id = Uuid::new_v4();
-        self.store_lobby(kind, id, name, settings, timing, unlisted, hash_token(&host_token))
-            .await?;
+        self.store_lobby(
+            kind,
+            id,
+            name,
+            settings,
+            timing,
+            unlisted,
+            hash_token(&host_token),
+        )
+        .await?;
         let view = self.lobby(id).await?;
         Ok(Created {
             id,

@@ -79,14 +79,24 @@ pub enum TournamentWrite {
     },
     Enter(EntrantRow),
     /// Entrant `entry`'s rating for seeding, frozen when entries close.
-    Rating { entry: i64, rating: Option<f64> },
-    Withdraw { entry: i64 },
+    Rating {
+        entry: i64,
+        rating: Option<f64>,
+    },
+    Withdraw {
+        entry: i64,
+    },
     /// An entrant leaves during entries, leaving no row.
-    Leave { entry: i64 },
+    Leave {
+        entry: i64,
+    },
     Round(TournamentRoundRow),
     Game(TournamentGameRow),
     /// A game's result, unless it already has one.
-    Result { lobby: Uuid, result: String },
+    Result {
+        lobby: Uuid,
+        result: String,
+    },
 }
 
 const INSERT: &str = "INSERT INTO tournaments (id, game, name, format, rounds_asked, board_size, \
@@ -164,9 +174,7 @@ impl Store {
     /// The newest tournaments first.
     pub async fn list_tournaments(&self, limit: i64) -> Result<Vec<TournamentRow>, StoreError> {
         let rows = self
-            .within(async {
-                Ok(sqlx::query(LIST).bind(limit).fetch_all(&self.pool).await?)
-            })
+            .within(async { Ok(sqlx::query(LIST).bind(limit).fetch_all(&self.pool).await?) })
             .await?;
         rows.iter().map(tournament_of).collect()
     }
@@ -178,14 +186,8 @@ impl Store {
             .within(async {
                 // One snapshot of all four tables: the reads share a transaction.
                 let mut tx = self.pool.begin().await?;
-                let row = sqlx::query(ONE)
-                    .bind(&id)
-                    .fetch_optional(&mut *tx)
-                    .await?;
-                let entrants = sqlx::query(ENTRANTS)
-                    .bind(&id)
-                    .fetch_all(&mut *tx)
-                    .await?;
+                let row = sqlx::query(ONE).bind(&id).fetch_optional(&mut *tx).await?;
+                let entrants = sqlx::query(ENTRANTS).bind(&id).fetch_all(&mut *tx).await?;
                 let rounds = sqlx::query(ROUNDS).bind(&id).fetch_all(&mut *tx).await?;
                 let games = sqlx::query(GAMES).bind(&id).fetch_all(&mut *tx).await?;
                 tx.commit().await?;
@@ -377,11 +379,11 @@ async fn apply(
         )
         .bind(id.to_string())
         .bind(*entry),
-        TournamentWrite::Leave { entry } => sqlx::query(
-            "DELETE FROM tournament_entrants WHERE tournament_id = $1 AND entry = $2",
-        )
-        .bind(id.to_string())
-        .bind(*entry),
+        TournamentWrite::Leave { entry } => {
+            sqlx::query("DELETE FROM tournament_entrants WHERE tournament_id = $1 AND entry = $2")
+                .bind(id.to_string())
+                .bind(*entry)
+        }
         TournamentWrite::Round(r) => sqlx::query(
             "INSERT INTO tournament_rounds (tournament_id, round, byes, started_at, closed_at) \
              VALUES ($1, $2, $3, $4, $5)",

@@ -56,7 +56,9 @@ async fn next_round(app: &TestApp, t: &Tournament) -> crate::support::Reply {
 }
 
 async fn view(app: &TestApp, t: &Tournament) -> Value {
-    let reply = app.get(&format!("/api/v1/tournaments/{}", t.id), None).await;
+    let reply = app
+        .get(&format!("/api/v1/tournaments/{}", t.id), None)
+        .await;
     assert_eq!(reply.status, StatusCode::OK, "{}", reply.text);
     reply.body
 }
@@ -78,7 +80,10 @@ fn players(game: &Value) -> Vec<String> {
 async fn end_duel(app: &TestApp, t: &Tournament, lobby: &str, winner: Option<&str>) {
     let body = match winner {
         Some(handle) => {
-            let view = app.get(&format!("/api/v1/lobbies/{lobby}"), None).await.body;
+            let view = app
+                .get(&format!("/api/v1/lobbies/{lobby}"), None)
+                .await
+                .body;
             let id = view["players"]
                 .as_array()
                 .unwrap()
@@ -91,7 +96,11 @@ async fn end_duel(app: &TestApp, t: &Tournament, lobby: &str, winner: Option<&st
         None => json!({"result": "draw"}),
     };
     let reply = app
-        .post(&format!("/api/v1/lobbies/{lobby}/end"), Some(&t.director), body)
+        .post(
+            &format!("/api/v1/lobbies/{lobby}/end"),
+            Some(&t.director),
+            body,
+        )
         .await;
     assert_eq!(reply.status, StatusCode::OK, "{}", reply.text);
 }
@@ -146,14 +155,20 @@ async fn a_swiss_of_seven_with_a_late_entrant_a_withdrawal_and_a_forbidden_pair(
         let reply = next_round(&app, &t).await;
         assert_eq!(reply.status, StatusCode::CREATED, "{}", reply.text);
         let v = reply.body;
-        assert_eq!((v["status"].as_str(), v["round"].as_i64()), (Some("running"), Some(1)));
+        assert_eq!(
+            (v["status"].as_str(), v["round"].as_i64()),
+            (Some("running"), Some(1))
+        );
         let round = current_round(&v);
         assert_eq!(round["games"].as_array().unwrap().len(), 3);
         // Each game is a started lobby with the entrants seated under their handles, bound,
         // and the director its host.
         let game = &round["games"][0];
         let lobby = app
-            .get(&format!("/api/v1/lobbies/{}", game["lobby"].as_str().unwrap()), None)
+            .get(
+                &format!("/api/v1/lobbies/{}", game["lobby"].as_str().unwrap()),
+                None,
+            )
             .await
             .body;
         assert_eq!(lobby["status"], "running");
@@ -168,7 +183,10 @@ async fn a_swiss_of_seven_with_a_late_entrant_a_withdrawal_and_a_forbidden_pair(
         assert_eq!(me["seats"].as_array().unwrap().len(), 1, "{me}");
 
         let busy = next_round(&app, &t).await;
-        assert_eq!((busy.status, busy.code()), (StatusCode::CONFLICT, "round-unfinished"));
+        assert_eq!(
+            (busy.status, busy.code()),
+            (StatusCode::CONFLICT, "round-unfinished")
+        );
 
         // A late entrant, while fewer than half the rounds have started: from round 2.
         let (late, _) = profile(&app, "sw7").await;
@@ -210,7 +228,10 @@ async fn a_swiss_of_seven_with_a_late_entrant_a_withdrawal_and_a_forbidden_pair(
                 .clone();
             assert_eq!(recorded, json!({"kind": "forfeited", "winner": opponent}));
             let lobby = app
-                .get(&format!("/api/v1/lobbies/{}", game["lobby"].as_str().unwrap()), None)
+                .get(
+                    &format!("/api/v1/lobbies/{}", game["lobby"].as_str().unwrap()),
+                    None,
+                )
                 .await
                 .body;
             assert_eq!(lobby["status"], "finished");
@@ -224,20 +245,29 @@ async fn a_swiss_of_seven_with_a_late_entrant_a_withdrawal_and_a_forbidden_pair(
                 .iter()
                 .flat_map(players)
                 .collect();
-            assert!(!playing.contains(&"sw3".to_string()), "withdrawn: not paired");
+            assert!(
+                !playing.contains(&"sw3".to_string()),
+                "withdrawn: not paired"
+            );
             finish_round(&app, &t).await;
             if v["round"] == 3 {
                 // Three of four rounds started: no more late entries.
                 let (later, _) = profile(&app, "sw8").await;
                 let refused = enter(&app, &t, &later).await;
-                assert_eq!((refused.status, refused.code()), (StatusCode::CONFLICT, "entries-closed"));
+                assert_eq!(
+                    (refused.status, refused.code()),
+                    (StatusCode::CONFLICT, "entries-closed")
+                );
             }
         }
         let v = view(&app, &t).await;
         assert_eq!(v["status"], "finished");
         let all = pairs(&v);
         let forbidden: BTreeSet<String> = ["sw1".to_string(), "sw2".to_string()].into();
-        assert!(!all.contains(&forbidden), "a forbidden pair is never paired");
+        assert!(
+            !all.contains(&forbidden),
+            "a forbidden pair is never paired"
+        );
         let distinct: BTreeSet<_> = all.iter().cloned().collect();
         assert_eq!(distinct.len(), all.len(), "nobody met twice: {all:?}");
         // Every round: one point per game, a bye's point, and the late half.
@@ -257,13 +287,37 @@ async fn a_swiss_of_seven_with_a_late_entrant_a_withdrawal_and_a_forbidden_pair(
         let tiebreaks = &v["standings"][0]["tiebreaks"];
         assert!(tiebreaks["sonneborn_berger"].is_number() && tiebreaks["buchholz"].is_number());
         let done = next_round(&app, &t).await;
-        assert_eq!((done.status, done.code()), (StatusCode::CONFLICT, "no-round-left"));
+        assert_eq!(
+            (done.status, done.code()),
+            (StatusCode::CONFLICT, "no-round-left")
+        );
+        // The page: every game linked to its lobby, the byes, the standings and their post.
+        let page = app.get(&format!("/tournaments/{}", t.id), None).await;
+        assert_eq!(page.status, StatusCode::OK);
+        for game in v["rounds"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|r| r["games"].as_array().unwrap())
+        {
+            let link = format!("href=\"/lobbies/{}\"", game["lobby"].as_str().unwrap());
+            assert!(page.text.contains(&link), "{link}");
+        }
+        assert!(page.text.contains("Bye: "));
+        assert!(page.text.contains("Winter Swiss: final standings"));
+        assert!(page.text.contains("BBCode") && page.text.contains("Markdown"));
+        let missing = app.get("/tournaments/nope", None).await;
+        assert_eq!(missing.status, StatusCode::NOT_FOUND);
     }
 }
 
 async fn next_round_as(app: &TestApp, t: &Tournament, token: &str) -> crate::support::Reply {
-    app.post(&format!("/api/v1/tournaments/{}/rounds", t.id), Some(token), json!({}))
-        .await
+    app.post(
+        &format!("/api/v1/tournaments/{}/rounds", t.id),
+        Some(token),
+        json!({}),
+    )
+    .await
 }
 
 #[tokio::test]
@@ -327,7 +381,11 @@ async fn a_knockout_of_six_replays_a_drawn_game() {
             .iter()
             .map(|b| b.as_str().unwrap().to_string())
             .collect();
-        assert_eq!(byes, ["ko1".to_string(), "ko2".to_string()].into(), "byes to the top seeds");
+        assert_eq!(
+            byes,
+            ["ko1".to_string(), "ko2".to_string()].into(),
+            "byes to the top seeds"
+        );
         let first = round["games"][0].clone();
         // Drawn, and drawn again: each time a new lobby for the same pair, in the same round.
         end_duel(&app, &t, first["lobby"].as_str().unwrap(), None).await;
@@ -336,7 +394,10 @@ async fn a_knockout_of_six_replays_a_drawn_game() {
         assert_eq!(games.len(), 3, "a replay: {games:?}");
         assert_eq!(players(&games[2]), players(&first));
         let replay = app
-            .get(&format!("/api/v1/lobbies/{}", games[2]["lobby"].as_str().unwrap()), None)
+            .get(
+                &format!("/api/v1/lobbies/{}", games[2]["lobby"].as_str().unwrap()),
+                None,
+            )
             .await
             .body;
         assert_eq!(replay["status"], "running");
@@ -356,14 +417,20 @@ async fn a_knockout_of_six_replays_a_drawn_game() {
             .iter()
             .flat_map(players)
             .collect();
-        assert!(semis.contains(&winner) && !semis.contains(&loser), "{semis:?}");
+        assert!(
+            semis.contains(&winner) && !semis.contains(&loser),
+            "{semis:?}"
+        );
         finish_round(&app, &t).await;
         next_round(&app, &t).await;
         finish_round(&app, &t).await;
         let v = view(&app, &t).await;
         assert_eq!(v["status"], "finished");
         let champion = &v["standings"][0];
-        assert_eq!((champion["rank"].as_i64(), champion["points"].as_f64()), (Some(1), Some(3.0)));
+        assert_eq!(
+            (champion["rank"].as_i64(), champion["points"].as_f64()),
+            (Some(1), Some(3.0))
+        );
         assert_eq!(v["standings"][1]["rank"], 2);
     }
 }
@@ -392,7 +459,12 @@ async fn a_melee_of_nine_on_boards_of_five() {
             for game in round["games"].as_array().unwrap() {
                 let lobby = game["lobby"].as_str().unwrap();
                 let reply = app
-                    .send(Method::POST, &format!("/api/v1/lobbies/{lobby}/end"), Some(&t.director), None)
+                    .send(
+                        Method::POST,
+                        &format!("/api/v1/lobbies/{lobby}/end"),
+                        Some(&t.director),
+                        None,
+                    )
                     .await;
                 assert_eq!(reply.status, StatusCode::OK, "{}", reply.text);
             }
@@ -412,27 +484,77 @@ async fn a_melee_of_nine_on_boards_of_five() {
 async fn bad_tournaments_are_refused_clearly() {
     for app in apps().await {
         let cases = [
-            (json!({"game": "bst", "name": "x", "format": "swiss"}), StatusCode::UNPROCESSABLE_ENTITY, "invalid-rounds"),
-            (json!({"game": "bst", "name": "x", "format": "swiss", "rounds": 21}), StatusCode::UNPROCESSABLE_ENTITY, "invalid-rounds"),
-            (json!({"game": "bst", "name": "x", "format": "knockout", "rounds": 3}), StatusCode::UNPROCESSABLE_ENTITY, "invalid-rounds"),
-            (json!({"game": "bst", "name": "x", "format": "melee", "rounds": 2, "board_size": 4}), StatusCode::UNPROCESSABLE_ENTITY, "invalid-board-size"),
-            (json!({"game": "crossing-swords", "name": "x", "format": "melee", "rounds": 2}), StatusCode::UNPROCESSABLE_ENTITY, "invalid-board-size"),
-            (json!({"game": "bst", "name": "x", "format": "ladder"}), StatusCode::BAD_REQUEST, "invalid-body"),
-            (json!({"game": "bst", "name": "x", "format": "swiss", "rounds": 2, "forbidden_pairs": [["a", "A"]]}), StatusCode::UNPROCESSABLE_ENTITY, "invalid-forbidden-pair"),
-            (json!({"game": "bst", "name": "x", "format": "swiss", "rounds": 2, "settings": {"max_rounds": "many"}}), StatusCode::BAD_REQUEST, "invalid-body"),
+            (
+                json!({"game": "bst", "name": "x", "format": "swiss"}),
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "invalid-rounds",
+            ),
+            (
+                json!({"game": "bst", "name": "x", "format": "swiss", "rounds": 21}),
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "invalid-rounds",
+            ),
+            (
+                json!({"game": "bst", "name": "x", "format": "knockout", "rounds": 3}),
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "invalid-rounds",
+            ),
+            (
+                json!({"game": "bst", "name": "x", "format": "melee", "rounds": 2, "board_size": 4}),
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "invalid-board-size",
+            ),
+            (
+                json!({"game": "crossing-swords", "name": "x", "format": "melee", "rounds": 2}),
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "invalid-board-size",
+            ),
+            (
+                json!({"game": "bst", "name": "x", "format": "ladder"}),
+                StatusCode::BAD_REQUEST,
+                "invalid-body",
+            ),
+            (
+                json!({"game": "bst", "name": "x", "format": "swiss", "rounds": 2, "forbidden_pairs": [["a", "A"]]}),
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "invalid-forbidden-pair",
+            ),
+            (
+                json!({"game": "bst", "name": "x", "format": "swiss", "rounds": 2, "settings": {"max_rounds": "many"}}),
+                StatusCode::BAD_REQUEST,
+                "invalid-body",
+            ),
         ];
         for (body, status, code) in cases {
             let reply = app.post("/api/v1/tournaments", None, body.clone()).await;
-            assert_eq!((reply.status, reply.code()), (status, code), "{body}: {}", reply.text);
+            assert_eq!(
+                (reply.status, reply.code()),
+                (status, code),
+                "{body}: {}",
+                reply.text
+            );
         }
         let listed = app.get("/api/v1/tournaments", None).await.body;
         assert_eq!(listed, json!([]), "a refused tournament is not stored");
-        let t = create(&app, json!({"game": "bst", "name": "Two", "format": "swiss", "rounds": 1})).await;
+        let t = create(
+            &app,
+            json!({"game": "bst", "name": "Two", "format": "swiss", "rounds": 1}),
+        )
+        .await;
         let alone = next_round(&app, &t).await;
         assert_eq!(alone.code(), "too-few-entrants");
         let unknown = app.get("/api/v1/tournaments/nope", None).await;
-        assert_eq!((unknown.status, unknown.code()), (StatusCode::NOT_FOUND, "unknown-tournament"));
-        let anonymous = app.post(&format!("/api/v1/tournaments/{}/entrants", t.id), None, json!({})).await;
+        assert_eq!(
+            (unknown.status, unknown.code()),
+            (StatusCode::NOT_FOUND, "unknown-tournament")
+        );
+        let anonymous = app
+            .post(
+                &format!("/api/v1/tournaments/{}/entrants", t.id),
+                None,
+                json!({}),
+            )
+            .await;
         assert_eq!(anonymous.status, StatusCode::UNAUTHORIZED);
     }
 }

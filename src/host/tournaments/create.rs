@@ -7,9 +7,9 @@ use uuid::Uuid;
 
 use super::super::auth::{hash_token, new_token};
 use super::super::{GameKind, Host, clean_name, name_key, with_game};
-use crate::rules::Game;
 use super::TournamentView;
 use crate::error::AppError;
+use crate::rules::Game;
 use crate::store::TournamentRow;
 use crate::tournament::Format;
 
@@ -48,7 +48,10 @@ fn rejected(code: &'static str, message: impl Into<String>) -> AppError {
 }
 
 impl Host {
-    pub async fn create_tournament(&self, new: NewTournament) -> Result<TournamentCreated, AppError> {
+    pub async fn create_tournament(
+        &self,
+        new: NewTournament,
+    ) -> Result<TournamentCreated, AppError> {
         let kind: GameKind = new.game.parse()?;
         let name = clean_name(&new.name, "tournament name")?;
         let rounds_asked = match (new.format, new.rounds) {
@@ -102,7 +105,10 @@ impl Host {
         if new.format != Format::Melee && (min > 2 || capacity < 2) {
             return Err(rejected(
                 "not-a-duel",
-                format!("{} is not played by two: its tournaments are melees.", kind.id()),
+                format!(
+                    "{} is not played by two: its tournaments are melees.",
+                    kind.id()
+                ),
             ));
         }
         if new.format == Format::Melee && min > 2 {

@@ -57,7 +57,8 @@ impl Host {
             let now = self.store.clock().now_millis();
             self.change(id, move |snapshot| {
                 let kind: GameKind = snapshot.lobby.game_kind()?;
-                let change = with_game!(kind, G => super::super::lobby::start_game::<G>(snapshot, now)?);
+                let change =
+                    with_game!(kind, G => super::super::lobby::start_game::<G>(snapshot, now)?);
                 Ok((change, ()))
             })
             .await?;

@@ -83,7 +83,10 @@ pub struct TournamentSummary {
 }
 
 pub fn tournament_not_found(id: Uuid) -> AppError {
-    AppError::not_found("unknown-tournament", format!("There is no tournament {id}."))
+    AppError::not_found(
+        "unknown-tournament",
+        format!("There is no tournament {id}."),
+    )
 }
 
 impl Host {
@@ -126,11 +129,7 @@ impl Host {
     }
 
     /// The standings post for the forum: (BBCode, Markdown).
-    pub async fn tournament_post(
-        &self,
-        id: Uuid,
-        url: &str,
-    ) -> Result<(String, String), AppError> {
+    pub async fn tournament_post(&self, id: Uuid, url: &str) -> Result<(String, String), AppError> {
         let record = self.tournament_record(id).await?;
         let t = &record.tournament;
         let rows = standing_rows(&record)?;
@@ -183,7 +182,9 @@ fn standing_rows(record: &TournamentRecord) -> Result<Vec<StandingRow>, AppError
 fn result_view(record: &TournamentRecord, result: &StoredResult) -> Value {
     let handle = |e: u64| Value::String(handle_of(record, e));
     match result {
-        StoredResult::Won { winner } => serde_json::json!({"kind": "won", "winner": handle(*winner)}),
+        StoredResult::Won { winner } => {
+            serde_json::json!({"kind": "won", "winner": handle(*winner)})
+        }
         StoredResult::Forfeited { winner } => {
             serde_json::json!({"kind": "forfeited", "winner": handle(*winner)})
         }

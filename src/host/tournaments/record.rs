@@ -18,11 +18,17 @@ use crate::tournament::{
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub(super) enum StoredResult {
-    Won { winner: u64 },
+    Won {
+        winner: u64,
+    },
     Drawn,
-    Forfeited { winner: u64 },
+    Forfeited {
+        winner: u64,
+    },
     /// A melee board: each seat's entry, final VP and whether he is among its winners.
-    Board { seats: Vec<(u64, u32, bool)> },
+    Board {
+        seats: Vec<(u64, u32, bool)>,
+    },
 }
 
 pub(super) fn format_of(text: &str) -> Result<Format, AppError> {
@@ -217,7 +223,11 @@ pub(super) fn finished_result(
         }
         return Ok(Some(StoredResult::Board { seats }));
     }
-    let winners: Vec<u64> = placed.iter().filter(|(_, p)| *p == 1).map(|(e, _)| *e).collect();
+    let winners: Vec<u64> = placed
+        .iter()
+        .filter(|(_, p)| *p == 1)
+        .map(|(e, _)| *e)
+        .collect();
     Ok(Some(match winners[..] {
         [winner] if placed.len() == 2 => StoredResult::Won { winner },
         _ => StoredResult::Drawn,
@@ -225,9 +235,7 @@ pub(super) fn finished_result(
 }
 
 /// Every seat's player and place, and the outcome as JSON (null when the game has none).
-fn outcome_of<G: GameUi>(
-    state: &str,
-) -> Result<(Vec<(Uuid, u32)>, serde_json::Value), AppError> {
+fn outcome_of<G: GameUi>(state: &str) -> Result<(Vec<(Uuid, u32)>, serde_json::Value), AppError> {
     let Some(state) = from_stored::<Option<G::State>>(state)? else {
         return Ok((Vec::new(), serde_json::Value::Null));
     };

@@ -42,7 +42,10 @@ fn internal(what: &str, e: impl std::fmt::Display) -> AppError {
 /// The next round's games (entries in seat order) and byes.
 type Paired = (Vec<Vec<u64>>, Vec<u64>);
 
-fn pair(record: &TournamentRecord, entrants: &[crate::tournament::Entrant]) -> Result<Option<Paired>, AppError> {
+fn pair(
+    record: &TournamentRecord,
+    entrants: &[crate::tournament::Entrant],
+) -> Result<Option<Paired>, AppError> {
     let t = &record.tournament;
     let next = u32::try_from(t.round + 1).unwrap_or(u32::MAX);
     let ids = |v: Vec<EntrantId>| v.into_iter().map(|e| e.0).collect::<Vec<u64>>();

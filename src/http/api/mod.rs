@@ -9,6 +9,7 @@ mod profiles;
 mod ratings;
 mod talk;
 mod tournaments;
+pub(crate) use tournaments::tournament_id;
 mod webhooks;
 
 use axum::Json;

@@ -85,14 +85,21 @@ fn tournament_settings(doc: &mut Value) -> Result<(), String> {
             .and_then(|r| r.strip_prefix("#/components/schemas/"))
             .ok_or("a create request member that is no reference")?;
         let settings = doc
-            .pointer(&format!("/components/schemas/{name}/properties/settings/$ref"))
+            .pointer(&format!(
+                "/components/schemas/{name}/properties/settings/$ref"
+            ))
             .cloned()
             .ok_or(format!("{name} has no settings schema"))?;
         let schemas = doc
             .pointer_mut("/components/schemas")
             .and_then(Value::as_object_mut)
             .ok_or("the common part has no components.schemas")?;
-        push(schemas, "TournamentSettings", "anyOf", serde_json::json!({"$ref": settings}))?;
+        push(
+            schemas,
+            "TournamentSettings",
+            "anyOf",
+            serde_json::json!({"$ref": settings}),
+        )?;
     }
     Ok(())
 }

@@ -19,7 +19,11 @@ pub(super) fn table() -> Vec<(Method, &'static str, MethodRouter<AppState>)> {
     vec![
         (Method::GET, "/api/v1/tournaments", get(list_tournaments)),
         (Method::POST, "/api/v1/tournaments", post(create_tournament)),
-        (Method::GET, "/api/v1/tournaments/{id}", get(show_tournament)),
+        (
+            Method::GET,
+            "/api/v1/tournaments/{id}",
+            get(show_tournament),
+        ),
         (
             Method::POST,
             "/api/v1/tournaments/{id}/entrants",
@@ -112,7 +116,9 @@ async fn withdraw(
     token: Token,
 ) -> Result<impl IntoResponse, AppError> {
     let id = tournament_id(&id)?;
-    app.host.withdraw_from_tournament(id, token.as_deref()).await?;
+    app.host
+        .withdraw_from_tournament(id, token.as_deref())
+        .await?;
     Ok(Json(app.host.tournament(id).await?))
 }
 

@@ -37,6 +37,7 @@ mod seat_labels;
 pub mod session;
 pub mod table;
 mod talk;
+mod tournament_page;
 mod unsubscribe;
 pub mod waiting;
 mod webhooks_section;
@@ -165,6 +166,7 @@ pub fn routes(state: &AppState) -> Router<AppState> {
         .route("/me/sessions/{id}/revoke", post(me_page::revoke_session))
         .route("/me/sign-out", post(me_page::sign_out))
         .route("/u/{handle}", get(profile_page::show_profile))
+        .route("/tournaments/{id}", get(tournament_page::show_tournament))
         .layer(middleware::from_fn_with_state(
             state.clone(),
             session::issue_csrf,
