@@ -21,6 +21,13 @@ pub fn hash_token(token: &str) -> String {
     hex(&Sha256::digest(token.as_bytes()))
 }
 
+/// The stored host-token hash of lobby `lobby` whose host is the holder of the token hashed as
+/// `director_hash` (a tournament's director): host tokens are unique per lobby, so the
+/// director's hash is bound to each lobby rather than stored as it is.
+pub fn delegated_host_hash(director_hash: &str, lobby: Uuid) -> String {
+    hash_token(&format!("{director_hash}/{lobby}"))
+}
+
 /// The token a request presented (if any), already hashed, or the profile its profile key
 /// names (docs/identity.md: a profile key stands in for the token of a seat its profile
 /// holds). Hashing it, and looking the profile up, before a change is queued keeps that work
@@ -82,14 +89,18 @@ pub fn identify<'a>(snapshot: &'a Snapshot, presented: &Presented) -> Result<Cal
     if snapshot.lobby.host_token_hash == hash {
         return Ok(Caller::Host);
     }
-    snapshot
-        .players
-        .iter()
-        .find(|p| p.token_hash == hash)
-        .map(Caller::Player)
-        .ok_or_else(|| {
-            AppError::unauthenticated("unknown-token", "That token does not belong to this lobby.")
-        })
+    if let Some(player) = snapshot.players.iter().find(|p| p.token_hash == hash) {
+        return Ok(Caller::Player(player));
+    }
+    // A tournament's director hosts each of its lobbies (docs/tournaments.md, "How the server
+    // keeps them"); hashed only for a token that is neither the host's nor a seat's.
+    if snapshot.lobby.host_token_hash == delegated_host_hash(hash, snapshot.lobby.id) {
+        return Ok(Caller::Host);
+    }
+    Err(AppError::unauthenticated(
+        "unknown-token",
+        "That token does not belong to this lobby.",
+    ))
 }
 
 /// The host, or 403 for a player's token.

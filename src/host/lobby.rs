@@ -52,6 +52,19 @@ fn take_unlisted(settings: &mut Value) -> Result<bool, AppError> {
     }
 }
 
+/// A create request's `settings` split and checked as [`Host::create_lobby`] does: the game's
+/// settings (normalised for storage), the host's timing and gates, and `unlisted`.
+pub(super) fn split_settings(
+    kind: GameKind,
+    mut settings: Value,
+) -> Result<(String, Timing, bool), AppError> {
+    let mut timing = Timing::split_from(&mut settings)?;
+    timing.gates = Gates::split_from(&mut settings)?;
+    let unlisted = take_unlisted(&mut settings)?;
+    let settings = with_game!(kind, G => engine::check_settings::<G>(settings)?.1);
+    Ok((settings, timing, unlisted))
+}
+
 impl Host {
     /// Creates a lobby for `game` with validated `settings`.
     pub async fn create_lobby(
@@ -116,17 +129,50 @@ impl Host {
         timing: Timing,
         unlisted: bool,
     ) -> Result<Created, AppError> {
-        let (settings, seed) = with_game!(kind, G => {
-            let (settings, text) = engine::check_settings::<G>(settings)?;
-            (text, G::seed(&settings))
-        });
+        let settings = with_game!(kind, G => engine::check_settings::<G>(settings)?.1);
         let host_token = new_token();
+        let id = Uuid::new_v4();
+        self.store_lobby(
+            kind,
+            id,
+            name,
+            settings,
+            timing,
+            unlisted,
+            hash_token(&host_token),
+        )
+        .await?;
+        let view = self.lobby(id).await?;
+        Ok(Created {
+            id,
+            host_token,
+            lobby: view,
+        })
+    }
+
+    /// Stores a new lobby with id `id` and checked `settings`, whose host is the holder of the
+    /// token hashed as `host_token_hash` (a tournament's lobbies: its director's).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) async fn store_lobby(
+        &self,
+        kind: GameKind,
+        id: Uuid,
+        name: String,
+        settings: String,
+        timing: Timing,
+        unlisted: bool,
+        host_token_hash: String,
+    ) -> Result<(), AppError> {
+        let seed = with_game!(kind, G => {
+            let (settings, _) = engine::check_settings::<G>(engine::from_stored(&settings)?)?;
+            G::seed(&settings)
+        });
         let lobby = NewLobby {
-            id: Uuid::new_v4(),
+            id,
             game: kind.id().to_string(),
             name,
             settings,
-            host_token_hash: hash_token(&host_token),
+            host_token_hash,
             // A seed the settings do not fix is drawn here, in the shell, and kept secret.
             seed: seed.unwrap_or_else(rand::random),
             created_at: self.store.clock().now_millis(),
@@ -135,12 +181,7 @@ impl Host {
             unlisted,
         };
         self.store.create_lobby(&lobby).await?;
-        let view = self.lobby(lobby.id).await?;
-        Ok(Created {
-            id: lobby.id,
-            host_token,
-            lobby: view,
-        })
+        Ok(())
     }
 
     /// The newest lobbies first.
@@ -363,7 +404,7 @@ impl Host {
     }
 }
 
-fn start_game<G: Game>(snapshot: &Snapshot, now: i64) -> Result<Change, AppError> {
+pub(super) fn start_game<G: Game>(snapshot: &Snapshot, now: i64) -> Result<Change, AppError> {
     let lobby = &snapshot.lobby;
     match lobby.status {
         Status::Signups | Status::Closed => {}

@@ -43,6 +43,7 @@ mod talk_limits;
 pub mod talk_reads;
 pub mod talk_settings;
 pub mod timing;
+pub mod tournaments;
 pub mod views;
 mod votes;
 
@@ -144,11 +145,13 @@ impl Host {
             chain::seal(snapshot, &mut change)?;
             let wakes = change.lobby.clock.is_some_and(|c| c.wake_at.is_some());
             let owes = change.events.iter().any(|e| e.kind.notifiable());
-            Ok((change, (value, wakes, owes, noted)))
+            let finishes = change.lobby.status == Some(crate::store::Status::Finished)
+                && snapshot.lobby.status != crate::store::Status::Finished;
+            Ok((change, (value, wakes, owes, noted, finishes)))
         };
         match self.store.transact(id, decide).await {
             Ok(Committed {
-                value: (value, wakes, owes, noted),
+                value: (value, wakes, owes, noted, finishes),
                 event_seq,
                 at,
             }) => {
@@ -160,6 +163,10 @@ impl Host {
                 // Handed deliveries reach the worker with the commit (`store/handoff.rs`).
                 if owes && !self.store.hands_deliveries_off() {
                     self.outbox.notify_one();
+                }
+                // A tournament's game: its round may be over (docs/tournaments.md).
+                if finishes {
+                    self.after_game_finished(id).await;
                 }
                 Ok(Committed {
                     value,

@@ -49,6 +49,7 @@ mod sql;
 mod sqlite_engine;
 mod sqlite_lock;
 mod sqlite_outbox;
+mod tournaments;
 mod transact;
 mod versions;
 mod writer;
@@ -80,6 +81,10 @@ pub use rows::{
     RemovedPlayer, RoundSteps, Snapshot, Status, StepClock, StepRow,
 };
 pub use sessions::SessionRow;
+pub use tournaments::{
+    EntrantRow, TournamentGameRow, TournamentRecord, TournamentRoundRow, TournamentRow,
+    TournamentWrite,
+};
 pub use transact::{Committed, TransactError};
 
 /// Which database engine a [`Store`] talks to.

@@ -8,6 +8,8 @@ pub mod openapi;
 mod profiles;
 mod ratings;
 mod talk;
+mod tournaments;
+pub(crate) use tournaments::tournament_id;
 mod webhooks;
 
 use axum::Json;
@@ -115,6 +117,7 @@ fn table() -> Vec<(Method, &'static str, MethodRouter<AppState>)> {
     table.extend(talk::table());
     table.extend(profiles::table());
     table.extend(ratings::table());
+    table.extend(tournaments::table());
     table
 }
 

@@ -85,6 +85,10 @@ pub fn assemble() -> Result<Value, AssemblyError> {
         with_host(&mut fragment, &host).map_err(conflict)?;
         merge(&mut doc, id, fragment).map_err(conflict)?;
     }
+    tournament_settings(&mut doc).map_err(|what| AssemblyError::Conflict {
+        game: "tournaments",
+        what,
+    })?;
     Ok(doc)
 }
 
@@ -117,6 +121,39 @@ fn with_host(fragment: &mut Fragment, host: &HostPart) -> Result<(), String> {
                 return Err(format!("{schema}.{name} is the host's, not the game's"));
             }
         }
+    }
+    Ok(())
+}
+
+/// A tournament's `settings` are those of a lobby of its game: `TournamentSettings` is any of
+/// the games' settings, as their create requests name them.
+fn tournament_settings(doc: &mut Value) -> Result<(), String> {
+    let members = doc
+        .pointer("/components/schemas/CreateLobbyRequest/oneOf")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    for member in members {
+        let name = member["$ref"]
+            .as_str()
+            .and_then(|r| r.strip_prefix("#/components/schemas/"))
+            .ok_or("a create request member that is no reference")?;
+        let settings = doc
+            .pointer(&format!(
+                "/components/schemas/{name}/properties/settings/$ref"
+            ))
+            .cloned()
+            .ok_or(format!("{name} has no settings schema"))?;
+        let schemas = doc
+            .pointer_mut("/components/schemas")
+            .and_then(Value::as_object_mut)
+            .ok_or("the common part has no components.schemas")?;
+        push(
+            schemas,
+            "TournamentSettings",
+            "anyOf",
+            serde_json::json!({"$ref": settings}),
+        )?;
     }
     Ok(())
 }

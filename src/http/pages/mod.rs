@@ -41,6 +41,7 @@ mod sign_in_routes;
 mod sign_in_ways;
 pub mod table;
 mod talk;
+mod tournament_page;
 mod unsubscribe;
 pub mod waiting;
 mod webhooks_section;
@@ -170,6 +171,7 @@ pub fn routes(state: &AppState) -> Router<AppState> {
         .route("/me/sign-out", post(me_page::sign_out))
         .route("/u/{handle}", get(profile_page::show_profile))
         .merge(sign_in_routes::routes())
+        .route("/tournaments/{id}", get(tournament_page::show_tournament))
         .layer(middleware::from_fn_with_state(
             state.clone(),
             session::issue_csrf,
