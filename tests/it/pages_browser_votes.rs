@@ -139,9 +139,13 @@ async fn vote(base: &str, clients: &[Client]) -> Result<(), String> {
     if view["status"] != "finished" || view["result"]["reason"] != "draw-vote" {
         return Err(format!("the votes did not end the game: {view}"));
     }
-    // The round's page says who voted, for everyone.
+    // The round's forum post (on the round's page, to copy) says who voted.
     goto(bob, &format!("{base}/lobbies/{lobby}/rounds/1")).await;
-    wait_for_text(bob, "Voted for a draw in round 1: Ann, Bob.").await;
+    wait_for_text(bob, "Round 1: copy for a forum post").await;
+    let page = bob.source().await.unwrap();
+    if !page.contains("Voted for a draw in round 1: Ann, Bob.") {
+        return Err(format!("the round's post does not say who voted: {page}"));
+    }
     let archive = api(
         bob,
         "GET",
