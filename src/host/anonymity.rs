@@ -7,27 +7,9 @@
 //! the seat's `alias`. The change that ends the game swaps the two (`keep_masks`): from then on
 //! the seat's name is the real one, and its alias the pseudonym the record was written under.
 
-use serde_json::{Map, Value};
-
 use super::timing::Timing;
 use crate::error::AppError;
 use crate::store::{Change, PlayerPatch, PlayerRow, Snapshot, Status};
-
-/// The lobby setting.
-pub const KEY: &str = "anonymous";
-
-/// Reads the setting taken out of a lobby's settings (absent or null: not anonymous): 422
-/// `invalid-anonymous-setting` for anything but a boolean.
-pub fn read(taken: &Map<String, Value>) -> Result<Option<bool>, AppError> {
-    match taken.get(KEY) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::Bool(anonymous)) => Ok(Some(*anonymous)),
-        Some(_) => Err(AppError::rejected(
-            "invalid-anonymous-setting",
-            "settings.anonymous must be true or false.",
-        )),
-    }
-}
 
 /// The pseudonym of the seat numbered `seat` (from 0).
 pub fn pseudonym(seat: usize) -> String {
@@ -102,15 +84,5 @@ mod tests {
             ("Player 3".into(), Some("Ann".into()))
         );
         assert_eq!(seated_as(false, 2, "Ann".into()), ("Ann".into(), None));
-    }
-
-    #[test]
-    fn the_setting_is_a_boolean_or_absent() {
-        let mut taken = Map::new();
-        assert_eq!(read(&taken).unwrap(), None);
-        taken.insert(KEY.into(), Value::Bool(true));
-        assert_eq!(read(&taken).unwrap(), Some(true));
-        taken.insert(KEY.into(), Value::String("yes".into()));
-        assert!(read(&taken).is_err());
     }
 }

@@ -86,7 +86,7 @@ impl Timing {
         };
         let mut taken = Map::new();
         let keys = KEYS.into_iter().chain(super::talk_settings::KEYS);
-        for key in keys.chain([super::anonymity::KEY]) {
+        for key in keys.chain([super::talk_settings::ANONYMOUS]) {
             if let Some(value) = map.remove(key)
                 && !value.is_null()
             {
@@ -126,7 +126,7 @@ impl Timing {
             timing.miss_limit = Some(limit);
         }
         (timing.press, timing.press_reveal) = super::talk_settings::read(&taken)?;
-        timing.anonymous = super::anonymity::read(&taken)?;
+        timing.anonymous = super::talk_settings::read_anonymous(&taken)?;
         Ok(timing)
     }
 

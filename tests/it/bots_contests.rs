@@ -68,6 +68,7 @@ async fn the_load_generator_plays_contests_lobbies_to_the_end() {
             seed: 3,
             webhooks: false,
             webhook_events: Vec::new(),
+            messages: false,
         };
         let report = load::run(args).await.expect("load runs");
         assert_eq!(report.games, 2, "{drive:?}");
