@@ -125,6 +125,9 @@ impl Bots<'_> {
             policy::answer_json(me, self.args.strategy, &mut *rng)
         };
         let Some(order) = order else { return };
+        if self.args.messages {
+            self.talk(lobby, token, &order).await;
+        }
         let path = format!("/api/v1/lobbies/{lobby}/orders");
         let body = serde_json::to_vec(&order).expect("a JSON value always serializes");
         let _permit = self.gate.acquire().await.expect("the gate is never closed");
@@ -141,6 +144,25 @@ impl Bots<'_> {
             Err(error) => {
                 *t.errors
                     .entry(format!("{} {}", error.status, error.code))
+                    .or_default() += 1
+            }
+        }
+    }
+
+    /// A word to everyone before the answer (`--messages`): its time is not an order's.
+    async fn talk(&self, lobby: &str, token: &str, order: &serde_json::Value) {
+        let text = format!("Round {}: my answer is in.", order["round"]);
+        let body = serde_json::json!({"to": "all", "text": text});
+        let body = serde_json::to_vec(&body).expect("a JSON value always serializes");
+        let path = format!("/api/v1/lobbies/{lobby}/messages");
+        let _permit = self.gate.acquire().await.expect("the gate is never closed");
+        let result = self.wire.post(&path, token, body).await;
+        let mut t = self.tally.lock().unwrap_or_else(|e| e.into_inner());
+        match result {
+            Ok(_) => t.messages += 1,
+            Err(error) => {
+                *t.errors
+                    .entry(format!("message {} {}", error.status, error.code))
                     .or_default() += 1
             }
         }

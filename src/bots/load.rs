@@ -22,6 +22,8 @@ use crate::games::{GameKind, GameUi, with_game};
 pub struct Report {
     pub games: u64,
     pub orders: u64,
+    /// Table-talk messages stored (`--messages`).
+    pub messages: u64,
     pub steps: u64,
     pub rounds: u64,
     pub seconds: f64,
@@ -129,6 +131,13 @@ pub async fn run(args: LoadArgs) -> Result<Report, ClientError> {
         tally.orders,
         tally.orders as f64 / secs
     );
+    if args.messages {
+        println!(
+            "messages stored: {} ({:.0}/s)",
+            tally.messages,
+            tally.messages as f64 / secs
+        );
+    }
     println!(
         "steps resolved: {} ({:.0}/s); rounds resolved: {} ({:.0}/s)",
         tally.steps,
@@ -200,6 +209,7 @@ pub async fn run(args: LoadArgs) -> Result<Report, ClientError> {
     Ok(Report {
         games: tally.games,
         orders: tally.orders,
+        messages: tally.messages,
         steps: tally.steps,
         rounds: tally.rounds,
         seconds: secs,
@@ -232,7 +242,10 @@ async fn seat(
         code: e.code().to_owned(),
         message: e.to_string(),
     })?;
-    let (players, settings) = lobby(kind, args.players, args.max_rounds);
+    let (players, mut settings) = lobby(kind, args.players, args.max_rounds);
+    if let (true, Some(map)) = (args.messages, settings.as_object_mut()) {
+        map.insert("press".into(), json!("public"));
+    }
     let (id, host) = {
         let _permit = gate.acquire().await.expect("the gate is never closed");
         api.create_lobby(&args.game, &format!("Load {i}"), settings)

@@ -62,6 +62,12 @@ pub struct LoadArgs {
         default_value = "player-joined,started,round-resolved,finished"
     )]
     pub webhook_events: Vec<String>,
+    /// Table talk in every round: the lobbies are created with public press, and each bot
+    /// says something to everyone before each answer it sends (docs/table-talk.md). A game
+    /// of more than 10 rounds outruns a bot's allowance of 10 messages a minute: the refusals
+    /// are counted as errors.
+    #[arg(long)]
+    pub messages: bool,
 }
 
 /// How the bots learn that they owe an answer.
@@ -80,6 +86,8 @@ pub enum Drive {
 pub(super) struct Tally {
     pub latencies_us: Vec<u32>,
     pub orders: u64,
+    /// Table-talk messages stored (`--messages`).
+    pub messages: u64,
     pub steps: u64,
     pub rounds: u64,
     pub games: u64,

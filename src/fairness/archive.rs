@@ -57,7 +57,11 @@ pub struct ArchivedLobby {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ArchivedEntrant {
     pub id: Uuid,
+    /// The name the game was played under: an anonymous game's pseudonym (`Player 1`).
     pub name: String,
+    /// An anonymous game's entrant: the name he joined under, once the game is over.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub real_name: Option<String>,
     /// The game's join choice (BST: the character).
     pub join: Value,
 }

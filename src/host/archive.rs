@@ -6,6 +6,7 @@
 use serde_json::Value;
 use uuid::Uuid;
 
+use super::anonymity::pseudonym_after_end;
 use super::chain::commitment_of;
 use super::engine::{self, from_stored};
 use super::{GameKind, Host, with_game};
@@ -15,7 +16,7 @@ use crate::fairness::act::{Act, Ledger};
 use crate::fairness::archive::{Archive, ArchivedEntrant, ArchivedLobby, ArchivedStep};
 use crate::fairness::public_log;
 use crate::rules::Game;
-use crate::store::{Snapshot, Status, StepRow};
+use crate::store::{PlayerRow, Snapshot, Status, StepRow};
 
 impl Host {
     /// The lobby's archive, as of its last resolved step.
@@ -75,9 +76,11 @@ fn public_settings<G: Game>(snapshot: &Snapshot, finished: bool) -> Result<Value
     engine::to_json(&G::public_settings(&settings, finished))
 }
 
-/// The players as seated at the start: today's names, with every substitute's rename undone.
+/// The players as seated at the start: today's names, with every substitute's rename undone;
+/// an anonymous game's pseudonyms, with the real names once it is over (`anonymity.rs`).
 fn entrants(snapshot: &Snapshot, acts: &[Act]) -> Result<Vec<ArchivedEntrant>, AppError> {
-    let mut names: Vec<String> = snapshot.players.iter().map(|p| p.name.clone()).collect();
+    let played_as = |p: &PlayerRow| pseudonym_after_end(snapshot, p).unwrap_or(p.name.clone());
+    let mut names: Vec<String> = snapshot.players.iter().map(played_as).collect();
     for act in acts.iter().rev() {
         if let Act::Rename { seat, previous, .. } = act
             && let Some(name) = names.get_mut(*seat)
@@ -92,6 +95,7 @@ fn entrants(snapshot: &Snapshot, acts: &[Act]) -> Result<Vec<ArchivedEntrant>, A
         .map(|(player, name)| {
             Ok(ArchivedEntrant {
                 id: player.id,
+                real_name: pseudonym_after_end(snapshot, player).map(|_| player.name.clone()),
                 name,
                 join: from_stored(&player.join_data)?,
             })

@@ -5,6 +5,7 @@
 use serde_json::{Map, Value, json};
 use uuid::Uuid;
 
+use super::anonymity;
 use super::auth::{Presented, hash_token, new_token, require_host};
 use super::engine::{self, to_json, to_text};
 use super::lobby::Joined;
@@ -80,7 +81,19 @@ impl Host {
                 let player = seated(snapshot, &player_id)?;
                 not_over(snapshot)?;
                 let mut change = Change::default();
-                let new_name = match &name {
+                let anonymous = anonymity::anonymous(snapshot)?;
+                let (new_name, alias) = match &name {
+                    // An anonymous seat keeps its pseudonym (the game's record does not
+                    // change): the substitute's name is its new alias.
+                    Some(raw) if anonymous => {
+                        let named = seat_name(raw, &snapshot.players, Some(player.id))?;
+                        change.events.push(NewEvent {
+                            kind: EventKind::PlayerReplaced,
+                            data: json!({"player": {"id": player.id, "name": player.name}, "previous_name": player.name}).to_string(),
+                        });
+                        let alias = Some(named.name);
+                        (SeatName { name: player.name.clone(), key: named.key }, alias)
+                    }
                     Some(raw) => {
                         let named = seat_name(raw, &snapshot.players, Some(player.id))?;
                         let name = &named.name;
@@ -97,10 +110,10 @@ impl Host {
                             kind: EventKind::PlayerReplaced,
                             data: json!({"player": {"id": player.id, "name": name}, "previous_name": player.name}).to_string(),
                         });
-                        named
+                        (named, None)
                     }
                     // A new link keeps the name, stored under the key the rule gives it.
-                    None => SeatName::held(player),
+                    None => (SeatName::held(player), player.alias.clone()),
                 };
                 // A new holding: the profile's binding ends with the old token (the update
                 // clears the seat's), and its record of the game stops here.
@@ -116,6 +129,7 @@ impl Host {
                     name_key: new_name.key,
                     name: new_name.name,
                     token_hash,
+                    alias,
                 });
                 Ok((change, player.id))
             })

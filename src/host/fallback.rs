@@ -47,6 +47,7 @@ impl Host {
                     fallback: Some(Some(to_text(&body)?)),
                     misses: None,
                     binding: None,
+                    names: None,
                 }],
                 ..Change::default()
             };
@@ -67,6 +68,7 @@ impl Host {
                     fallback: Some(None),
                     misses: None,
                     binding: None,
+                    names: None,
                 }],
                 ..Change::default()
             };

@@ -6,6 +6,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 use uuid::Uuid;
 
+use super::anonymity;
 use super::auth::{Presented, hash_token, new_token, require_host};
 use super::engine::{self, rng_for, to_text};
 use super::gates::{Gates, Joiner};
@@ -276,8 +277,12 @@ impl Host {
                 ));
             }
             check_fork_seat(snapshot, &join_data)?;
-            Timing::parse(&snapshot.lobby.timing)?.gates.admit(joiner)?;
+            let timing = Timing::parse(&snapshot.lobby.timing)?;
+            timing.gates.admit(joiner)?;
             let SeatName { name, key } = seat_name(&name, &snapshot.players, None)?;
+            // The key stays the real name's, so that two players cannot join under one name.
+            let seat = snapshot.players.len();
+            let (name, alias) = anonymity::seated_as(timing.is_anonymous(), seat, name);
             let mut records = Vec::new();
             let binding = match &profile {
                 Some(profile) => {
@@ -298,12 +303,13 @@ impl Host {
             };
             let player = NewPlayer {
                 id: player_id,
-                seat: snapshot.players.len(),
+                seat,
                 name: name.clone(),
                 name_key: key,
                 join_data,
                 token_hash,
                 binding,
+                alias,
             };
             let event = Membership {
                 player: Named {

@@ -1,6 +1,7 @@
 //! The game-agnostic host: lobbies, sign-ups, starting, secret orders and resolving steps.
 //! It is the only layer that calls both the rules and the store; handlers call it.
 
+pub mod anonymity;
 mod archive;
 pub mod auth;
 pub mod chain;
@@ -142,6 +143,7 @@ impl Host {
             let (mut change, value) = decide(snapshot)?;
             rated::attach(snapshot, &mut change, clock.now_millis())?;
             let noted = round_logs.note(snapshot, &mut change);
+            anonymity::keep_masks(snapshot, &mut change)?;
             chain::seal(snapshot, &mut change)?;
             let wakes = change.lobby.clock.is_some_and(|c| c.wake_at.is_some());
             let owes = change.events.iter().any(|e| e.kind.notifiable());

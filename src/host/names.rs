@@ -174,7 +174,9 @@ pub fn seat_name(
 
 /// A seated player's key, worked out once per row the writer keeps.
 fn key_of(player: &PlayerRow) -> &str {
-    player.name_rule_key.get_or_init(|| name_key(&player.name))
+    // An anonymous seat's alias is the name its player gave (docs/table-talk.md).
+    let name = player.alias.as_deref().unwrap_or(&player.name);
+    player.name_rule_key.get_or_init(|| name_key(name))
 }
 
 #[cfg(test)]

@@ -11,7 +11,7 @@ use super::auth::{Presented, hash_token, new_token};
 use super::my_games::well_formed_key;
 use super::names::{clean_name, name_key};
 use super::reliability::{Reliability, WINDOW_MILLIS, reliability};
-use super::timing::rfc3339;
+use super::timing::{Timing, rfc3339};
 use crate::error::AppError;
 use crate::store::{Holding, KeyRow, OwedRow, ProfileGameRow, ProfileKind, ProfileRow, Status};
 
@@ -235,7 +235,14 @@ impl Host {
             .profile_by_handle(&name_key(handle))
             .await?
             .ok_or_else(|| unknown_profile(handle))?;
-        let (_, owed) = self.reliability_of(row.id).await?;
+        let (_, mut owed) = self.reliability_of(row.id).await?;
+        let games = self.store.profile_games(row.id).await?;
+        let hidden: Vec<Uuid> = games
+            .iter()
+            .filter(|g| hidden(g))
+            .map(|g| g.lobby)
+            .collect();
+        owed.retain(|o| !hidden.contains(&o.lobby));
         Ok((self.profile_view(&row).await?, owed))
     }
 
@@ -335,7 +342,11 @@ impl Host {
             kind: row.kind,
             owner: row.owner_handle.clone(),
             created_at: rfc3339(row.created_at),
-            games: games.iter().map(game_entry).collect(),
+            games: games
+                .iter()
+                .filter(|g| !hidden(g))
+                .map(game_entry)
+                .collect(),
             reliability,
             ratings: self.profile_ratings(row.id).await?,
         })
@@ -343,8 +354,13 @@ impl Host {
 
     /// The profile of each seat of lobby `id` that has one, with its handle and record, in
     /// seat order (the host's panel shows them beside the seats).
+    /// None while an anonymous game runs: a handle would name the player behind a pseudonym.
     pub async fn seat_profiles_shown(&self, id: Uuid) -> Result<Vec<SeatProfile>, AppError> {
         let mut shown = Vec::new();
+        let snapshot = self.snapshot(id).await?;
+        if snapshot.lobby.status != Status::Finished && super::anonymity::anonymous(&snapshot)? {
+            return Ok(shown);
+        }
         for (player, binding) in self.seat_profiles(id).await? {
             let Some(profile) = self.store.profile_by_id(binding.profile).await? else {
                 continue;
@@ -372,6 +388,22 @@ impl Host {
             .filter_map(|p| p.binding.map(|b| (p.id, b)))
             .collect())
     }
+}
+
+/// An anonymous game in progress: a profile does not list it, nor its steps (docs/table-talk.md,
+/// "Anonymous games"), so that nobody learns who plays in it before the end.
+fn hidden(row: &ProfileGameRow) -> bool {
+    let running = matches!(
+        row.status,
+        Some(Status::Signups | Status::Closed | Status::Running)
+    );
+    let anonymous = || {
+        row.timing
+            .as_deref()
+            .and_then(|t| Timing::parse(t).ok())
+            .is_some_and(|t| t.is_anonymous())
+    };
+    running && anonymous()
 }
 
 fn game_entry(row: &ProfileGameRow) -> GameEntry {

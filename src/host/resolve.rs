@@ -294,6 +294,7 @@ fn miss_counts(snapshot: &Snapshot, owed: &[Seat], filled: &[Filled]) -> Vec<Pla
                 fallback: None,
                 misses: Some(misses),
                 binding: None,
+                names: None,
             });
         }
     }

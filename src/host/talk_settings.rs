@@ -1,5 +1,6 @@
-//! The lobby's table-talk settings (docs/table-talk.md): the press mode and whether the
-//! messages are opened to everyone once the game is over. They are the host's, not the game's,
+//! The lobby's table-talk settings (docs/table-talk.md): the press mode, whether the
+//! messages are opened to everyone once the game is over, and whether the players are named by
+//! pseudonyms until then (an anonymous game). They are the host's, not the game's,
 //! and are stored with the deadline settings (`timing.rs`).
 
 use serde::{Deserialize, Serialize};
@@ -69,4 +70,20 @@ pub fn read(taken: &Map<String, Value>) -> Result<(Option<Press>, Option<bool>),
         }
     };
     Ok((press, reveal))
+}
+
+/// The setting that names players by pseudonyms until the end (`anonymity.rs`).
+pub const ANONYMOUS: &str = "anonymous";
+
+/// Reads `anonymous` taken out of a lobby's settings (absent or null: not anonymous): 422
+/// `invalid-anonymous-setting` for anything but a boolean.
+pub fn read_anonymous(taken: &Map<String, Value>) -> Result<Option<bool>, AppError> {
+    match taken.get(ANONYMOUS) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Bool(anonymous)) => Ok(Some(*anonymous)),
+        Some(_) => Err(AppError::rejected(
+            "invalid-anonymous-setting",
+            "settings.anonymous must be true or false.",
+        )),
+    }
 }

@@ -41,6 +41,9 @@ pub struct Timing {
     /// Whether the messages open to everyone once the game is over; None: they do.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub press_reveal: Option<bool>,
+    /// Players are named by pseudonyms until the game is over (`anonymity.rs`); None: not.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub anonymous: Option<bool>,
     /// Who may join (`gates.rs`): the host's too, so kept here with no column of its own.
     #[serde(default, skip_serializing_if = "super::gates::Gates::is_open")]
     pub gates: super::gates::Gates,
@@ -82,7 +85,8 @@ impl Timing {
             return Ok(Timing::default());
         };
         let mut taken = Map::new();
-        for key in KEYS.into_iter().chain(super::talk_settings::KEYS) {
+        let keys = KEYS.into_iter().chain(super::talk_settings::KEYS);
+        for key in keys.chain([super::talk_settings::ANONYMOUS]) {
             if let Some(value) = map.remove(key)
                 && !value.is_null()
             {
@@ -122,6 +126,7 @@ impl Timing {
             timing.miss_limit = Some(limit);
         }
         (timing.press, timing.press_reveal) = super::talk_settings::read(&taken)?;
+        timing.anonymous = super::talk_settings::read_anonymous(&taken)?;
         Ok(timing)
     }
 
@@ -131,6 +136,11 @@ impl Timing {
             press: self.press.unwrap_or_default(),
             press_reveal: self.press_reveal.unwrap_or(true),
         }
+    }
+
+    /// Whether the players are named by pseudonyms until the end.
+    pub fn is_anonymous(&self) -> bool {
+        self.anonymous.unwrap_or(false)
     }
 
     /// The stored settings; an empty object when the lobby has none.
@@ -164,6 +174,7 @@ impl Timing {
             "miss_limit": self.miss_limit,
             "press": self.talk().press,
             "press_reveal": self.talk().press_reveal,
+            "anonymous": self.is_anonymous(),
         });
         if let Value::Object(map) = &mut effective {
             map.extend(self.gates.effective());

@@ -103,6 +103,9 @@ fn lobby_view_of<G: Game>(kind: GameKind, snapshot: &Snapshot) -> Result<LobbyVi
         let mut entry = Map::new();
         entry.insert("id".into(), json!(player.id));
         entry.insert("name".into(), json!(player.name));
+        if let Some(pseudonym) = super::anonymity::pseudonym_after_end(snapshot, player) {
+            entry.insert("pseudonym".into(), json!(pseudonym));
+        }
         entry.insert(
             "alive".into(),
             json!(state.as_ref().is_none_or(|s| G::alive(s, seat))),

@@ -76,6 +76,7 @@ pub(super) async fn apply(
             .bind(profile)
             .bind(kind)
             .bind(holding)
+            .bind(player.alias.as_deref())
             .execute(&mut *conn)
             .await?;
     }
@@ -84,6 +85,7 @@ pub(super) async fn apply(
             .bind(&update.name)
             .bind(&update.name_key)
             .bind(&update.token_hash)
+            .bind(update.alias.as_deref())
             .bind(update.id.to_string())
             .bind(&id)
             .execute(&mut *conn)
@@ -102,6 +104,8 @@ pub(super) async fn apply(
             .bind(profile)
             .bind(kind)
             .bind(holding)
+            .bind(&player.name)
+            .bind(player.alias.as_deref())
             .bind(player.id.to_string())
             .bind(&id)
             .execute(&mut *conn)

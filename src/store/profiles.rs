@@ -53,6 +53,8 @@ pub struct ProfileGameRow {
     pub ended_seq: Option<i64>,
     /// The lobby's status; None once the retention sweep deleted it.
     pub status: Option<Status>,
+    /// The lobby's host settings (`host::timing`, JSON); None once it was deleted.
+    pub timing: Option<String>,
 }
 
 /// A step a profile's bound seat owed.
@@ -97,7 +99,7 @@ const SEATS: &str = "SELECT p.lobby_id, p.id AS player_id, l.game, l.status, p.b
     ORDER BY l.created_at DESC, l.id";
 
 const GAMES: &str = "SELECT g.lobby_id, g.player_id, g.game, g.lobby_name, g.binding, g.bound_at, \
-    g.ended_seq, l.status FROM profile_games g LEFT JOIN lobbies l ON l.id = g.lobby_id \
+    g.ended_seq, l.status, l.timing FROM profile_games g LEFT JOIN lobbies l ON l.id = g.lobby_id \
     WHERE g.profile_id = $1 ORDER BY g.bound_at DESC, g.lobby_id";
 
 const OWED: &str = "SELECT lobby_id, player_id, step_seq, round, step, due_at, outcome \
@@ -271,6 +273,7 @@ impl Store {
                     bound_at: row.int("bound_at")?,
                     ended_seq: row.int_or_null("ended_seq")?,
                     status,
+                    timing: row.text_or_null("timing")?,
                 })
             })
             .collect()

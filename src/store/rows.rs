@@ -137,6 +137,9 @@ pub struct PlayerRow {
     pub misses: i64,
     /// The profile this seat's holding is bound to, if any (docs/identity.md).
     pub binding: Option<SeatBinding>,
+    /// An anonymous seat's other name (migration 0026): the name its player joined under while
+    /// the game runs and `name` is the pseudonym; the pseudonym once it is over.
+    pub alias: Option<String>,
     /// The name's key as the host's rule for taken names reads it (`host::names::name_key`),
     /// worked out on first need and kept by the snapshots that follow: a join compares the
     /// newcomer with every seated player, so without it a lobby of n players works out about
@@ -181,6 +184,7 @@ impl PlayerRow {
             fallback: row.text_or_null("fallback")?,
             misses: row.int("misses")?,
             binding: SeatBinding::read(&row)?,
+            alias: row.text_or_null("alias")?,
             name_rule_key: Derived::default(),
         })
     }
@@ -397,6 +401,7 @@ impl Snapshot {
                 fallback: None,
                 misses: 0,
                 binding: player.binding,
+                alias: player.alias,
                 name_rule_key: Derived::default(),
             });
             players.sort_by_key(|p| p.seat);
@@ -407,6 +412,7 @@ impl Snapshot {
                 .find(|p| p.id == update.id)
         {
             held.name = update.name;
+            held.alias = update.alias;
             held.name_rule_key = Derived::default();
             held.token_hash = update.token_hash;
             // A new holding of the seat: the old one's binding ends with its token.
@@ -503,6 +509,8 @@ pub struct NewPlayer {
     pub token_hash: String,
     /// The profile the seat is bound to, when joined with a profile key.
     pub binding: Option<SeatBinding>,
+    /// An anonymous seat's real name (`name` is then its pseudonym).
+    pub alias: Option<String>,
 }
 
 /// A pending order (inserted, or replacing the player's earlier one for the same step). Its
@@ -641,6 +649,9 @@ pub struct PlayerPatch {
     pub misses: Option<i64>,
     /// `Some(None)` ends the seat's binding; `Some(Some(..))` binds it (a claim).
     pub binding: Option<Option<SeatBinding>>,
+    /// A new shown name and other name (an anonymous seat's pseudonym and real name trade
+    /// places at the end).
+    pub names: Option<(String, Option<String>)>,
 }
 
 impl PlayerPatch {
@@ -651,6 +662,7 @@ impl PlayerPatch {
             fallback: None,
             misses: None,
             binding: None,
+            names: None,
         }
     }
 
@@ -665,6 +677,11 @@ impl PlayerPatch {
         if let Some(binding) = self.binding {
             player.binding = binding;
         }
+        if let Some((name, alias)) = &self.names {
+            player.name = name.clone();
+            player.alias = alias.clone();
+            player.name_rule_key = Derived::default();
+        }
     }
 }
 
@@ -677,6 +694,8 @@ pub struct PlayerUpdate {
     pub name: String,
     pub name_key: String,
     pub token_hash: String,
+    /// An anonymous seat's real name (`name` stays its pseudonym).
+    pub alias: Option<String>,
 }
 
 /// A sign-up withdrawn before the start. The players seated after it move down one seat, so

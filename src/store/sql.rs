@@ -14,20 +14,21 @@ pub const UPDATE_LOBBY: &str = "UPDATE lobbies SET status = COALESCE($1, status)
     step_seq = $9, event_seq = $10, fairness = COALESCE($11, fairness), version = version + 1 \
     WHERE id = $12 AND version = $13";
 
-/// A seated player's changeable columns, written whole.
-/// A seated player's fallback order and missed-turn count (the deadlines' columns).
-/// and its binding to a profile (written whole, from the row as the patch leaves it).
+/// A seated player's fallback order and missed-turn count (the deadlines' columns), its
+/// binding to a profile, and its shown and other name (an anonymous seat's, docs/table-talk.md),
+/// written whole, from the row as the patch leaves it.
 pub const PATCH_PLAYER: &str = "UPDATE players SET fallback = $1, misses = $2, \
-    profile_id = $3, profile_kind = $4, binding = $5 WHERE id = $6 AND lobby_id = $7";
+    profile_id = $3, profile_kind = $4, binding = $5, name = $6, alias = $7 \
+    WHERE id = $8 AND lobby_id = $9";
 
 pub const INSERT_PLAYER: &str = "INSERT INTO players \
-    (id, lobby_id, seat, name, name_key, join_data, token_hash, profile_id, profile_kind, binding) \
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)";
+    (id, lobby_id, seat, name, name_key, join_data, token_hash, profile_id, profile_kind, binding, \
+    alias) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)";
 
 /// A substitute's name, or a reissued token, for a seated player: a new holding of the seat,
 /// so the old one's binding to a profile ends.
 pub const UPDATE_PLAYER: &str = "UPDATE players SET name = $1, name_key = $2, token_hash = $3, \
-    profile_id = NULL, profile_kind = NULL, binding = NULL WHERE id = $4 AND lobby_id = $5";
+    profile_id = NULL, profile_kind = NULL, binding = NULL, alias = $4 WHERE id = $5 AND lobby_id = $6";
 
 pub const DELETE_PLAYER: &str = "DELETE FROM players WHERE id = $1 AND lobby_id = $2";
 
@@ -77,7 +78,7 @@ pub const MARK_READ: &str = "INSERT INTO message_reads \
     WHERE excluded.seen_seq > message_reads.seen_seq";
 
 pub const PLAYERS_OF_LOBBY: &str = "SELECT id, seat, name, join_data, token_hash, fallback, misses, \
-    profile_id, profile_kind, binding \
+    profile_id, profile_kind, binding, alias \
     FROM players \
     WHERE lobby_id = $1 ORDER BY seat";
 

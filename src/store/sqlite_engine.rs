@@ -215,6 +215,7 @@ fn apply(
             profile,
             kind,
             holding,
+            player.alias,
         ])?;
     }
     if let Some(update) = &change.player_update {
@@ -222,6 +223,7 @@ fn apply(
             update.name,
             update.name_key,
             update.token_hash,
+            update.alias,
             update.id.to_string(),
             id,
         ])?;
@@ -253,6 +255,8 @@ fn apply(
             profile,
             kind,
             holding,
+            player.name,
+            player.alias,
             player.id.to_string(),
             id,
         ])?;

@@ -270,6 +270,9 @@ async fn bad_text_and_bad_recipients_are_refused_and_write_nothing() {
             "   \n\t ",
             "\u{200B}\u{200B}",
             "evil \u{202E}txt.exe",
+            "isolated \u{2066}left\u{2069}",
+            "\u{FEFF}\u{2060}",
+            "null\u{0}byte",
             "bell\u{7}",
             long.as_str(),
         ] {
@@ -279,6 +282,9 @@ async fn bad_text_and_bad_recipients_are_refused_and_write_nothing() {
                 (StatusCode::UNPROCESSABLE_ENTITY, &json!("invalid-text")),
                 "{text:?}: {body}"
             );
+            // The refusal says what is wrong, in words.
+            let message = body["error"]["message"].as_str().unwrap_or_default();
+            assert!(message.len() > 20, "{text:?}: {body}");
         }
         let unknown = uuid::Uuid::new_v4().to_string();
         for to in [

@@ -1,7 +1,8 @@
-//! A private message's secrecy, walked through everything Herald shows (docs/table-talk.md, "Who
-//! reads what"): before the game is over, no view, page, forum post, event, notification, log
-//! line or archive shows a private message's text, its id or that it was sent to anyone but
-//! its sender and recipient; once the game is over, with the reveal, everyone reads it.
+//! The secrecy walk (docs/table-talk.md): before the game is over, no view, page, forum post,
+//! event, notification, webhook body, log line or archive shows a private message's text, its
+//! id or that it was sent to anyone but its sender and recipient; nor a draw vote before its
+//! step is revealed; nor, in an anonymous game, a player's real name or his profile's handle.
+//! Once the game is over, with the reveal, everyone reads the message and the real names.
 
 use std::io::Write;
 use std::sync::{Arc, Mutex};
@@ -59,6 +60,8 @@ async fn everything_cat_and_others_see(
         ),
         ("the messages, cat", format!("{base}/messages"), Some(cat)),
         ("the webhooks", format!("{base}/webhooks"), Some(host)),
+        ("the lobby list", "/api/v1/lobbies".to_owned(), None),
+        ("the profile", format!("/api/v1/profiles/{HANDLE}"), None),
     ] {
         seen.push((what.to_owned(), app.get(&path, token).await.text));
     }
@@ -92,14 +95,21 @@ async fn everything_cat_and_others_see(
         ("the host panel", 1, format!("/lobbies/{lobby}/host")),
         ("cat's page", 2, format!("/lobbies/{lobby}/play")),
         ("cat's talk", 2, format!("/lobbies/{lobby}/play/talk")),
+        ("the front page", 0, "/".to_owned()),
+        ("the profile page", 0, format!("/u/{HANDLE}")),
     ] {
         seen.push((what.to_owned(), browsers[who].get(&path).await.html));
     }
     seen
 }
 
+/// The handle of the profile that holds the first seat.
+const HANDLE: &str = "Quillon-Q";
+/// The names the other two players join under (the first takes the handle).
+const REAL: [&str; 2] = ["Brangwen-Q", "Cadfael-Q"];
+
 #[tokio::test]
-async fn a_private_message_reaches_no_one_else_anywhere_until_the_reveal() {
+async fn no_message_vote_or_real_name_reaches_anyone_anywhere_until_the_reveal() {
     for app in notify_apps(settings()).await {
         let logs = Logs::default();
         let subscriber = tracing_subscriber::fmt()
@@ -110,7 +120,10 @@ async fn a_private_message_reaches_no_one_else_anywhere_until_the_reveal() {
         let _guard = tracing::subscriber::set_default(subscriber);
         let hook = Receiver::start(Behaviour::Accept).await;
         let (lobby, host) = app
-            .create_lobby("crossing-swords", json!({"press": "full"}))
+            .create_lobby(
+                "crossing-swords",
+                json!({"press": "full", "anonymous": true}),
+            )
             .await;
         let base = format!("/api/v1/lobbies/{lobby}");
         let events = herald::store::outbox::NOTIFIABLE;
@@ -136,8 +149,22 @@ async fn a_private_message_reaches_no_one_else_anywhere_until_the_reveal() {
             "{}",
             refused.text
         );
-        let mut p = Vec::new();
-        for name in ["Ann", "Bob", "Cat"] {
+        let key = app
+            .post("/api/v1/profiles", None, json!({"handle": HANDLE}))
+            .await
+            .body["key"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        let bound = app
+            .post(&format!("{base}/players"), Some(&key), json!({}))
+            .await;
+        assert_eq!(bound.status, StatusCode::CREATED, "{}", bound.text);
+        let mut p = vec![(
+            bound.body["player_id"].as_str().unwrap().to_owned(),
+            key.clone(),
+        )];
+        for name in REAL {
             p.push(app.join(&lobby, json!({"name": name})).await);
         }
         app.start(&lobby, &host).await;
@@ -160,9 +187,39 @@ async fn a_private_message_reaches_no_one_else_anywhere_until_the_reveal() {
                 .await;
             assert_eq!(reply.status, StatusCode::ACCEPTED, "{}", reply.text);
         }
+        // Round 2: the first player's order carries a draw vote, not revealed yet.
+        let body = json!({"round": 2, "step": "orders", "move": "strike", "target": p[1].0,
+            "vote": "draw"});
+        let voted = app
+            .post(&format!("{base}/orders"), Some(&p[0].1), body)
+            .await;
+        assert_eq!(voted.status, StatusCode::ACCEPTED, "{}", voted.text);
         settle().await;
         let walked = everything_cat_and_others_see(&app, &lobby, &host, &p[2].1).await;
-        assert!(walked.len() >= 17);
+        assert!(walked.len() >= 21);
+        for (what, text) in &walked {
+            if what.starts_with("the profile") {
+                // The profile is the handle's own: it must not list the game.
+                assert!(
+                    !text.contains(&lobby),
+                    "{}: {what} lists the game",
+                    app.backend
+                );
+                continue;
+            }
+            for real in [HANDLE, REAL[0], REAL[1]] {
+                assert!(
+                    !text.contains(real),
+                    "{}: {what} names {real} in an anonymous game",
+                    app.backend
+                );
+            }
+            assert!(
+                !text.contains("\"vote\":\"draw\"") && !text.contains("Voted for a draw"),
+                "{}: {what} shows a vote before its reveal",
+                app.backend
+            );
+        }
         for (what, text) in &walked {
             assert!(
                 !text.contains(secret),
@@ -181,6 +238,9 @@ async fn a_private_message_reaches_no_one_else_anywhere_until_the_reveal() {
                 !body.contains(secret) && !body.contains(&message_id),
                 "a notification: {body}"
             );
+            for real in [HANDLE, REAL[0], REAL[1], "\"vote\":\"draw\""] {
+                assert!(!body.contains(real), "a notification shows {real}: {body}");
+            }
         }
         let outbox: Vec<(String,)> = {
             use sqlx::Connection;
@@ -197,6 +257,15 @@ async fn a_private_message_reaches_no_one_else_anywhere_until_the_reveal() {
         let logged = String::from_utf8_lossy(&logs.0.lock().unwrap()).into_owned();
         assert!(!logged.is_empty(), "the logs were captured");
         assert!(!logged.contains(secret), "a log line shows the text");
+        for real in [HANDLE, REAL[0], REAL[1]] {
+            // The walk's own requests for the profile name its handle in their paths.
+            let line = logged
+                .lines()
+                .filter(|l| !l.contains(&format!("/profiles/{HANDLE}")))
+                .filter(|l| !l.contains(&format!("/u/{HANDLE}")))
+                .find(|l| l.contains(real));
+            assert!(line.is_none(), "a log line names {real}: {line:?}");
+        }
 
         // The game ends: the message is everyone's, in the views and pages that list messages.
         let end = app
@@ -214,6 +283,21 @@ async fn a_private_message_reaches_no_one_else_anywhere_until_the_reveal() {
             assert!(
                 text.contains(secret),
                 "{}: {shows} after the reveal",
+                app.backend
+            );
+        }
+        // And the real names, in the views, the pages, the archive and on the profile.
+        for shows in [
+            "the lobby view",
+            "the archive",
+            "the lobby page",
+            "the profile",
+            "the profile page",
+        ] {
+            let (_, text) = walked.iter().find(|(what, _)| what == shows).unwrap();
+            assert!(
+                text.contains(REAL[1]) || (shows.contains("profile") && text.contains(&lobby)),
+                "{}: {shows} after the end: {text}",
                 app.backend
             );
         }

@@ -94,6 +94,7 @@ async fn the_load_generator_plays_every_game_to_the_end() {
             seed: 3,
             webhooks: false,
             webhook_events: Vec::new(),
+            messages: false,
         };
         let report = load::run(args).await.expect("load runs");
         let what = format!("{kind} {drive:?}");
@@ -123,9 +124,17 @@ async fn the_load_generator_plays_every_lobby_to_the_end_and_counts_what_it_saw(
             seed: 1,
             webhooks: false,
             webhook_events: Vec::new(),
+            // Polling bots also talk: a message before each answer.
+            messages: drive == Drive::Poll,
         };
         let report = load::run(args).await.expect("load runs");
         assert_eq!(report.games, 4, "{drive:?}");
+        let talked = if drive == Drive::Poll {
+            report.orders
+        } else {
+            0
+        };
+        assert_eq!(report.messages, talked, "{drive:?}");
         assert!(report.errors.is_empty(), "{drive:?}: {:?}", report.errors);
         assert!(
             report.rounds >= 4 && report.rounds <= 16,
@@ -175,6 +184,7 @@ async fn the_load_generators_webhooks_are_counted_for_the_seating_and_the_play_a
         webhook_events: ["player-joined", "started", "round-resolved", "finished"]
             .map(String::from)
             .to_vec(),
+        messages: false,
     };
     let report = load::run(args).await.expect("load runs");
     assert!(report.errors.is_empty(), "{:?}", report.errors);

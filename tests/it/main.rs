@@ -1,5 +1,6 @@
 //! Herald's one integration test binary. Modules are laid out by subject.
 
+mod api_anonymous;
 mod api_bad_input;
 mod api_bounds;
 mod api_bst;
@@ -33,6 +34,7 @@ mod api_talk;
 mod api_talk_secrecy;
 mod api_tournaments;
 mod api_votes;
+mod api_votes_duels;
 mod bots;
 mod bots_arena;
 mod bst_props;
@@ -63,6 +65,7 @@ mod pages_browser_profiles;
 mod pages_browser_record;
 mod pages_browser_sos;
 mod pages_browser_talk;
+mod pages_browser_votes;
 mod pages_bst;
 mod pages_bst_forms;
 mod pages_client;

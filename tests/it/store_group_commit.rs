@@ -17,6 +17,7 @@ fn player(seat: usize, token_hash: &str) -> NewPlayer {
         join_data: "null".into(),
         token_hash: token_hash.into(),
         binding: None,
+        alias: None,
     }
 }
 

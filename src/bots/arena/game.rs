@@ -130,6 +130,7 @@ pub fn play<G: GameUi>(setup: Setup<'_, G>, seats: &mut [Seated]) -> Result<Play
         entrants.push(ArchivedEntrant {
             id: *id,
             name: seat.name.clone(),
+            real_name: None,
             join: text(join)?,
         });
     }

@@ -57,6 +57,8 @@ pub struct CreateForm {
     pub press: String,
     /// Keep private messages private after the game (`press_reveal` false).
     pub press_private: bool,
+    /// Name the players by pseudonyms until the end (`anonymous`; docs/table-talk.md).
+    pub anonymous: bool,
     /// Who may join (`gates_form.rs`).
     pub gates: super::gates_form::GatesForm,
     /// Each game's settings as sent, by field name (`crossing-swords.max_rounds`).
@@ -151,6 +153,9 @@ impl CreateForm {
         }
         if self.press_private {
             settings.insert("press_reveal".into(), json!(false));
+        }
+        if self.anonymous {
+            settings.insert("anonymous".into(), json!(true));
         }
         self.gates.insert_into(&mut settings)?;
         let limit = number(&self.miss_limit).ok().flatten();
@@ -349,6 +354,7 @@ pub async fn create_lobby(
         unlisted: form.get("unlisted") == "true",
         press: form.get("press").to_owned(),
         press_private: form.get("press_private") == "true",
+        anonymous: form.get("anonymous") == "true",
         gates: super::gates_form::GatesForm::read(|name| form.get(name)),
         game_fields: form
             .fields
