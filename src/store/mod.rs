@@ -35,7 +35,9 @@ mod pg_listen;
 mod pg_writes;
 mod profile_rows;
 mod profiles;
+mod rating_rebuild;
 mod rating_rows;
+mod rating_writes;
 mod ratings;
 pub mod retention;
 mod rows;
@@ -65,8 +67,9 @@ pub use outbox::{NewTarget, TargetRow};
 pub use pg_listen::Wakes;
 pub use profile_rows::{Holding, Outcome, ProfileKind, ProfileRecord, SeatBinding};
 pub use profiles::{KeyRow, OwedRow, ProfileGameRow, ProfileRow, SeatRow};
+pub use rating_rebuild::Rebuilt;
 pub use rating_rows::RatedFinish;
-pub use ratings::{BoardRow, ChangeHistoryRow, Rebuilt};
+pub use ratings::{BoardRow, ChangeHistoryRow};
 pub use rows::{
     Change, EventRow, LobbyPatch, LobbyRow, MessageRow, NewEvent, NewLobby, NewMessage, NewOrder,
     NewPlayer, NewStep, OrderRow, ParsedState, PlayerPatch, PlayerRow, PlayerUpdate, PublicLog,

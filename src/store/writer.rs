@@ -29,6 +29,7 @@ use super::deliveries::{OutboxDone, OutboxWork};
 use super::engine::{Applied, Batch, Engine};
 use super::feed::{Feed, Published};
 use super::pg_engine::PgEngine;
+use super::rating_rebuild::Rebuilt;
 use super::rows::{Change, EventRow, NewLobby, Snapshot};
 use super::transact::WriteError;
 use crate::clock::Clock;
@@ -80,6 +81,11 @@ pub(super) enum Job {
         work: OutboxWork,
         reply: oneshot::Sender<Result<OutboxDone, StoreError>>,
     },
+    /// `herald ratings rebuild` (`rating_rebuild.rs`): in a writer's transaction, as every
+    /// other rating write is.
+    RebuildRatings {
+        reply: oneshot::Sender<Result<Rebuilt, StoreError>>,
+    },
 }
 
 impl Job {
@@ -98,15 +104,19 @@ impl Job {
             Job::Outbox { reply, .. } => {
                 let _ = reply.send(Err(StoreError::BatchFailed(error.clone())));
             }
+            Job::RebuildRatings { reply } => {
+                let _ = reply.send(Err(StoreError::BatchFailed(error.clone())));
+            }
         }
     }
 
-    /// The lobby the job is about (outbox work is about none, and sorts first).
+    /// The lobby the job is about (outbox work and a rebuild are about none, and sort first:
+    /// a rated finish in the same batch then starts from the rebuilt ratings).
     pub fn lobby(&self) -> Uuid {
         match self {
             Job::Transact { lobby, .. } => *lobby,
             Job::CreateLobby { lobby, .. } => lobby.id,
-            Job::Outbox { .. } => Uuid::nil(),
+            Job::Outbox { .. } | Job::RebuildRatings { .. } => Uuid::nil(),
         }
     }
 
@@ -114,7 +124,7 @@ impl Job {
     fn changes_a_lobby(&self) -> bool {
         match self {
             Job::Transact { .. } | Job::CreateLobby { .. } => true,
-            Job::Outbox { .. } => false,
+            Job::Outbox { .. } | Job::RebuildRatings { .. } => false,
         }
     }
 }
@@ -249,6 +259,10 @@ enum Ending {
     Outbox {
         reply: oneshot::Sender<Result<OutboxDone, StoreError>>,
         result: Result<OutboxDone, StoreError>,
+    },
+    Rebuilt {
+        reply: oneshot::Sender<Result<Rebuilt, StoreError>>,
+        result: Result<Rebuilt, StoreError>,
     },
 }
 
@@ -427,6 +441,10 @@ fn finish(progress: Progress, failed: Option<Arc<StoreError>>, shared: &Shared, 
             (Ending::Outbox { reply, .. }, Some(error)) => {
                 drop(reply.send(Err(StoreError::BatchFailed(error.clone()))))
             }
+            (Ending::Rebuilt { reply, result }, None) => drop(reply.send(result)),
+            (Ending::Rebuilt { reply, .. }, Some(error)) => {
+                drop(reply.send(Err(StoreError::BatchFailed(error.clone()))))
+            }
         }
     }
 }
@@ -472,6 +490,24 @@ async fn run_job(
             };
             tx.close_savepoint(result.is_err()).await?;
             progress.endings.push(Ending::Outbox { reply, result });
+        }
+        Job::RebuildRatings { reply } => {
+            // In a savepoint of its own, as outbox work: a rebuild that fails is undone
+            // alone, its caller told, and the batch's lobbies' changes go on as they were.
+            tx.savepoint().await?;
+            let result = match breaks_batch(tx.rebuild_ratings().await) {
+                Ok(result) => result,
+                Err(error) => {
+                    // Its caller hears the batch's failure instead (`finish`).
+                    progress.endings.push(Ending::Rebuilt {
+                        reply,
+                        result: Err(StoreError::ReadFailed),
+                    });
+                    return Err(error);
+                }
+            };
+            tx.close_savepoint(result.is_err()).await?;
+            progress.endings.push(Ending::Rebuilt { reply, result });
         }
         Job::Transact { lobby, decide } => {
             let current = match progress.changed.get(&lobby) {

@@ -17,6 +17,7 @@ mod host_controls;
 mod host_panel;
 mod host_seats;
 mod host_webhooks;
+mod leaderboard;
 mod lobby;
 mod lobby_detail;
 mod mail_form;
@@ -28,6 +29,7 @@ mod play;
 pub mod posts;
 mod profile_page;
 pub mod prompt_form;
+mod rating_cells;
 mod round;
 mod round_block;
 mod rounds_list;
@@ -165,6 +167,7 @@ pub fn routes(state: &AppState) -> Router<AppState> {
         .route("/me/sessions/{id}/revoke", post(me_page::revoke_session))
         .route("/me/sign-out", post(me_page::sign_out))
         .route("/u/{handle}", get(profile_page::show_profile))
+        .route("/ratings/{game}/{kind}", get(leaderboard::show_leaderboard))
         .layer(middleware::from_fn_with_state(
             state.clone(),
             session::issue_csrf,
