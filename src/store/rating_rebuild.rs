@@ -1,21 +1,21 @@
 //! `herald ratings rebuild` in the store (docs/ratings.md, "How the server stores them"):
 //! every stored result replayed in the order the finish transactions stored them, folded from
 //! nothing with the same `Ratings::apply` the finish runs, compared bit for bit with the stored
-//! ratings, and written back. It is a job of the writer, like every other write: on SQLite
-//! the one writer runs it between two batches' lobbies, so that no finish interleaves with
-//! it; on PostgreSQL it first locks the `profiles` table against the row locks a rated finish
-//! takes (`rating_rows.rs`), so that a finish on another writer either commits before the
-//! rebuild reads or reads the rebuilt ratings after it commits.
+//! ratings, and written back. It is a job of the writer (`Store::rebuild_ratings`, in
+//! `transact.rs`), like every other write: on SQLite the one writer runs it in a batch,
+//! before the batch's lobbies, so that no finish interleaves with it; on PostgreSQL it first
+//! locks the `profiles` table against the row locks a rated finish takes (`rating_rows.rs`),
+//! so that a finish on another writer either commits before the rebuild reads or reads the
+//! rebuilt ratings after it commits.
 
 use std::collections::BTreeMap;
 
 use uuid::Uuid;
 
+use super::StoreError;
 use super::rating_writes::{ChangeRow, RatingRow, columns, pg_change, pg_rating};
 use super::rating_writes::{sqlite_change, sqlite_rating};
 use super::ratings::{ALL, BoardRow, CHANGES, StoredChange, board_row, change_of};
-use super::writer::Job;
-use super::{Store, StoreError};
 use crate::ratings::{Finish, Pool, RatedResult, Rating, RatingChange, Ratings};
 
 /// What a rebuild found and did.
@@ -152,13 +152,13 @@ pub(super) async fn rebuild_pg(conn: &mut sqlx::AnyConnection) -> Result<Rebuilt
         .fetch_all(&mut *conn)
         .await?
         .iter()
-        .map(|row| change_of(row))
+        .map(change_of)
         .collect::<Result<Vec<_>, _>>()?;
     let stored = sqlx::query(ALL)
         .fetch_all(&mut *conn)
         .await?
         .iter()
-        .map(|row| board_row(row))
+        .map(board_row)
         .collect::<Result<Vec<_>, _>>()?;
     let replayed = replay(changes, &stored)?;
     sqlx::query("DELETE FROM ratings")
@@ -174,19 +174,4 @@ pub(super) async fn rebuild_pg(conn: &mut sqlx::AnyConnection) -> Result<Rebuilt
         pg_change(conn, row).await?;
     }
     Ok(replayed.rebuilt)
-}
-
-impl Store {
-    /// Recomputes every rating from the stored results, in the order they were stored (the
-    /// order the games ended), and writes the ratings and every change's before and after,
-    /// all in one of the writer's transactions.
-    pub async fn rebuild_ratings(&self) -> Result<Rebuilt, StoreError> {
-        let (reply, answer) = tokio::sync::oneshot::channel();
-        self.writers
-            .queue(Uuid::nil())
-            .send(Job::RebuildRatings { reply })
-            .await
-            .map_err(|_| StoreError::Stopped("writer"))?;
-        answer.await.map_err(|_| StoreError::Stopped("writer"))?
-    }
 }
