@@ -13,6 +13,7 @@ mod pool;
 mod rating;
 mod result;
 pub mod weng_lin;
+mod words;
 
 pub use board::{Limit, LimitError};
 pub use fair::{Binder, Ending, FinishedGame, SeatEnd, SeatRecord, Unrated};

@@ -190,9 +190,9 @@ impl Rating {
 /// μ − 3σ to one decimal, with `?` after it while provisional.
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub struct Shown {
-    score: f64,
-    system: System,
-    provisional: bool,
+    pub(super) score: f64,
+    pub(super) system: System,
+    pub(super) provisional: bool,
 }
 
 impl fmt::Display for Shown {

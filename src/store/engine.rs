@@ -21,6 +21,7 @@ use super::StoreError;
 use super::delivery_rows::{OutboxDone, OutboxWork};
 use super::feed::Published;
 use super::progress::Progress;
+use super::rating_rebuild::Rebuilt;
 use super::rows::{Change, NewLobby, Snapshot};
 
 /// A database the writer runs its batches on.
@@ -74,6 +75,9 @@ pub(super) trait Batch {
     async fn outbox(&mut self, _work: &OutboxWork) -> Result<OutboxDone, StoreError> {
         Err(StoreError::OutboxElsewhere)
     }
+
+    /// Recomputes every rating from the stored results and writes them (`rating_rebuild.rs`).
+    async fn rebuild_ratings(&mut self) -> Result<Rebuilt, StoreError>;
 
     /// Writes what the batch deferred and commits: `changed` holds each lobby as the batch
     /// leaves it, `published` every written change's events (the batch's [`Progress`]).

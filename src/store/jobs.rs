@@ -10,6 +10,7 @@ use uuid::Uuid;
 
 use super::StoreError;
 use super::delivery_rows::{OutboxDone, OutboxWork};
+use super::rating_rebuild::Rebuilt;
 use super::rows::{Change, NewLobby, Snapshot};
 
 /// The most changes one transaction takes.
@@ -59,6 +60,11 @@ pub(super) enum Job {
         work: OutboxWork,
         reply: oneshot::Sender<Result<OutboxDone, StoreError>>,
     },
+    /// `herald ratings rebuild` (`rating_rebuild.rs`): in a writer's transaction, as every
+    /// other rating write is.
+    RebuildRatings {
+        reply: oneshot::Sender<Result<Rebuilt, StoreError>>,
+    },
 }
 
 impl Job {
@@ -77,15 +83,19 @@ impl Job {
             Job::Outbox { reply, .. } => {
                 let _ = reply.send(Err(StoreError::BatchFailed(error.clone())));
             }
+            Job::RebuildRatings { reply } => {
+                let _ = reply.send(Err(StoreError::BatchFailed(error.clone())));
+            }
         }
     }
 
-    /// The lobby the job is about (outbox work is about none, and sorts first).
+    /// The lobby the job is about (outbox work and a rebuild are about none, and sort first:
+    /// a rated finish in the same batch then starts from the rebuilt ratings).
     pub fn lobby(&self) -> Uuid {
         match self {
             Job::Transact { lobby, .. } => *lobby,
             Job::CreateLobby { lobby, .. } => lobby.id,
-            Job::Outbox { .. } => Uuid::nil(),
+            Job::Outbox { .. } | Job::RebuildRatings { .. } => Uuid::nil(),
         }
     }
 
@@ -93,7 +103,7 @@ impl Job {
     pub(super) fn changes_a_lobby(&self) -> bool {
         match self {
             Job::Transact { .. } | Job::CreateLobby { .. } => true,
-            Job::Outbox { .. } => false,
+            Job::Outbox { .. } | Job::RebuildRatings { .. } => false,
         }
     }
 }

@@ -40,7 +40,9 @@ mod pg_writes;
 mod profile_rows;
 mod profiles;
 mod progress;
+mod rating_rebuild;
 mod rating_rows;
+mod rating_writes;
 mod ratings;
 pub mod retention;
 mod rows;
@@ -73,8 +75,9 @@ pub use passkeys::{CeremonyKind, PasskeyRow};
 pub use pg_listen::Wakes;
 pub use profile_rows::{Holding, Outcome, ProfileKind, ProfileRecord, SeatBinding};
 pub use profiles::{KeyRow, OwedRow, ProfileGameRow, ProfileRow, SeatRow};
+pub use rating_rebuild::Rebuilt;
 pub use rating_rows::RatedFinish;
-pub use ratings::{BoardRow, ChangeHistoryRow, Rebuilt};
+pub use ratings::{BoardRow, ChangeHistoryRow};
 pub use rows::{
     Change, EventRow, LobbyPatch, LobbyRow, MessageRow, NewEvent, NewLobby, NewMessage, NewOrder,
     NewPlayer, NewStep, OrderRow, ParsedState, PlayerPatch, PlayerRow, PlayerUpdate, PublicLog,

@@ -18,6 +18,7 @@ use super::load::load_snapshot;
 use super::pg_listen::announce;
 use super::pg_writes::{Deferred, apply};
 use super::progress::Progress;
+use super::rating_rebuild::Rebuilt;
 use super::rows::{Change, NewLobby, Snapshot, Status};
 use super::{StoreError, sql, versions};
 
@@ -117,6 +118,10 @@ impl Batch for PgBatch {
         }
         conn.execute("RELEASE SAVEPOINT job").await?;
         Ok(())
+    }
+
+    async fn rebuild_ratings(&mut self) -> Result<Rebuilt, StoreError> {
+        super::rating_rebuild::rebuild_pg(&mut self.tx).await
     }
 
     async fn apply(&mut self, snapshot: &Snapshot, change: &Change) -> Result<Applied, StoreError> {

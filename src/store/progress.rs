@@ -13,6 +13,7 @@ use super::cache::Cache;
 use super::delivery_rows::OutboxDone;
 use super::feed::Published;
 use super::jobs::{Decide, Decision, Deliver, Read, WriteError};
+use super::rating_rebuild::Rebuilt;
 use super::rows::{Change, EventRow, Snapshot};
 
 /// How a job ended inside the transaction, to be told once the commit is known.
@@ -28,6 +29,10 @@ pub(super) enum Ending {
     Outbox {
         reply: oneshot::Sender<Result<OutboxDone, StoreError>>,
         result: Result<OutboxDone, StoreError>,
+    },
+    Rebuilt {
+        reply: oneshot::Sender<Result<Rebuilt, StoreError>>,
+        result: Result<Rebuilt, StoreError>,
     },
 }
 

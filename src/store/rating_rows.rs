@@ -11,6 +11,9 @@ use uuid::Uuid;
 use super::StoreError;
 use super::columns::{Columns, Stored};
 use super::profile_rows::ProfileKind;
+use super::rating_writes::{
+    ChangeRow, RatingRow, game_id, pg_change, pg_rating, sqlite_change, sqlite_rating,
+};
 use crate::games::GameKind;
 use crate::ratings::{
     Binder, Ending, FinishedGame, Kind, Pool, RatedResult, Rating, RatingChange, Ratings, SeatEnd,
@@ -43,20 +46,8 @@ const LOCK_PROFILES: &str = "SELECT id FROM profiles WHERE id IN \
     (SELECT profile_id FROM profile_games WHERE lobby_id = $1 AND binding = 'bound') \
     ORDER BY id FOR UPDATE";
 
-const UPSERT_RATING: &str = "INSERT INTO ratings \
-    (profile_id, pool, game, rating, deviation, volatility, games, last_game_at) \
-    VALUES ($1, $2, $3, $4, $5, NULLIF($6, -1.0), $7, $8) ON CONFLICT (profile_id, pool) DO UPDATE SET \
-    rating = excluded.rating, deviation = excluded.deviation, volatility = excluded.volatility, \
-    games = excluded.games, last_game_at = excluded.last_game_at";
-
 const INSERT_RESULT: &str =
     "INSERT INTO rated_results (lobby_id, pool, ended_at) VALUES ($1, $2, $3) RETURNING seq";
-
-const INSERT_CHANGE: &str = "INSERT INTO rating_changes \
-    (result_seq, ordinal, profile_id, player_id, place, before_rating, before_deviation, \
-    before_volatility, before_games, before_last_game_at, after_rating, after_deviation, \
-    after_volatility, after_games) \
-    VALUES ($1, $2, $3, $4, $5, $6, $7, NULLIF($8, -1.0), $9, $10, $11, $12, NULLIF($13, -1.0), $14)";
 
 /// One bound holding of the lobby, as [`BINDERS`] reads it.
 struct Holding {
@@ -159,56 +150,10 @@ fn decide(finish: &RatedFinish, holdings: Vec<Holding>) -> Result<Decided, Unrat
     })
 }
 
-/// The columns of a rating: rating, deviation, volatility, games, last game. A Weng-Lin
-/// rating has no volatility: it is bound as -1 and stored as NULL by the statements'
-/// `NULLIF`, because sqlx's Any driver binds a NULL double as a 4-byte float, and PostgreSQL
-/// then prepares the statement for float4 and refuses the 8-byte value of the next use.
-pub(super) fn columns(rating: &Rating) -> (f64, f64, f64, i64, Option<i64>) {
-    let entry = rating.entry();
-    (
-        entry.rating,
-        entry.deviation,
-        entry.volatility.unwrap_or(-1.0),
-        i64::from(entry.games),
-        rating.last_game_at(),
-    )
-}
-
 fn unrated(lobby: &str, why: Unrated) {
     match why {
         Unrated::Invalid(_) => tracing::warn!(lobby, %why, "a rated game could not be rated"),
         _ => tracing::debug!(lobby, %why, "a rated lobby finished unrated"),
-    }
-}
-
-/// One row of `rating_changes`, as both engines bind it.
-pub(super) struct ChangeRow {
-    pub seq: i64,
-    pub ordinal: i64,
-    pub profile: String,
-    pub player: String,
-    pub place: i64,
-    pub before: (f64, f64, f64, i64, Option<i64>),
-    pub after: (f64, f64, f64, i64, Option<i64>),
-}
-
-impl ChangeRow {
-    pub(super) fn of(
-        seq: i64,
-        ordinal: usize,
-        change: &RatingChange<Uuid>,
-        player: Uuid,
-        place: u32,
-    ) -> ChangeRow {
-        ChangeRow {
-            seq,
-            ordinal: ordinal as i64,
-            profile: change.participant.to_string(),
-            player: player.to_string(),
-            place: i64::from(place),
-            before: columns(&change.before),
-            after: columns(&change.after),
-        }
     }
 }
 
@@ -257,38 +202,9 @@ pub(super) fn write_sqlite(
         |row| row.get(0),
     )?;
     for row in change_rows(seq, &decided, &changes) {
-        let (r, d, v, g, l) = row.after;
-        conn.prepare_cached(UPSERT_RATING)?
-            .execute(rusqlite::params![row.profile, pool, game, r, d, v, g, l])?;
+        sqlite_rating(conn, &RatingRow::after(&row, &pool, game))?;
         sqlite_change(conn, &row)?;
     }
-    Ok(())
-}
-
-/// Writes one `rating_changes` row on SQLite.
-pub(super) fn sqlite_change(
-    conn: &rusqlite::Connection,
-    row: &ChangeRow,
-) -> Result<(), StoreError> {
-    let (br, bd, bv, bg, bl) = row.before;
-    let (r, d, v, g, _) = row.after;
-    conn.prepare_cached(INSERT_CHANGE)?
-        .execute(rusqlite::params![
-            row.seq,
-            row.ordinal,
-            row.profile,
-            row.player,
-            row.place,
-            br,
-            bd,
-            bv,
-            bg,
-            bl,
-            r,
-            d,
-            v,
-            g
-        ])?;
     Ok(())
 }
 
@@ -329,64 +245,8 @@ pub(super) async fn write_pg(
         .await?;
     let seq = Columns::of("rated_results", &row).int("seq")?;
     for row in change_rows(seq, &decided, &changes) {
-        upsert_rating(conn, &row.profile, &pool, game, row.after).await?;
-        insert_change(conn, &row).await?;
+        pg_rating(conn, &RatingRow::after(&row, &pool, game)).await?;
+        pg_change(conn, &row).await?;
     }
     Ok(())
-}
-
-/// Writes a profile's rating in a pool through sqlx: PostgreSQL's finish and the rebuild on
-/// either backend.
-pub(super) async fn upsert_rating(
-    conn: &mut sqlx::AnyConnection,
-    profile: &str,
-    pool: &str,
-    game: &str,
-    (r, d, v, g, l): (f64, f64, f64, i64, Option<i64>),
-) -> Result<(), StoreError> {
-    sqlx::query(UPSERT_RATING)
-        .bind(profile)
-        .bind(pool)
-        .bind(game)
-        .bind(r)
-        .bind(d)
-        .bind(v)
-        .bind(g)
-        .bind(l)
-        .execute(&mut *conn)
-        .await?;
-    Ok(())
-}
-
-/// Writes one `rating_changes` row through sqlx: PostgreSQL's finish and the rebuild on either
-/// backend.
-pub(super) async fn insert_change(
-    conn: &mut sqlx::AnyConnection,
-    row: &ChangeRow,
-) -> Result<(), StoreError> {
-    let (br, bd, bv, bg, bl) = row.before;
-    let (r, d, v, g, _) = row.after;
-    sqlx::query(INSERT_CHANGE)
-        .bind(row.seq)
-        .bind(row.ordinal)
-        .bind(&row.profile)
-        .bind(&row.player)
-        .bind(row.place)
-        .bind(br)
-        .bind(bd)
-        .bind(bv)
-        .bind(bg)
-        .bind(bl)
-        .bind(r)
-        .bind(d)
-        .bind(v)
-        .bind(g)
-        .execute(&mut *conn)
-        .await?;
-    Ok(())
-}
-
-/// A game's id as its pools name it.
-pub(super) fn game_id(game: GameKind) -> &'static str {
-    crate::games::with_game!(game, G => <G as crate::rules::Game>::ID)
 }

@@ -1,15 +1,12 @@
-//! Reading ratings (a pool's entries, a profile's ratings and history, a lobby's changes) and
-//! rebuilding them from the stored results (docs/ratings.md, "How the server stores them").
-//! The finish transaction's writes are in `rating_rows.rs`.
-
-use std::collections::BTreeMap;
+//! Reading ratings: a pool's entries, a profile's ratings and history, a lobby's changes
+//! (docs/ratings.md, "How the server stores them"). The finish transaction's writes are in
+//! `rating_rows.rs`, the rebuild in `rating_rebuild.rs`; both read their rows as here.
 
 use uuid::Uuid;
 
 use super::columns::{Columns, Stored};
-use super::rating_rows::{ChangeRow, columns, game_id, insert_change, upsert_rating};
 use super::{Store, StoreError};
-use crate::ratings::{Finish, Pool, RatedResult, Rating, RatingChange, Ratings};
+use crate::ratings::{Pool, Rating};
 
 /// A pool's entry with its profile's handle.
 #[derive(Clone, Debug)]
@@ -30,18 +27,6 @@ pub struct ChangeHistoryRow {
     pub after: Rating,
 }
 
-/// What a rebuild found and did.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Rebuilt {
-    /// The stored results replayed.
-    pub results: usize,
-    /// The ratings written.
-    pub ratings: usize,
-    /// Stored ratings whose recomputed value differed (bit for bit) or that were missing or
-    /// extra: zero when the stored ratings are the fold of the stored results.
-    pub differing: usize,
-}
-
 const POOL: &str = "SELECT r.profile_id, p.handle, r.pool, r.rating, r.deviation, r.volatility, \
     r.games, r.last_game_at FROM ratings r JOIN profiles p ON p.id = r.profile_id \
     WHERE r.pool = $1";
@@ -50,11 +35,11 @@ const OF_PROFILE: &str = "SELECT r.profile_id, p.handle, r.pool, r.rating, r.dev
     r.volatility, r.games, r.last_game_at FROM ratings r JOIN profiles p ON p.id = r.profile_id \
     WHERE r.profile_id = $1 ORDER BY r.pool";
 
-const ALL: &str = "SELECT r.profile_id, p.handle, r.pool, r.rating, r.deviation, r.volatility, \
+pub(super) const ALL: &str = "SELECT r.profile_id, p.handle, r.pool, r.rating, r.deviation, r.volatility, \
     r.games, r.last_game_at FROM ratings r JOIN profiles p ON p.id = r.profile_id";
 
 /// Changes with their results, by `$WHERE`.
-const CHANGES: &str = "SELECT c.result_seq, c.ordinal, c.profile_id, c.player_id, c.place, \
+pub(super) const CHANGES: &str = "SELECT c.result_seq, c.ordinal, c.profile_id, c.player_id, c.place, \
     p.handle, x.lobby_id, x.pool, x.ended_at, c.before_rating, c.before_deviation, \
     c.before_volatility, c.before_games, c.before_last_game_at, c.after_rating, \
     c.after_deviation, c.after_volatility, c.after_games \
@@ -77,7 +62,7 @@ fn rating_of(row: &Columns<'_, impl Stored + ?Sized>) -> Result<Rating, StoreErr
     .map_err(|e| row.corrupt("rating", e))
 }
 
-fn board_row(row: &sqlx::any::AnyRow) -> Result<BoardRow, StoreError> {
+pub(super) fn board_row(row: &(impl Stored + ?Sized)) -> Result<BoardRow, StoreError> {
     let row = Columns::of("ratings", row);
     Ok(BoardRow {
         profile: row.uuid("profile_id")?,
@@ -87,15 +72,15 @@ fn board_row(row: &sqlx::any::AnyRow) -> Result<BoardRow, StoreError> {
 }
 
 /// A stored change row: its result's order, place and both ratings.
-struct StoredChange {
-    seq: i64,
-    pool: Pool,
-    place: u32,
-    profile: Uuid,
-    history: ChangeHistoryRow,
+pub(super) struct StoredChange {
+    pub seq: i64,
+    pub pool: Pool,
+    pub place: u32,
+    pub profile: Uuid,
+    pub history: ChangeHistoryRow,
 }
 
-fn change_of(row: &sqlx::any::AnyRow) -> Result<StoredChange, StoreError> {
+pub(super) fn change_of(row: &(impl Stored + ?Sized)) -> Result<StoredChange, StoreError> {
     let row = Columns::of("rating_changes", row);
     let pool: Pool = row
         .text("pool")?
@@ -181,105 +166,4 @@ impl Store {
             .await?;
         rows.iter().map(|r| Ok(change_of(r)?.history)).collect()
     }
-
-    /// Recomputes every rating from the stored results, in the order they were stored (the
-    /// order the games ended), and writes the ratings and every change's before and after in
-    /// one transaction. Run with the server stopped (on SQLite the file is the process's own).
-    pub async fn rebuild_ratings(&self) -> Result<Rebuilt, StoreError> {
-        let mut tx = self.pool.begin().await?;
-        let sql = format!("{CHANGES} ORDER BY c.result_seq, c.ordinal");
-        let rows = sqlx::query(sqlx::AssertSqlSafe(sql))
-            .fetch_all(&mut *tx)
-            .await?;
-        let mut games: BTreeMap<i64, StoredResult> = BTreeMap::new();
-        for row in &rows {
-            let change = change_of(row)?;
-            let (_, _, finishes) = games.entry(change.seq).or_insert((
-                change.pool,
-                change.history.ended_at,
-                Vec::new(),
-            ));
-            let finish = Finish {
-                participant: change.profile,
-                place: change.place,
-            };
-            finishes.push((finish, change.history.player));
-        }
-        let mut results = Vec::with_capacity(games.len());
-        for (seq, (pool, ended_at, finishes)) in games {
-            let players: Vec<Uuid> = finishes.iter().map(|(_, p)| *p).collect();
-            let finishes = finishes.into_iter().map(|(f, _)| f).collect();
-            let result =
-                RatedResult::new(pool, ended_at, finishes).map_err(|e| StoreError::Corrupt {
-                    table: "rating_changes",
-                    column: "place",
-                    cause: e.to_string(),
-                })?;
-            results.push((seq, result, players));
-        }
-        let mut ratings = Ratings::new();
-        let mut change_rows = Vec::new();
-        for (seq, result, players) in &results {
-            let changes: Vec<RatingChange<Uuid>> = ratings.apply(result);
-            for (ordinal, ((change, finish), player)) in changes
-                .iter()
-                .zip(result.finishes())
-                .zip(players)
-                .enumerate()
-            {
-                change_rows.push(ChangeRow::of(*seq, ordinal, change, *player, finish.place));
-            }
-        }
-        let stored: Vec<BoardRow> = sqlx::query(ALL)
-            .fetch_all(&mut *tx)
-            .await?
-            .iter()
-            .map(board_row)
-            .collect::<Result<_, _>>()?;
-        let mut recomputed: Vec<(Uuid, Rating)> = Vec::new();
-        for pool in ratings.pools().collect::<Vec<_>>() {
-            recomputed.extend(ratings.pool(pool).map(|(p, r)| (*p, *r)));
-        }
-        let same = |row: &BoardRow| {
-            ratings
-                .get(row.rating.pool(), &row.profile)
-                .is_some_and(|r| bits(r) == bits(&row.rating))
-        };
-        let differing = stored.iter().filter(|row| !same(row)).count()
-            + recomputed.len().saturating_sub(stored.len());
-        sqlx::query("DELETE FROM ratings").execute(&mut *tx).await?;
-        sqlx::query("DELETE FROM rating_changes")
-            .execute(&mut *tx)
-            .await?;
-        for (profile, rating) in &recomputed {
-            let pool = rating.pool();
-            let (profile, pool_name) = (profile.to_string(), pool.to_string());
-            upsert_rating(
-                &mut tx,
-                &profile,
-                &pool_name,
-                game_id(pool.game),
-                columns(rating),
-            )
-            .await?;
-        }
-        for row in &change_rows {
-            insert_change(&mut tx, row).await?;
-        }
-        tx.commit().await?;
-        Ok(Rebuilt {
-            results: results.len(),
-            ratings: recomputed.len(),
-            differing,
-        })
-    }
-}
-
-/// A stored result: its pool, when it ended, and each participant's finish with his seat.
-type StoredResult = (Pool, i64, Vec<(Finish<Uuid>, Uuid)>);
-
-/// A rating's stored columns as bits: equal exactly when every number is the same float.
-fn bits(rating: &Rating) -> (u64, u64, u64, i64, Option<i64>) {
-    let (r, d, v, g, l) = columns(rating);
-    (r.to_bits(), d.to_bits(), v.to_bits(), g, l)
 }

@@ -24,6 +24,7 @@ use super::handoff::{Handoff, Taker};
 use super::load::load_snapshot;
 use super::profile_rows::SeatBinding;
 use super::progress::Progress;
+use super::rating_rebuild::Rebuilt;
 use super::rows::{Change, NewLobby, Snapshot, Status};
 use super::{StoreError, sql};
 
@@ -137,6 +138,10 @@ impl Batch for SqliteBatch<'_> {
 
     async fn outbox(&mut self, work: &OutboxWork) -> Result<OutboxDone, StoreError> {
         super::sqlite_outbox::run(&self.tx, work)
+    }
+
+    async fn rebuild_ratings(&mut self) -> Result<Rebuilt, StoreError> {
+        super::rating_rebuild::rebuild_sqlite(&self.tx)
     }
 
     async fn apply(&mut self, snapshot: &Snapshot, change: &Change) -> Result<Applied, StoreError> {

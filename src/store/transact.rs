@@ -147,4 +147,17 @@ impl Store {
         })
         .await
     }
+
+    /// Recomputes every rating from the stored results, in the order they were stored (the
+    /// order the games ended), and writes the ratings and every change's before and after,
+    /// all in one of the writer's transactions (`rating_rebuild.rs`).
+    pub async fn rebuild_ratings(&self) -> Result<super::Rebuilt, StoreError> {
+        let (reply, answer) = oneshot::channel();
+        self.writers
+            .queue(Uuid::nil())
+            .send(Job::RebuildRatings { reply })
+            .await
+            .map_err(|_| StoreError::Stopped("writer"))?;
+        answer.await.map_err(|_| StoreError::Stopped("writer"))?
+    }
 }

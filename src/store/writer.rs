@@ -29,6 +29,7 @@ use super::feed::Feed;
 use super::jobs::{Job, MAX_BATCH, WriteError, Written, next_batch};
 use super::pg_engine::PgEngine;
 use super::progress::{Ending, Progress};
+use super::rating_rebuild::Rebuilt;
 use super::rows::{Change, Snapshot};
 use crate::clock::Clock;
 
@@ -206,6 +207,10 @@ fn finish(progress: Progress, failed: Option<Arc<StoreError>>, shared: &Shared, 
             (Ending::Outbox { reply, .. }, Some(error)) => {
                 drop(reply.send(Err(StoreError::BatchFailed(error.clone()))))
             }
+            (Ending::Rebuilt { reply, result }, None) => drop(reply.send(result)),
+            (Ending::Rebuilt { reply, .. }, Some(error)) => {
+                drop(reply.send(Err(StoreError::BatchFailed(error.clone()))))
+            }
         }
     }
 }
@@ -251,6 +256,24 @@ async fn run_job(
             };
             tx.close_savepoint(result.is_err()).await?;
             progress.endings.push(Ending::Outbox { reply, result });
+        }
+        Job::RebuildRatings { reply } => {
+            // In a savepoint of its own, as outbox work: a rebuild that fails is undone
+            // alone, its caller told, and the batch's lobbies' changes go on as they were.
+            tx.savepoint().await?;
+            let result = match breaks_batch(tx.rebuild_ratings().await) {
+                Ok(result) => result,
+                Err(error) => {
+                    // Its caller hears the batch's failure instead (`finish`).
+                    progress.endings.push(Ending::Rebuilt {
+                        reply,
+                        result: Err(StoreError::ReadFailed),
+                    });
+                    return Err(error);
+                }
+            };
+            tx.close_savepoint(result.is_err()).await?;
+            progress.endings.push(Ending::Rebuilt { reply, result });
         }
         Job::Transact { lobby, decide } => {
             let current = match progress.changed.get(&lobby) {

@@ -37,7 +37,7 @@ pub(crate) async fn rated(
     (lobby, host, players)
 }
 
-async fn end(app: &TestApp, lobby: &str, host: &str, body: Value) -> Value {
+pub(crate) async fn end(app: &TestApp, lobby: &str, host: &str, body: Value) -> Value {
     let reply = app
         .post(&format!("/api/v1/lobbies/{lobby}/end"), Some(host), body)
         .await;
@@ -286,7 +286,7 @@ async fn leaderboards_order_by_rating_put_provisional_last_and_keep_kinds_apart(
 }
 
 /// Every stored rating as JSON, the floats' bits included, in one order.
-async fn stored(app: &TestApp, pools: &[&str]) -> Vec<(Value, Vec<u64>)> {
+pub(crate) async fn stored(app: &TestApp, pools: &[&str]) -> Vec<(Value, Vec<u64>)> {
     let mut all = Vec::new();
     for pool in pools {
         let board = app

@@ -33,7 +33,7 @@ async fn click(client: &Client, css: &str) {
 }
 
 /// At 360 px the page is no wider than the window; the elements that stick out are named.
-async fn fits_360(client: &Client, what: &str) {
+pub(crate) async fn fits_360(client: &Client, what: &str) {
     client.set_window_size(360, 780).await.unwrap();
     tokio::time::sleep(std::time::Duration::from_millis(200)).await;
     let script = "const w = window.innerWidth; \

@@ -193,6 +193,8 @@ pub struct HomePage {
     pub mine: Vec<MyLine>,
     /// Just arrived through a carry link.
     pub carried: bool,
+    /// Every pool's leaderboard (`leaderboard.rs`).
+    pub boards: Vec<super::leaderboard::GameBoards>,
 }
 
 fn line(summary: &LobbySummary) -> LobbyLine {
@@ -251,6 +253,7 @@ async fn home_page(
         error,
         mine,
         carried: false,
+        boards: super::leaderboard::every_board(),
     })
 }
 

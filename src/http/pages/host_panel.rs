@@ -54,6 +54,8 @@ fn host_status_label(lobby: &crate::host::views::LobbyView) -> String {
 #[template(path = "host.html")]
 pub struct HostPage {
     pub title: String,
+    /// The leaderboards of a rated lobby (`leaderboard.rs`); none when unrated.
+    pub boards: Vec<super::leaderboard::PoolLink>,
     pub live: Option<Live>,
     pub csrf: String,
     pub lobby_id: String,
@@ -132,6 +134,11 @@ pub(super) async fn host_page(
     let bound = app.host.seat_profiles_shown(id).await?;
     Ok(HostPage {
         title: format!("Host: {}", lobby.name),
+        boards: super::leaderboard::lobby_boards(
+            lobby.game,
+            &lobby.settings,
+            lobby.result.as_ref(),
+        ),
         // Never reloaded by itself: it always has a form to fill in, and it answers forms.
         // A finished game has no news to wait for.
         live: (lobby.status != Status::Finished).then_some(Live {

@@ -37,6 +37,8 @@ pub const CHART_ROUNDS: usize = 8;
 #[template(path = "lobby.html")]
 pub struct LobbyPage {
     pub title: String,
+    /// The leaderboards of a rated lobby (`leaderboard.rs`); none when unrated.
+    pub boards: Vec<super::leaderboard::PoolLink>,
     pub live: Option<Live>,
     pub csrf: String,
     pub lobby_id: String,
@@ -214,6 +216,11 @@ pub async fn show_lobby(
     Ok(LobbyPage {
         deadline: DeadlineLine::of(&lobby),
         title: lobby.name.clone(),
+        boards: super::leaderboard::lobby_boards(
+            lobby.game,
+            &lobby.settings,
+            lobby.result.as_ref(),
+        ),
         // A finished game has no news to wait for: no live updates, no "updates itself".
         live: (lobby.status != Status::Finished).then_some(Live {
             lobby: id,

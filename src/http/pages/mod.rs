@@ -17,6 +17,7 @@ mod host_controls;
 mod host_panel;
 mod host_seats;
 mod host_webhooks;
+mod leaderboard;
 mod lobby;
 mod lobby_detail;
 mod mail_form;
@@ -30,6 +31,7 @@ mod play;
 pub mod posts;
 mod profile_page;
 pub mod prompt_form;
+mod rating_cells;
 mod round;
 mod round_block;
 mod rounds_list;
@@ -172,6 +174,7 @@ pub fn routes(state: &AppState) -> Router<AppState> {
         .route("/u/{handle}", get(profile_page::show_profile))
         .merge(sign_in_routes::routes())
         .route("/tournaments/{id}", get(tournament_page::show_tournament))
+        .route("/ratings/{game}/{kind}", get(leaderboard::show_leaderboard))
         .layer(middleware::from_fn_with_state(
             state.clone(),
             session::issue_csrf,

@@ -29,6 +29,8 @@ use crate::store::Status;
 #[template(path = "play.html")]
 pub struct PlayPage {
     pub title: String,
+    /// The leaderboards of a rated lobby (`leaderboard.rs`); none when unrated.
+    pub boards: Vec<super::leaderboard::PoolLink>,
     pub live: Option<Live>,
     pub csrf: String,
     pub lobby_id: String,
@@ -163,6 +165,11 @@ pub(super) async fn play_page(
     // is being filled in; a reload would empty it.
     let refresh = form.is_none() && !mail.on;
     Ok(PlayPage {
+        boards: super::leaderboard::lobby_boards(
+            lobby.game,
+            &lobby.settings,
+            lobby.result.as_ref(),
+        ),
         title: format!(
             "{}: {}",
             lobby.name,

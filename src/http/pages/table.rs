@@ -334,7 +334,7 @@ impl Standings {
         extra.sort_by_key(|c| rank(game, c));
         let mut columns = vec!["place".to_string(), "name".to_string()];
         columns.extend(extra);
-        let rows = list
+        let mut rows: Vec<Vec<String>> = list
             .iter()
             .map(|e| {
                 columns
@@ -349,11 +349,18 @@ impl Standings {
                     .collect()
             })
             .collect();
+        let mut columns: Vec<String> = columns.iter().map(|c| heading(game, c)).collect();
+        if let Some(cells) = super::rating_cells::rating_cells(result, &list) {
+            columns.push("Rating".into());
+            rows.iter_mut()
+                .zip(cells)
+                .for_each(|(row, cell)| row.push(cell));
+        }
         Standings {
             headline: FinalResult::read(result)
                 .map(|r| r.headline())
                 .unwrap_or_default(),
-            columns: columns.iter().map(|c| heading(game, c)).collect(),
+            columns,
             rows,
         }
     }
