@@ -63,6 +63,7 @@ mod pages_browser_sos;
 mod pages_browser_talk;
 mod pages_bst;
 mod pages_bst_forms;
+mod pages_bst_posts;
 mod pages_client;
 mod pages_contests;
 mod pages_deadlines;
