@@ -57,13 +57,19 @@ pub fn order(prompt: &Value, order: &Value) -> String {
     let Some(fields) = order.as_object() else {
         return order.to_string();
     };
-    if fields.get("decline") == Some(&Value::Bool(true)) {
+    // A game may tag each answer with its kind (`answer`): "decline" says it all, and a tag
+    // beside other fields only repeats the step.
+    if fields.get("decline") == Some(&Value::Bool(true))
+        || fields.get("answer").and_then(Value::as_str) == Some("decline")
+    {
         return "declined".into();
     }
     let mut parts = Vec::new();
     for (key, value) in fields {
         let part = match (key.as_str(), value) {
             ("round" | "step", _) => continue,
+            ("answer", Value::String(kind)) if fields.len() == 1 => words(kind),
+            ("answer", _) => continue,
             ("move" | "technique", Value::String(id)) => words(id),
             ("target", Value::String(id)) => format!("on {}", player_name(prompt, id)),
             ("token" | "card", Value::String(t)) => format!("with {t}"),
@@ -168,6 +174,12 @@ mod tests {
             order(&json!({}), &json!({"tokens": ["B3", "W4"]})),
             "tokens B3, W4"
         );
+        // The answer's kind, as the games tag it, is not read out beside what it says.
+        let play = json!({"answer": "play", "move": "lightning-strike", "token": "W5"});
+        assert_eq!(order(&json!({}), &play), "Lightning strike with W5");
+        let declined = json!({"answer": "decline"});
+        assert_eq!(order(&json!({}), &declined), "declined");
+        assert_eq!(order(&json!({}), &json!({"answer": "pass"})), "Pass");
     }
 
     #[test]

@@ -54,6 +54,13 @@ pub trait GameUi: Game {
     /// The words after which a revealed order's codes are drawn as chips ("token").
     const CHIP_AFTER: &'static [&'static str] = &[];
 
+    /// Two log events in a row that tell one thing, as one line (`telling::log_words`): BST
+    /// tells a draw privately to its drawer and then as a count to everyone. None by default.
+    fn told_once(first: &Self::Event, next: &Self::Event) -> Option<String> {
+        let _ = (first, next);
+        None
+    }
+
     /// `word` as a chip, if it is one of the game's tokens or pieces (`R7`); none by default.
     fn chip(word: &str) -> Option<Chip> {
         let _ = word;

@@ -42,6 +42,66 @@ pub fn answers_due(
     }
 }
 
+/// A round's log as the pages and the posts tell it: each of the game's events in words
+/// ([`crate::rules::Event::words`]), two that tell one thing as one line
+/// ([`super::GameUi::told_once`]), and the host's own lines (a substitution, a missed
+/// deadline) as stored. The stored lines themselves are the record and stay as they are.
+pub fn log_words<G: super::GameUi>(log: &[Value]) -> Vec<String> {
+    use crate::rules::Event;
+    let events: Vec<Option<G::Event>> = log
+        .iter()
+        .map(|entry| G::Event::deserialize(entry).ok())
+        .collect();
+    let mut lines = Vec::with_capacity(log.len());
+    let mut at = 0;
+    while at < log.len() {
+        if let (Some(Some(first)), Some(Some(next))) = (events.get(at), events.get(at + 1))
+            && let Some(once) = G::told_once(first, next)
+        {
+            lines.push(once);
+            at += 2;
+            continue;
+        }
+        match &events[at] {
+            Some(event) => lines.push(event.words()),
+            None => lines.extend(log[at]["text"].as_str().map(str::to_owned)),
+        }
+        at += 1;
+    }
+    lines
+}
+
+/// A sentence written for any count ("discard 2 token(s)", "1 guess(es)") with real plurals:
+/// each `(s)` or `(es)` follows the nearest number in the three words before it ("discard
+/// 2 tokens", "up to 1 more token", "1 guess"); without a number, the plural.
+pub fn counted(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find('(') {
+        let marker = ["(s)", "(es)"]
+            .into_iter()
+            .find(|m| rest[at..].starts_with(m));
+        out.push_str(&rest[..at]);
+        let Some(marker) = marker else {
+            out.push('(');
+            rest = &rest[at + 1..];
+            continue;
+        };
+        let one = out
+            .split_whitespace()
+            .rev()
+            .take(3)
+            .find_map(|w| w.parse::<i64>().ok())
+            .is_some_and(|n| n == 1);
+        if !one {
+            out.push_str(&marker[1..marker.len() - 1]);
+        }
+        rest = &rest[at + marker.len()..];
+    }
+    out.push_str(rest);
+    out
+}
+
 /// The shared part of a game's outcome.
 #[derive(Clone, Debug, Deserialize)]
 pub struct FinalResult {
@@ -77,6 +137,15 @@ impl FinalResult {
     /// The result a lobby view publishes, if it reads as one.
     pub fn read(result: &Value) -> Option<FinalResult> {
         FinalResult::deserialize(result).ok()
+    }
+
+    /// The result with each standing's name as `label` gives it from the player's id and name:
+    /// a substitute as "Eve (for Bob)", as the tables name the seat.
+    pub fn relabeled(mut self, label: impl Fn(Uuid, &str) -> String) -> FinalResult {
+        for placed in &mut self.standings {
+            placed.name = label(placed.player, &placed.name);
+        }
+        self
     }
 
     /// The winners' names, as the standings give them.
@@ -143,6 +212,21 @@ mod tests {
     }
 
     #[test]
+    fn a_count_says_its_plural_by_its_number() {
+        assert_eq!(
+            counted("Your hand holds more than 9: discard 2 token(s) (A16)."),
+            "Your hand holds more than 9: discard 2 tokens (A16)."
+        );
+        assert_eq!(
+            counted("discard up to 1 more token(s) for their full value"),
+            "discard up to 1 more token for their full value"
+        );
+        assert_eq!(counted("1 guess(es) of each die"), "1 guess of each die");
+        assert_eq!(counted("3 guess(es) (Ruling 18)"), "3 guesses (Ruling 18)");
+        assert_eq!(counted("Ann (Red) holds card(s)"), "Ann (Red) holds cards");
+    }
+
+    #[test]
     fn the_winner_is_named_in_words_not_by_id() {
         let (ann, bob) = (Uuid::from_u128(1), Uuid::from_u128(2));
         let result = FinalResult::read(&json!({
@@ -167,5 +251,14 @@ mod tests {
                           {"player": bob, "name": "Bob", "place": 1}]}))
         .unwrap();
         assert_eq!(shared.headline(), "Winners: Ann and Bob.");
+        let substituted = shared.relabeled(|id, name| match id == bob {
+            true => format!("{name} (for Eve)"),
+            false => name.to_owned(),
+        });
+        assert_eq!(substituted.headline(), "Winners: Ann and Bob (for Eve).");
+        assert_eq!(
+            substituted.in_words(),
+            "Winners: Ann and Bob (for Eve).\n1. Ann\n1. Bob (for Eve)"
+        );
     }
 }

@@ -7,13 +7,14 @@ use std::borrow::Cow;
 
 use serde::Deserialize;
 use serde::de::IgnoredAny;
+use serde_json::value::RawValue;
 use uuid::Uuid;
 
 use super::engine;
 use super::{Host, with_game};
 use crate::error::AppError;
 use crate::games::GameUi;
-use crate::rules::{Game, Seat};
+use crate::rules::{Event as _, Game, Seat};
 use crate::store::{PublicLog, Status};
 
 /// A lobby as a notice speaks of it now.
@@ -101,7 +102,8 @@ impl Host {
 
     /// [`Host::public_log`] read from the store. The rest of each entry is skipped, and lines
     /// past the quoted ones are only counted: a melee's round log is kilobytes, and a notice
-    /// quotes a dozen lines of it.
+    /// quotes a dozen lines of it. A quoted line of the game's is read back into its event, to
+    /// be quoted in words as the pages show it (`Event::words`).
     pub async fn stored_public_log(
         &self,
         id: Uuid,
@@ -116,15 +118,20 @@ impl Host {
             text: Option<Cow<'a, str>>,
             private_to_seat: Option<IgnoredAny>,
         }
+        let kind = self.snapshot(id).await?.lobby.game_kind()?;
         let mut log = PublicLog::default();
         for stored in self.store.round_logs(id, round).await? {
-            let entries: Vec<Line<'_>> = engine::from_stored(&stored)?;
-            for text in entries
-                .into_iter()
-                .filter(|line| line.private_to_seat.is_none())
-                .filter_map(|line| line.text)
-            {
-                log.push(&text, quoted);
+            let entries: Vec<&RawValue> = engine::from_stored(&stored)?;
+            for entry in entries {
+                let line: Line<'_> = engine::from_stored(entry.get())?;
+                let Some(text) = line.text.filter(|_| line.private_to_seat.is_none()) else {
+                    continue;
+                };
+                log.push_with(quoted, || {
+                    with_game!(kind, G => serde_json::from_str::<<G as Game>::Event>(entry.get())
+                        .map(|event| event.words()))
+                    .unwrap_or_else(|_| text.into_owned())
+                });
             }
         }
         Ok(log)

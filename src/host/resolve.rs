@@ -54,8 +54,9 @@ fn log_of<E: crate::rules::Event>(host: Vec<Value>, events: &[E]) -> Result<Writ
     }
     for event in events {
         let entry = LogEntry::of(event);
-        if let Some(text) = entry.public_text() {
-            public.push(text, KEPT_LINES);
+        // A notice quotes the line in words, as the pages show it.
+        if entry.public_text().is_some() {
+            public.push_with(KEPT_LINES, || event.words());
         }
         entries.push(&entry).map_err(written)?;
         everyones.push(entry.public_text().is_some());

@@ -79,6 +79,25 @@ pub(crate) fn of(snapshot: &Snapshot, steps: &[StepRow]) -> Result<Vec<Substitut
     Ok(found)
 }
 
+/// `name`, holder of `player`'s seat, with those who held it before: "Eve (for Bob)", "Fay
+/// (for Bob, Eve)" (docs/web.md, "Substitutes"). A name the seat had first, or one of a seat
+/// never taken over, stays as it is. Every telling of the record names a seat so: the pages,
+/// the posts and the notices.
+pub fn seat_label(substitutes: &[Substitute], player: Uuid, name: &str) -> String {
+    let mut held: Vec<&str> = Vec::new();
+    for sub in substitutes.iter().filter(|s| s.player == player) {
+        if held.is_empty() {
+            held.push(&sub.previous);
+        }
+        held.push(&sub.name);
+    }
+    // The latest holder of a name, should a seat come back to an earlier one.
+    match held.iter().rposition(|n| *n == name) {
+        Some(at) if at > 0 => format!("{name} (for {})", held[..at].join(", ")),
+        Some(_) | None => name.to_owned(),
+    }
+}
+
 impl Host {
     /// Every substitution of lobby `id`, oldest first.
     pub async fn substitutes(&self, id: Uuid) -> Result<Vec<Substitute>, AppError> {

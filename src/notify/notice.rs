@@ -15,6 +15,7 @@ use crate::games::telling::{FinalResult, answers_due, in_utc, listed, round_name
 use crate::host::Host;
 use crate::host::LobbyFacts;
 use crate::host::PublicLog;
+use crate::host::substitutes::{Substitute, seat_label};
 use crate::store::EventRow;
 
 /// Log lines of a round quoted in its summary; the rest is on the lobby's page.
@@ -141,13 +142,18 @@ pub async fn build(
         Some(EventKind::Finished | EventKind::EndedByHost) => {
             let view = host.lobby(lobby_id).await?;
             match view.result.as_ref().and_then(FinalResult::read) {
-                Some(result) => (
-                    format!("{lobby} is over. {}", result.headline()),
-                    result.in_words(),
-                ),
+                Some(result) => {
+                    // A substitute is named for the seat they took, as on the pages.
+                    let substitutes = host.substitutes(lobby_id).await?;
+                    let result = result.relabeled(|id, name| seat_label(&substitutes, id, name));
+                    (
+                        format!("{lobby} is over. {}", result.headline()),
+                        result.in_words(),
+                    )
+                }
                 None => (
                     format!("{lobby} is over"),
-                    ended_without_result(&view.players),
+                    ended_without_result(&view.players, &host.substitutes(lobby_id).await?),
                 ),
             }
         }
@@ -245,18 +251,21 @@ fn waiting_for(players: &[Value]) -> Vec<&str> {
         .collect()
 }
 
-/// A game the host ended without a result: the players in their order on the public page.
-fn ended_without_result(players: &[Value]) -> String {
+/// A game the host ended without a result: the players in their order on the public page,
+/// each substitute named for the seat they took.
+fn ended_without_result(players: &[Value], substitutes: &[Substitute]) -> String {
     let mut lines = vec!["The host ended the game without a winner.".to_owned()];
     lines.extend(players.iter().map(|p| {
         let alive = match p.get("alive").and_then(Value::as_bool) {
             Some(false) => " (out)",
             _ => "",
         };
-        format!(
-            "- {}{alive}",
-            p.get("name").and_then(Value::as_str).unwrap_or("?")
-        )
+        let name = p.get("name").and_then(Value::as_str).unwrap_or("?");
+        let name = match p.get("id").and_then(Value::as_str).map(str::parse) {
+            Some(Ok(id)) => seat_label(substitutes, id, name),
+            _ => name.to_owned(),
+        };
+        format!("- {name}{alive}")
     }));
     lines.join("\n")
 }

@@ -92,6 +92,14 @@ pub trait Event: Debug + Display + Serialize + Clone {
     fn opens_round(&self) -> Option<u32> {
         None
     }
+
+    /// The line as people read it on the pages, in the forum posts and in the notices. The
+    /// stored line (`Display`) is the record: it is hashed into its step's digest, and `herald
+    /// verify` recomputes it from archives made before, so its wording never changes; a game
+    /// whose stored lines read badly ("1 Charge(s)") words them better here.
+    fn words(&self) -> String {
+        self.to_string()
+    }
 }
 
 /// Why a position cannot be the opening of a forked game ([`Game::fork_settings`]).

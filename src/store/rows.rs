@@ -565,8 +565,13 @@ impl PublicLog {
     /// Adds a public line, quoting it if every line so far is quoted and fewer than `quoted`
     /// are.
     pub fn push(&mut self, text: &str, quoted: usize) {
+        self.push_with(quoted, || text.to_string());
+    }
+
+    /// [`PublicLog::push`] of a line made only if it is quoted.
+    pub fn push_with(&mut self, quoted: usize, text: impl FnOnce() -> String) {
         if self.first.len() == self.lines && self.first.len() < quoted {
-            self.first.push(text.to_string());
+            self.first.push(text());
         }
         self.lines += 1;
     }

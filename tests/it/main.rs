@@ -69,6 +69,7 @@ mod pages_browser_talk;
 mod pages_browser_votes;
 mod pages_bst;
 mod pages_bst_forms;
+mod pages_bst_posts;
 mod pages_client;
 mod pages_contests;
 mod pages_deadlines;

@@ -856,7 +856,7 @@ async fn play_bst(base: &str, clients: &[Client]) -> Result<(), String> {
     ann.goto(&play).await.unwrap();
     wait_for_text(ann, "Round 2: Play").await;
     ann.goto(&format!("{share}/rounds/1")).await.unwrap();
-    wait_for_text(ann, "Ann: tokens").await;
+    wait_for_text(ann, "Ann's gather power: tokens").await;
     // The revealed tokens are chips: the colour in words beside the code, a shape per colour.
     for (css, code, words, shape) in [
         (".orders .chip-red", "R3", "(red)", "●"),

@@ -540,7 +540,7 @@ async fn duel(base: &str, clients: &[Client]) -> Result<(), String> {
         "the play form's page reloads itself"
     );
     follow(ann, "Round 1 in full").await;
-    wait_for_text(ann, "Ann: tokens").await;
+    wait_for_text(ann, "Ann's gather power: tokens").await;
     copy_buttons_hidden(ann, "the BST round page").await;
     fits_phone_and_desktop(ann, "the BST round page").await;
     Ok(())

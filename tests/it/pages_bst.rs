@@ -313,13 +313,57 @@ async fn a_bst_opening_is_played_through_its_forms_including_a_decision_step() {
         );
         assert!(
             round.html.contains(&format!(
-                "Ann: tokens {}, {}",
+                "Ann&#39;s gather power: tokens {}, {}",
                 chip("red", "●", "R3", "red"),
                 chip("yellow", "▲", "Y3", "yellow")
             )),
-            "the pair, face up: {}",
+            "the pair, face up, named as Ann's decision: {}",
             round.html
         );
+        // The log reads in words on the pages and in the posts: a real plural, the rule
+        // linked on the page and left out of the post.
+        assert!(
+            round.html.contains("Ann gains 1 Charge (Gather Power, <a class=\"rule\" href=\"/rules/bst#L187\">rule L187</a>): "),
+            "{}",
+            round.html
+        );
+        let post = textarea(&public, "round-md");
+        assert!(
+            post.contains("Ann gains 1 Charge (Gather Power): "),
+            "{post}"
+        );
+        assert!(post.contains("Ann's gather power: tokens R3, Y3"), "{post}");
+        for bare in ["(s)", "(L187)", "rule L187"] {
+            assert!(!post.contains(bare), "{bare} in {post}");
+        }
+        // A draw Ann made reads once on her page, with her token and the count together,
+        // not as her token and then "Ann draws a token" with the same count.
+        let api = app
+            .get(&format!("/api/v1/lobbies/{lobby}/rounds/1"), None)
+            .await
+            .body;
+        assert!(
+            api.to_string().contains("Charge(s)"),
+            "the API's log is the record: {api}"
+        );
+        let mine = ann.get(&play).await;
+        let draws: Vec<&str> = mine
+            .html
+            .match_indices("Ann draws ")
+            .map(|(i, _)| &mine.html[i..i + mine.html[i..].find(").").unwrap()])
+            .collect();
+        let counts: Vec<&str> = draws.iter().map(|d| &d[d.find('(').unwrap()..]).collect();
+        assert!(
+            draws.iter().any(|d| !d.starts_with("Ann draws a token")),
+            "Ann reads her own token: {draws:?}"
+        );
+        for count in &counts {
+            assert_eq!(
+                counts.iter().filter(|c| *c == count).count(),
+                1,
+                "one line per draw: {draws:?}"
+            );
+        }
     }
 }
 

@@ -53,6 +53,16 @@ async fn the_host_panel_says_who_is_owed_and_sets_a_deadline_mid_game() {
             .filter(|s| ["answered", "waiting", "nothing owed", "out"].contains(s))
             .collect();
         assert!(states.starts_with(&["answered", "waiting"]), "{states:?}");
+        // Only the short status and waiting lines are read out as they change: a screen
+        // reader must not re-read the whole list or table at every submission.
+        let live: Vec<&str> = html
+            .match_indices("aria-live=")
+            .map(|(i, _)| {
+                let tag = &html[html[..i].rfind('<').unwrap()..i];
+                tag.split_whitespace().next().unwrap()
+            })
+            .collect();
+        assert_eq!(live, ["<p", "<p"], "{html}");
 
         // No deadline yet: the host sets one for this step, from now.
         assert!(html.contains("id=\"set-deadline-form\""), "{html}");

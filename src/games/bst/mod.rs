@@ -43,6 +43,10 @@ impl GameUi for Bst {
             .collect()
     }
 
+    fn told_once(first: &Self::Event, next: &Self::Event) -> Option<String> {
+        crate::rules::bst::log_words::drew_with_count(first, next)
+    }
+
     fn chip(word: &str) -> Option<super::Chip> {
         present::chip(word)
     }

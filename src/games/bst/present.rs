@@ -40,9 +40,11 @@ pub fn for_people(text: &str) -> String {
             _ => out.push(c),
         }
     }
-    out.replace("? or (", "? (")
+    let out = out
+        .replace("? or (", "? (")
         .replace("? or decline", "? Or decline")
-        .replace(" or (", " (")
+        .replace(" or (", " (");
+    crate::games::telling::counted(&out)
 }
 
 /// Tokens as choices, each labelled with its colour in words ("Y9 (yellow)"), or, at a step
@@ -278,7 +280,7 @@ mod tests {
             for_people(
                 "Your hand holds more than 9: discard 2 token(s), {\"tokens\": [..]} (A16)."
             ),
-            "Your hand holds more than 9: discard 2 token(s) (A16)."
+            "Your hand holds more than 9: discard 2 tokens (A16)."
         );
     }
 

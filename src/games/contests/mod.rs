@@ -88,7 +88,10 @@ impl GameUi for Contests {
         );
         number(
             r.base_guesses != d.base_guesses,
-            format!("{} guess(es) of each die (Ruling 18)", r.base_guesses),
+            crate::games::telling::counted(&format!(
+                "{} guess(es) of each die (Ruling 18)",
+                r.base_guesses
+            )),
         );
         number(
             r.max_ties != d.max_ties,

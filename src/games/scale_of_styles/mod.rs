@@ -67,19 +67,19 @@ impl GameUi for ScaleOfStyles {
         let r = settings.rules;
         let mut out = Vec::new();
         if r.window.size() != 3 {
-            out.push(format!(
+            out.push(crate::games::telling::counted(&format!(
                 "Play window: {} card(s) (Ruling 14)",
                 r.window.size()
-            ));
+            )));
         }
         if r.deck_order == DeckOrder::Shuffled {
             out.push("Shuffled decks, no battle plans (Ruling 13)".into());
         }
         if r.jokers.count() != 2 {
-            out.push(format!(
+            out.push(crate::games::telling::counted(&format!(
                 "{} Joker(s) per pack (Ruling 12)",
                 r.jokers.count()
-            ));
+            )));
         }
         if r.ace_speed == AceSpeed::Eleven {
             out.push("An Ace has speed 11 (Ruling 8)".into());

@@ -39,27 +39,30 @@ pub fn is_rule_id(inner: &str) -> bool {
         && chars.all(|c| c.is_ascii_digit())
 }
 
+/// The rule an item of a parenthesis cites, if it is one: `A16`, or a range `L169-L174`.
+fn citation(item: &str) -> Option<Rule> {
+    match item.split_once('-') {
+        Some((from, to)) if is_rule_id(from) && is_rule_id(to) => Some(Rule {
+            anchor: from.to_string(),
+            label: item.to_string(),
+        }),
+        None if is_rule_id(item) => Some(Rule {
+            anchor: item.to_string(),
+            label: item.to_string(),
+        }),
+        _ => None,
+    }
+}
+
 /// The rules a parenthesis cites, if it is nothing but citations: `A16`, `L307, A28`,
 /// `L169-L174, L199`.
 pub fn citations(inner: &str) -> Option<Vec<Rule>> {
-    inner
-        .split(", ")
-        .map(|item| match item.split_once('-') {
-            Some((from, to)) if is_rule_id(from) && is_rule_id(to) => Some(Rule {
-                anchor: from.to_string(),
-                label: item.to_string(),
-            }),
-            None if is_rule_id(item) => Some(Rule {
-                anchor: item.to_string(),
-                label: item.to_string(),
-            }),
-            _ => None,
-        })
-        .collect()
+    inner.split(", ").map(citation).collect()
 }
 
-/// Finds the citations in `text`: each rule of a parenthesis that holds only citations becomes
-/// a part of its own, to be linked.
+/// Finds the citations in `text`: each rule a parenthesis cites, alone or among words
+/// ("(blue Guard, L183, capped at the start HP, A22)"), becomes a part of its own, to be
+/// linked; a parenthesis of words only stays as it is.
 pub fn cite(text: &str, game: &str) -> Cited {
     let mut parts = Vec::new();
     let mut plain = String::new();
@@ -71,22 +74,28 @@ pub fn cite(text: &str, game: &str) -> Cited {
             rest = after;
             break;
         };
-        match citations(&after[..close]) {
-            Some(rules) => {
-                for (i, rule) in rules.into_iter().enumerate() {
-                    if i > 0 {
-                        plain.push_str(", ");
-                    }
-                    parts.push(Part {
-                        text: std::mem::take(&mut plain),
-                        rule: Some(rule),
-                    });
-                }
-                plain.push(')');
-                rest = &after[close + 1..];
-            }
-            None => rest = after,
+        let items: Vec<(&str, Option<Rule>)> = after[..close]
+            .split(", ")
+            .map(|item| (item, citation(item)))
+            .collect();
+        if items.iter().all(|(_, rule)| rule.is_none()) {
+            rest = after;
+            continue;
         }
+        for (i, (item, rule)) in items.into_iter().enumerate() {
+            if i > 0 {
+                plain.push_str(", ");
+            }
+            match rule {
+                Some(rule) => parts.push(Part {
+                    text: std::mem::take(&mut plain),
+                    rule: Some(rule),
+                }),
+                None => plain.push_str(item),
+            }
+        }
+        plain.push(')');
+        rest = &after[close + 1..];
     }
     plain.push_str(rest);
     if !plain.is_empty() || parts.is_empty() {
@@ -101,16 +110,29 @@ pub fn cite(text: &str, game: &str) -> Cited {
     }
 }
 
-/// The text as plain words, each citation written "rule ID" (for the forum exports).
+/// The text as plain words, for the forum posts: a rule id means nothing to a reader who
+/// cannot follow it to the rules page, and the line already says in words what happened, so
+/// the citations are left out ("to Gather Power (L187)." reads "to Gather Power.").
 impl fmt::Display for Cited {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut out = String::new();
+        // A citation right after "(" takes the separator that follows it.
+        let mut strip_next = false;
         for part in &self.parts {
-            f.write_str(&part.text)?;
-            if let Some(rule) = &part.rule {
-                write!(f, "rule {}", rule.label)?;
+            let text = match strip_next {
+                true => part.text.strip_prefix(", ").unwrap_or(&part.text),
+                false => &part.text,
+            };
+            out.push_str(text);
+            strip_next = false;
+            if part.rule.is_some() {
+                match out.strip_suffix(", ") {
+                    Some(kept) => out.truncate(kept.len()),
+                    None => strip_next = true,
+                }
             }
         }
-        Ok(())
+        f.write_str(&out.replace(" ()", "").replace("()", ""))
     }
 }
 
@@ -132,10 +154,7 @@ mod tests {
         assert_eq!(cited.rules, "/rules/bst");
         assert_eq!(labels(&cited), [Some("A16"), Some("L209"), None]);
         assert_eq!(cited.parts[0].text, "Discard 2 token(s) (");
-        assert_eq!(
-            cited.to_string(),
-            "Discard 2 token(s) (rule A16). Follow-up (rule L209)"
-        );
+        assert_eq!(cited.to_string(), "Discard 2 token(s). Follow-up");
     }
 
     #[test]
@@ -152,10 +171,31 @@ mod tests {
             ]
         );
         assert_eq!(cited.parts[2].rule.as_ref().unwrap().anchor, "L169");
+        assert_eq!(cited.to_string(), "aside. Cells");
+    }
+
+    #[test]
+    fn citations_among_words_are_linked_and_left_out_of_the_posts() {
+        let cited = cite(
+            "Ann heals 0 (blue Guard, L183, capped at the start HP, A22): HP 70.",
+            "bst",
+        );
+        assert_eq!(labels(&cited), [Some("L183"), Some("A22"), None]);
+        assert_eq!(cited.parts[0].text, "Ann heals 0 (blue Guard, ");
         assert_eq!(
             cited.to_string(),
-            "aside (rule L307, rule A28). Cells (rule L169-L174, rule L199)"
+            "Ann heals 0 (blue Guard, capped at the start HP): HP 70."
         );
+        let first = cite(
+            "Ann takes 2 poison damage (1 counter x 2, L194): HP 3.",
+            "bst",
+        );
+        assert_eq!(
+            first.to_string(),
+            "Ann takes 2 poison damage (1 counter x 2): HP 3."
+        );
+        let leading = cite("Ann is illegal (T6, L196, too costly).", "bst");
+        assert_eq!(leading.to_string(), "Ann is illegal (too costly).");
     }
 
     #[test]

@@ -161,7 +161,7 @@ pub(super) async fn host_page(
             .result
             .as_ref()
             .and_then(FinalResult::read)
-            .map(|r| r.headline()),
+            .map(|r| r.relabeled(|id, name| labels.label_of(id, name)).headline()),
         announcement: announcement(&base, &lobby),
         duel: with_game!(lobby.game, G => G::DUEL),
         players: seats(&PublicPlayer::all(&lobby.players), &misses, &labels)

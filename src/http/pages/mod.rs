@@ -267,7 +267,10 @@ pub fn again<T: IntoResponse>(error: AppError, page: impl FnOnce(String) -> T) -
         return PageError(error).into_response();
     }
     let status = error.status();
-    (status, page(error.public_message())).into_response()
+    // The rules write a refusal for any count ("discard exactly 2 token(s)"); a page says it
+    // with the count's own plural.
+    let message = crate::games::telling::counted(&error.public_message());
+    (status, page(message)).into_response()
 }
 
 /// The absolute base of links to share (`http://host:port`), from the request's Host header

@@ -5,8 +5,9 @@
 use super::cite::{Cited, cite};
 use super::deadline::Stamp;
 use super::seat_labels::SeatLabels;
-use super::table::{PoolsTable, names, order_line};
+use super::table::{PoolsTable, describe_order, names, order_line};
 pub use crate::games::telling::round_name;
+use crate::games::{GameUi, with_game};
 use crate::host::GameKind;
 use crate::host::views::LobbyView;
 
@@ -36,10 +37,39 @@ fn voted(orders: &[serde_json::Value]) -> Vec<String> {
         .collect()
 }
 
-/// The `text` lines of a log's entries, with their citations.
+/// The revealed orders as lines. An answer of a later step than the round's first (a BST
+/// Follow-up after the play) says whose decision it was ("Mia's follow-up: token Y9"), so
+/// that it does not read as a second order.
+fn order_lines(
+    orders: &[serde_json::Value],
+    game: GameKind,
+    names: &super::table::Names,
+    labels: &SeatLabels,
+) -> Vec<String> {
+    let first = orders.first().and_then(|o| o["step"].as_str());
+    orders
+        .iter()
+        .map(|o| match o["step"].as_str() {
+            Some(step) if Some(step) != first => {
+                let who = o["player"]["name"].as_str().unwrap_or("?");
+                let id = o["player"]["id"].as_str().unwrap_or_default();
+                format!(
+                    "{}'s {}: {}",
+                    labels.label(id, who),
+                    with_game!(game, G => G::step_noun(step)),
+                    describe_order(&o["order"], names)
+                )
+            }
+            _ => order_line(o, names, labels),
+        })
+        .collect()
+}
+
+/// A log's lines in words (`telling::log_words`), with their citations.
 fn log_lines(log: &[serde_json::Value], game: GameKind) -> Vec<Cited> {
-    log.iter()
-        .filter_map(|e| e["text"].as_str().map(|text| cite(text, game.id())))
+    with_game!(game, G => crate::games::telling::log_words::<G>(log))
+        .iter()
+        .map(|text| cite(text, game.id()))
         .collect()
 }
 
@@ -70,11 +100,7 @@ impl RoundBlock {
             game,
             round: view.round,
             cap: lobby.max_rounds,
-            orders: view
-                .orders
-                .iter()
-                .map(|o| order_line(o, &names, labels))
-                .collect(),
+            orders: order_lines(&view.orders, game, &names, labels),
             voted: voted(&view.orders),
             log: log_lines(&view.log, game),
             table,
@@ -112,10 +138,7 @@ pub fn so_far(lobby: &LobbyView, labels: &SeatLabels) -> Option<RoundBlock> {
         round: current["round"]
             .as_u64()
             .and_then(|r| u32::try_from(r).ok())?,
-        orders: orders
-            .iter()
-            .map(|o| order_line(o, &names, labels))
-            .collect(),
+        orders: order_lines(orders, lobby.game, &names, labels),
         voted: voted(orders),
         log: log_lines(current["log"].as_array()?, lobby.game),
         table: PoolsTable::default(),

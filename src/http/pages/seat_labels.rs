@@ -2,46 +2,37 @@
 //! (for Bob)", in every table, order line, standings row and chart legend, so that Eve is not
 //! read as a new player holding Bob's pools (docs/web.md, "Substitutes").
 
-use std::collections::HashMap;
+use uuid::Uuid;
 
-use crate::host::substitutes::Substitute;
+use crate::host::substitutes::{Substitute, seat_label};
 
-/// Per player id, the names the seat has had, the first entrant first.
+/// The lobby's substitutions, oldest first.
 #[derive(Clone, Debug, Default)]
-pub struct SeatLabels(HashMap<String, Vec<String>>);
+pub struct SeatLabels(Vec<Substitute>);
 
 impl SeatLabels {
     pub fn of(substitutes: &[Substitute]) -> SeatLabels {
-        let mut held: HashMap<String, Vec<String>> = HashMap::new();
-        for sub in substitutes {
-            let names = held.entry(sub.player.to_string()).or_default();
-            if names.is_empty() {
-                names.push(sub.previous.clone());
-            }
-            names.push(sub.name.clone());
-        }
-        SeatLabels(held)
+        SeatLabels(substitutes.to_vec())
     }
 
     /// `name`, holder of player `id`'s seat, with those who held it before: "Eve (for Bob)",
-    /// "Fay (for Bob, Eve)". A name the seat had first, or one of a seat never taken over,
-    /// stays as it is.
+    /// "Fay (for Bob, Eve)" ([`seat_label`]).
     pub fn label(&self, id: &str, name: &str) -> String {
-        let Some(names) = self.0.get(id) else {
-            return name.to_owned();
-        };
-        // The latest holder of a name, should a seat come back to an earlier one.
-        match names.iter().rposition(|n| n == name) {
-            Some(at) if at > 0 => format!("{name} (for {})", names[..at].join(", ")),
-            Some(_) | None => name.to_owned(),
+        match id.parse() {
+            Ok(player) => self.label_of(player, name),
+            Err(_) => name.to_owned(),
         }
+    }
+
+    /// [`SeatLabels::label`] by the player's id.
+    pub fn label_of(&self, player: Uuid, name: &str) -> String {
+        seat_label(&self.0, player, name)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use uuid::Uuid;
 
     fn sub(player: Uuid, name: &str, previous: &str) -> Substitute {
         Substitute {

@@ -69,6 +69,10 @@ pub struct PoolsTable {
     /// The game is over: the result ranks everyone, so no row is tagged "out" (a duel's loser
     /// on points at the round cap is not knocked out).
     pub over: bool,
+    /// A duel: a player falls only as the game ends, which the result tells, so no row is
+    /// tagged "out" and the exports have no "Alive" column (a loser on points at the round
+    /// cap would read as knocked out).
+    pub duel: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -200,6 +204,7 @@ impl PoolsTable {
             rows,
             you: None,
             over: false,
+            duel: with_game!(game, G => G::DUEL),
         }
     }
 
@@ -227,7 +232,7 @@ impl PoolsTable {
 
     /// Whether `row` is tagged "out": out of a game still running.
     pub fn shows_out(&self, row: &PoolsRow) -> bool {
-        !row.alive && !self.over
+        !row.alive && !self.over && !self.duel
     }
 
     /// The heading of column `i` (each cell carries it, for the card a phone shows per row).
@@ -239,7 +244,9 @@ impl PoolsTable {
     pub fn headings(&self) -> Vec<String> {
         let mut headings = vec!["Player".to_string()];
         headings.extend(self.columns.iter().cloned());
-        headings.push("Alive".into());
+        if !self.duel {
+            headings.push("Alive".into());
+        }
         headings
     }
 
@@ -250,7 +257,9 @@ impl PoolsTable {
             .map(|row| {
                 let mut cells = vec![row.name.clone()];
                 cells.extend(row.cells.iter().cloned());
-                cells.push(if row.alive { "yes" } else { "no" }.into());
+                if !self.duel {
+                    cells.push(if row.alive { "yes" } else { "no" }.into());
+                }
                 cells
             })
             .collect()
@@ -358,7 +367,7 @@ impl Standings {
         }
         Standings {
             headline: FinalResult::read(result)
-                .map(|r| r.headline())
+                .map(|r| r.relabeled(|id, name| labels.label_of(id, name)).headline())
                 .unwrap_or_default(),
             columns,
             rows,
@@ -412,13 +421,19 @@ mod tests {
             json!({"id": "a", "name": "Ann", "alive": true, "hp": 3}),
             json!({"id": "b", "name": "Bob", "alive": false, "hp": 9}),
         ];
-        let running = PoolsTable::of(GameKind::Bst, &players, false).seen(Some("a"), false);
+        let running =
+            PoolsTable::of(GameKind::CrossingSwords, &players, false).seen(Some("a"), false);
         assert!(running.shows_out(&running.rows[1]) && running.is_you(&running.rows[0]));
         assert!(!running.is_you(&running.rows[1]));
-        // A duel lost on points at the round cap: the result says so, "out" would not.
-        let over = PoolsTable::of(GameKind::Bst, &players, false).seen(None, true);
+        let over = PoolsTable::of(GameKind::CrossingSwords, &players, false).seen(None, true);
         assert!(!over.shows_out(&over.rows[1]));
         assert_eq!(running.heading_at(&0), "HP");
+        // A duel lost on points at the round cap: the result says so, "out" or "Alive: no"
+        // would read as a knock-out, even on the last round's own table.
+        let duel = PoolsTable::of(GameKind::Bst, &players, false).seen(None, false);
+        assert!(!duel.shows_out(&duel.rows[1]));
+        assert!(!duel.headings().contains(&"Alive".to_string()));
+        assert_eq!(duel.plain_rows()[1], vec!["Bob", "9"]);
     }
 
     #[test]

@@ -281,6 +281,10 @@ pub enum BstEvent {
 }
 
 impl crate::rules::Event for BstEvent {
+    fn words(&self) -> String {
+        super::log_words::words(self)
+    }
+
     fn audience(&self) -> Audience {
         match self {
             BstEvent::Drew { seat, .. } => Audience::Only(*seat),

@@ -15,6 +15,7 @@ pub mod fork;
 pub mod host_acts;
 pub mod legality;
 pub mod log_lines;
+pub mod log_words;
 pub mod matrix;
 pub mod moves;
 pub mod orders;

@@ -164,7 +164,11 @@ pub enum Event {
     },
 }
 
-impl rules::Event for Event {}
+impl rules::Event for Event {
+    fn words(&self) -> String {
+        super::log_words::words(self)
+    }
+}
 
 /// A player as events, prompts and standings name him: `{"id", "name"}`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -13,6 +13,7 @@ pub mod events;
 pub mod fork;
 pub mod halt;
 pub mod host_acts;
+mod log_words;
 pub mod moves;
 mod narration;
 pub mod refusal;
