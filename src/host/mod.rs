@@ -4,6 +4,7 @@
 mod archive;
 pub mod auth;
 pub mod chain;
+pub mod challenges;
 mod controls;
 mod deadlines;
 mod deliveries;
@@ -22,6 +23,7 @@ mod notice_facts;
 mod notifications;
 pub mod pages;
 mod play;
+pub mod profile_stream;
 pub mod profiles;
 mod rated;
 mod receipts;

@@ -18,7 +18,9 @@
 //! worker (`pg_listen.rs`). Every failure is a [`StoreError`] that keeps its cause
 //! (`error.rs`).
 
+pub mod bells;
 mod cache;
+mod challenges;
 mod columns;
 mod deliveries;
 mod due;
@@ -57,6 +59,7 @@ use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::{AnyPool, Executor};
 use uuid::Uuid;
 
+pub use challenges::{ChallengeRow, ChallengeState};
 pub use deliveries::{Attempt, AttemptRow, Claimed, Finished, Settled};
 pub use error::{STORAGE_FULL_REPORT_EVERY, StoreError, report_storage_full, sqlx_unavailable};
 pub use handoff::Taking;

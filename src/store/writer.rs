@@ -29,6 +29,7 @@ use super::deliveries::{OutboxDone, OutboxWork};
 use super::engine::{Applied, Batch, Engine};
 use super::feed::{Feed, Published};
 use super::pg_engine::PgEngine;
+use super::profile_rows::ProfileRecord;
 use super::rows::{Change, EventRow, NewLobby, Snapshot};
 use super::transact::WriteError;
 use crate::clock::Clock;
@@ -260,6 +261,9 @@ pub(super) struct Progress {
     pub changed: HashMap<Uuid, Arc<Snapshot>>,
     /// Each written change's events, numbered, in the order written (for the `Feed`).
     pub published: Vec<(Uuid, Published)>,
+    /// The profiles that took a seat in this batch: their bells ring once it commits
+    /// (`bells.rs`).
+    pub bound: Vec<Uuid>,
 }
 
 impl Progress {
@@ -270,6 +274,7 @@ impl Progress {
             endings: Vec::new(),
             changed: HashMap::new(),
             published: Vec::new(),
+            bound: Vec::new(),
         }
     }
 
@@ -334,6 +339,11 @@ impl Progress {
                     })
                     .collect();
                 self.published.push((lobby, events));
+                self.bound
+                    .extend(change.records.iter().filter_map(|record| match record {
+                        ProfileRecord::Game { profile, .. } => Some(*profile),
+                        ProfileRecord::Owed { .. } | ProfileRecord::Ended { .. } => None,
+                    }));
                 let after = snapshot.after(change, self.at);
                 self.changed.insert(lobby, Arc::new(after));
             }
@@ -394,7 +404,8 @@ async fn in_one_transaction<E: Engine>(
     while let Some(job) = batch.pop() {
         run_job(&mut tx, cache, job, progress).await?;
     }
-    tx.commit(&progress.changed, &progress.published).await
+    tx.commit(&progress.changed, &progress.published, &progress.bound)
+        .await
 }
 
 /// Once the batch's fate is known: publishes what it changed (if it committed) and answers
@@ -409,6 +420,9 @@ fn finish(progress: Progress, failed: Option<Arc<StoreError>>, shared: &Shared, 
         }
         for (lobby, events) in progress.published {
             shared.feed.publish(lobby, events);
+        }
+        for profile in progress.bound {
+            shared.feed.bells().ring(profile);
         }
     }
     for ending in progress.endings {
