@@ -28,8 +28,11 @@ async fn reference_bots_play_contests_duels_from_their_event_streams() {
             let (_, token) = api.join(&lobby, json!({"name": name})).await.unwrap();
             let args = BotArgs {
                 url: Some(url.clone()),
-                lobby: lobby.clone(),
+                lobby: Some(lobby.clone()),
                 token: Some(token),
+                profile: false,
+                stay: false,
+                accept_challenges: false,
                 strategy,
                 seed: Some(7),
             };

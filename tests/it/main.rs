@@ -3,6 +3,7 @@
 mod api_bad_input;
 mod api_bounds;
 mod api_bst;
+mod api_challenges;
 mod api_contests;
 mod api_crossing_swords;
 mod api_crossing_swords_variants;
@@ -20,6 +21,7 @@ mod api_missed_turns;
 mod api_names;
 mod api_openapi;
 mod api_openapi_strict;
+mod api_profile_stream;
 mod api_profiles;
 mod api_profiles_secrecy;
 mod api_race;
