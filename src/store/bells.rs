@@ -95,12 +95,12 @@ impl Bell {
 
     /// Whether the bell rang since the last wait or check (and marks it heard).
     pub fn take(&mut self) -> bool {
-        self.receiver
-            .as_mut()
-            .is_some_and(|receiver| receiver.has_changed().unwrap_or(false) && {
+        self.receiver.as_mut().is_some_and(|receiver| {
+            receiver.has_changed().unwrap_or(false) && {
                 receiver.mark_unchanged();
                 true
-            })
+            }
+        })
     }
 }
 

@@ -128,10 +128,10 @@ impl Store {
         let rows = self
             .within(async {
                 Ok(sqlx::query(OPEN_TO)
-                .bind(profile.to_string())
-                .bind(since)
-                .fetch_all(&self.pool)
-                .await?)
+                    .bind(profile.to_string())
+                    .bind(since)
+                    .fetch_all(&self.pool)
+                    .await?)
             })
             .await?;
         rows.iter().map(challenge_of).collect()
@@ -148,12 +148,12 @@ impl Store {
     ) -> Result<bool, StoreError> {
         let mut tx = self.pool.begin().await?;
         let row = sqlx::query(SETTLE)
-        .bind(state.as_str())
-        .bind(lobby.map(|lobby| lobby.to_string()))
-        .bind(id.to_string())
-        .bind(since)
-        .fetch_optional(&mut *tx)
-        .await?;
+            .bind(state.as_str())
+            .bind(lobby.map(|lobby| lobby.to_string()))
+            .bind(id.to_string())
+            .bind(since)
+            .fetch_optional(&mut *tx)
+            .await?;
         let Some(row) = row else {
             return Ok(false);
         };

@@ -92,7 +92,10 @@ async fn three_tables(app: &TestApp) -> (String, HashMap<String, Table>) {
     let bot = reply.body["key"].as_str().unwrap().to_string();
     let mut tables = HashMap::new();
     for (game, settings) in [
-        ("crossing-swords", json!({"max_players": 2, "max_rounds": 3})),
+        (
+            "crossing-swords",
+            json!({"max_players": 2, "max_rounds": 3}),
+        ),
         ("bst", json!({"max_rounds": 3, "seed": 7})),
         ("scale-of-styles", json!({"max_rounds": 3})),
     ] {
@@ -117,16 +120,14 @@ async fn answer_if_owed(app: &TestApp, lobby: &str, token: &str, rng: &mut rand:
     submit(app, lobby, token, &me.body, rng).await;
 }
 
-async fn submit(
-    app: &TestApp,
-    lobby: &str,
-    token: &str,
-    me: &Value,
-    rng: &mut rand::rngs::StdRng,
-) {
+async fn submit(app: &TestApp, lobby: &str, token: &str, me: &Value, rng: &mut rand::rngs::StdRng) {
     let order = answer(me, Strategy::Random, rng).expect("the random strategy answers");
     let reply = app
-        .post(&format!("/api/v1/lobbies/{lobby}/orders"), Some(token), order)
+        .post(
+            &format!("/api/v1/lobbies/{lobby}/orders"),
+            Some(token),
+            order,
+        )
         .await;
     // 409: the step resolved meanwhile (a prompt sent again on reconnection, answered late).
     assert!(
@@ -144,8 +145,18 @@ async fn play_out(streams: &TestApp, orders: &TestApp, bot: &str, tables: &HashM
     let mut stream = Stream::open(streams, "/api/v1/me/events", bot).await;
     let seats = stream.next().await;
     assert_eq!(seats.kind, "seats");
-    let listed: HashSet<String> = seats.data.as_array().unwrap().iter().map(|s| s["lobby"].as_str().unwrap().to_string()).collect();
-    assert_eq!(listed, tables.keys().cloned().collect(), "the opening lists every seat");
+    let listed: HashSet<String> = seats
+        .data
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["lobby"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(
+        listed,
+        tables.keys().cloned().collect(),
+        "the opening lists every seat"
+    );
     let mut finished = HashSet::new();
     let mut prompts = 0;
     let mut reconnected = false;
@@ -170,7 +181,7 @@ async fn play_out(streams: &TestApp, orders: &TestApp, bot: &str, tables: &HashM
                 prompts += 1;
                 if prompts == 4 && !reconnected {
                     reconnected = true;
-                    stream = reconnect(streams, orders, bot, tables, &finished).await;
+                    stream = reconnect(streams, orders, bot, tables, &finished, &mut rng).await;
                     sent.clear();
                 }
             }
@@ -198,10 +209,13 @@ async fn reconnect(
     bot: &str,
     tables: &HashMap<String, Table>,
     finished: &HashSet<String>,
+    rng: &mut rand::rngs::StdRng,
 ) -> Stream {
     let mut owed = HashSet::new();
     for lobby in tables.keys().filter(|lobby| !finished.contains(*lobby)) {
-        let me = orders.get(&format!("/api/v1/lobbies/{lobby}/me"), Some(bot)).await;
+        let me = orders
+            .get(&format!("/api/v1/lobbies/{lobby}/me"), Some(bot))
+            .await;
         if !me.body["prompt"].is_null() {
             owed.insert(lobby.clone());
         }
@@ -217,6 +231,9 @@ async fn reconnect(
         assert_eq!(event.kind, "prompt", "{}", event.data);
         let lobby = event.data["lobby"].as_str().unwrap().to_string();
         assert!(owed.contains(&lobby), "only standing prompts");
+        if event.data["pending"].is_null() {
+            submit(orders, &lobby, bot, &event.data, rng).await;
+        }
         assert!(standing.insert(lobby), "each once");
     }
     stream

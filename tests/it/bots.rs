@@ -167,8 +167,15 @@ async fn the_load_generators_webhooks_are_counted_for_the_seating_and_the_play_a
 }
 
 /// Posts `body` to `path` on `url` with `token`; the reply's JSON.
-async fn post_json(url: &str, path: &str, token: Option<&str>, body: serde_json::Value) -> serde_json::Value {
-    let mut request = reqwest::Client::new().post(format!("{url}{path}")).json(&body);
+async fn post_json(
+    url: &str,
+    path: &str,
+    token: Option<&str>,
+    body: serde_json::Value,
+) -> serde_json::Value {
+    let mut request = reqwest::Client::new()
+        .post(format!("{url}{path}"))
+        .json(&body);
     if let Some(token) = token {
         request = request.bearer_auth(token);
     }
@@ -185,16 +192,34 @@ async fn the_profile_bot_plays_every_seat_of_its_profile_from_one_stream() {
     let api = Api::new(&url);
     let owner = post_json(&url, "/api/v1/profiles", None, json!({"handle": "Owner"})).await;
     let owner = owner["key"].as_str().unwrap().to_string();
-    let robo = post_json(&url, "/api/v1/me/bots", Some(&owner), json!({"handle": "Robo"})).await;
+    let robo = post_json(
+        &url,
+        "/api/v1/me/bots",
+        Some(&owner),
+        json!({"handle": "Robo"}),
+    )
+    .await;
     let key = robo["key"].as_str().unwrap().to_string();
     let mut others = Vec::new();
     let mut lobbies = Vec::new();
     for (game, settings) in [
-        ("crossing-swords", json!({"max_players": 2, "max_rounds": 6})),
+        (
+            "crossing-swords",
+            json!({"max_players": 2, "max_rounds": 6}),
+        ),
         ("bst", json!({"seed": 3, "max_rounds": 6})),
     ] {
-        let (lobby, host) = api.create_lobby(game, "profile bot", settings).await.unwrap();
-        post_json(&url, &format!("/api/v1/lobbies/{lobby}/players"), Some(&key), json!({})).await;
+        let (lobby, host) = api
+            .create_lobby(game, "profile bot", settings)
+            .await
+            .unwrap();
+        post_json(
+            &url,
+            &format!("/api/v1/lobbies/{lobby}/players"),
+            Some(&key),
+            json!({}),
+        )
+        .await;
         let (_, token) = api.join(&lobby, json!({"name": "Ann"})).await.unwrap();
         others.push(tokio::spawn(bot::run(BotArgs {
             url: Some(url.clone()),

@@ -44,7 +44,12 @@ pub fn greedy(prompt: &Prompt, rng: &mut impl rand::Rng) -> Option<Value> {
     let mut best: Option<(f64, Seat, Move)> = None;
     for &((mv, at_other), margin) in margins() {
         let Some(choice) = choice(mv) else { continue };
-        let others: Vec<Seat> = choice.targets.iter().copied().filter(|s| Some(*s) != own).collect();
+        let others: Vec<Seat> = choice
+            .targets
+            .iter()
+            .copied()
+            .filter(|s| Some(*s) != own)
+            .collect();
         let target = match at_other {
             true => others.choose(rng).copied(),
             false => own.filter(|s| choice.targets.contains(s)),

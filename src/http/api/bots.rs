@@ -55,7 +55,9 @@ async fn create_challenge(
     if let Some(other) = body.keys().next() {
         return Err(AppError::malformed(
             "invalid-body",
-            format!("Unknown field {other:?}: a challenge has \"game\", \"opponent\" and \"settings\"."),
+            format!(
+                "Unknown field {other:?}: a challenge has \"game\", \"opponent\" and \"settings\"."
+            ),
         ));
     }
     let id = app

@@ -65,7 +65,11 @@ struct ProfileStream {
 
 /// A lobby's turns as a stream of its id: each commit that turns the game, and each wake-up
 /// (another process's commit, a lag) that may hide one.
-fn turns_of(lobby: Uuid, subscription: Subscription, registration: futures_util::stream::AbortRegistration) -> Turns {
+fn turns_of(
+    lobby: Uuid,
+    subscription: Subscription,
+    registration: futures_util::stream::AbortRegistration,
+) -> Turns {
     let turns = futures_util::stream::unfold(subscription, move |mut subscription| async move {
         match subscription.recv().await {
             Ok(_) | Err(RecvError::Lagged(_)) => Some((lobby, subscription)),
@@ -82,8 +86,11 @@ impl ProfileStream {
             return;
         }
         let (abort, registration) = AbortHandle::new_pair();
-        self.turns
-            .push(turns_of(lobby, self.app.host.lobby_turns(lobby), registration));
+        self.turns.push(turns_of(
+            lobby,
+            self.app.host.lobby_turns(lobby),
+            registration,
+        ));
         self.seats.insert(lobby, Followed { abort, sent: None });
         self.ask(lobby);
     }
@@ -122,7 +129,8 @@ impl ProfileStream {
                 };
                 if followed.sent.as_deref() != Some(prompt.as_str()) {
                     followed.sent = Some(prompt);
-                    self.out.push_back(Event::default().event("prompt").data(me));
+                    self.out
+                        .push_back(Event::default().event("prompt").data(me));
                 }
             }
             SeatNow::Finished(result) => {
