@@ -156,10 +156,8 @@ impl BotError {
 }
 
 /// Plays until the game is over. Reconnects (resuming from the last event) if the stream drops.
+/// (`herald bot --profile` is `profile_bot::run`; the command line chooses.)
 pub async fn run(args: BotArgs) -> Result<(), BotError> {
-    if args.profile {
-        return super::profile_bot::run(args).await;
-    }
     let seat = Seat::from_args(&args)?;
     let api = Api::new(&seat.url);
     let fail = |error: ClientError| BotError::from_client(error, &seat);

@@ -234,7 +234,7 @@ async fn the_profile_bot_plays_every_seat_of_its_profile_from_one_stream() {
         api.start(&lobby, &host).await.unwrap();
         lobbies.push(lobby);
     }
-    let profile = tokio::spawn(bot::run(BotArgs {
+    let profile = tokio::spawn(herald::bots::profile_bot::run(BotArgs {
         url: Some(url.clone()),
         lobby: None,
         token: Some(key),
