@@ -276,7 +276,7 @@ mod tests {
             seat,
             Seat {
                 url: "http://127.0.0.1:4000/games".into(),
-                lobby: Some(ID.into()),
+                lobby: ID.into(),
                 token: "abc123".into()
             }
         );

@@ -8,9 +8,13 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 use uuid::Uuid;
 
-use super::Host;
+use super::gates::Gates;
+use super::lobby::take_unlisted;
 use super::names::name_key;
+use super::timing::Timing;
+use super::{GameKind, Host, engine, with_game};
 use crate::error::AppError;
+use crate::rules::Game;
 use crate::store::{ChallengeRow, ChallengeState, ProfileRow};
 
 /// An unanswered challenge lapses after 24 hours (api.md, Bots).
@@ -35,6 +39,31 @@ fn closed() -> AppError {
         "challenge-closed",
         "This challenge was already answered, or it lapsed after 24 hours.",
     )
+}
+
+/// A challenge's settings as the opponent may see them before the game: the game's settings as
+/// the lobby view shows them (`Game::public_settings`: without what stays secret while it runs,
+/// such as a BST `seed` or `pool`, Contests' `decks`), the host's keys as sent.
+fn shown_settings(game: &str, text: &str) -> Result<Value, AppError> {
+    let kind: GameKind = game.parse()?;
+    let sent: Value = serde_json::from_str(text).unwrap_or_default();
+    // The game's own keys: what is left once the host's are taken out.
+    let mut game_part = sent.clone();
+    Timing::split_from(&mut game_part)?;
+    Gates::split_from(&mut game_part)?;
+    take_unlisted(&mut game_part)?;
+    let public = with_game!(kind, G => {
+        let (parsed, _) = engine::check_settings::<G>(game_part.clone())?;
+        engine::to_json(&G::public_settings(&parsed, false))?
+    });
+    let (Value::Object(mut shown), Value::Object(game_part), Value::Object(public)) =
+        (sent, game_part, public)
+    else {
+        return Ok(Value::Object(Map::new()));
+    };
+    shown.retain(|key, _| !game_part.contains_key(key));
+    shown.extend(public);
+    Ok(Value::Object(shown))
 }
 
 impl Host {
@@ -89,8 +118,8 @@ impl Host {
             views.push(ChallengeView {
                 id: row.id,
                 from: from.map_or_else(String::new, |from| from.handle),
+                settings: shown_settings(&row.game, &row.settings)?,
                 game: row.game,
-                settings: serde_json::from_str(&row.settings).unwrap_or_default(),
             });
         }
         Ok(views)

@@ -38,7 +38,7 @@ pub struct Joined {
 
 /// Takes `unlisted` (a boolean; null or absent is false) out of the settings: it is the
 /// lobby's, not the game's, which parses its own settings strictly.
-fn take_unlisted(settings: &mut Value) -> Result<bool, AppError> {
+pub(super) fn take_unlisted(settings: &mut Value) -> Result<bool, AppError> {
     let Value::Object(map) = settings else {
         return Ok(false);
     };

@@ -27,6 +27,8 @@ const PATIENCE: Duration = Duration::from_secs(60);
 pub struct Heard {
     pub kind: String,
     pub data: Value,
+    /// The data as sent.
+    pub text: String,
 }
 
 /// A Server-Sent Events stream held open on a server.
@@ -59,6 +61,7 @@ impl Stream {
                         let data = event.data();
                         return Heard {
                             kind: event.kind,
+                            text: data.to_string(),
                             data,
                         };
                     }
