@@ -55,7 +55,11 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     match Cli::parse().into_command() {
         Command::Serve(config) => serve(config).await,
         Command::Bot(args) => {
-            if let Err(error) = herald::bots::bot::run(args).await {
+            let played = match args.profile {
+                true => herald::bots::profile_bot::run(args).await,
+                false => herald::bots::bot::run(args).await,
+            };
+            if let Err(error) = played {
                 // A sentence for the bot's operator, not a debug dump.
                 eprintln!("herald bot: {error}");
                 std::process::exit(1);

@@ -22,13 +22,23 @@ pub struct BotArgs {
     #[arg(long)]
     pub url: Option<String>,
     /// The lobby: its id, its address (http://host/lobbies/ID) or the player's private link
-    /// (http://host/lobbies/ID/as/TOKEN).
-    #[arg(long)]
-    pub lobby: String,
+    /// (http://host/lobbies/ID/as/TOKEN). Not with --profile.
+    #[arg(long, required_unless_present = "profile", conflicts_with = "profile")]
+    pub lobby: Option<String>,
     /// The player's token (the `player_token` from joining); not needed when --lobby is the
-    /// player's private link.
+    /// player's private link. With --profile, the profile's key.
     #[arg(long, env = "HERALD_BOT_TOKEN", hide_env_values = true)]
     pub token: Option<String>,
+    /// Play every seat of the profile whose key is --token, from its one stream
+    /// (`GET /api/v1/me/events`), until none is left to play.
+    #[arg(long)]
+    pub profile: bool,
+    /// With --profile: keep playing when no game is left, waiting for new seats.
+    #[arg(long, requires = "profile")]
+    pub stay: bool,
+    /// With --profile: accept every challenge the profile is sent.
+    #[arg(long, requires = "profile")]
+    pub accept_challenges: bool,
     /// How to choose answers.
     #[arg(long, value_enum, default_value = "random")]
     pub strategy: Strategy,
@@ -48,6 +58,8 @@ pub enum BotError {
         "no player token: pass --token (the player_token you got when joining, or the last part of your private link), or pass the private link itself as --lobby"
     )]
     NoToken,
+    #[error("no profile key: with --profile, pass the profile's key (hpk_...) as --token")]
+    NoKey,
     #[error("cannot reach Herald at {url}: {detail}")]
     Unreachable { url: String, detail: String },
     #[error(
@@ -72,13 +84,13 @@ pub struct Seat {
     pub token: String,
 }
 
-const DEFAULT_URL: &str = "http://127.0.0.1:3000";
+pub(super) const DEFAULT_URL: &str = "http://127.0.0.1:3000";
 
 impl Seat {
     /// Reads the seat from the arguments: `--lobby` may be an id, a lobby address or a private
     /// link (which brings the token); `--url` and `--token` win over what an address says.
     pub fn from_args(args: &BotArgs) -> Result<Seat, BotError> {
-        let lobby = args.lobby.trim();
+        let lobby = args.lobby.as_deref().unwrap_or_default().trim();
         let (url, id, link_token) = if lobby.contains("://") {
             parse_address(lobby).ok_or_else(|| BotError::NotALobby(lobby.to_string()))?
         } else {
@@ -144,6 +156,7 @@ impl BotError {
 }
 
 /// Plays until the game is over. Reconnects (resuming from the last event) if the stream drops.
+/// (`herald bot --profile` is `profile_bot::run`; the command line chooses.)
 pub async fn run(args: BotArgs) -> Result<(), BotError> {
     let seat = Seat::from_args(&args)?;
     let api = Api::new(&seat.url);
@@ -230,8 +243,11 @@ mod tests {
     fn args(lobby: &str, url: Option<&str>, token: Option<&str>) -> BotArgs {
         BotArgs {
             url: url.map(str::to_string),
-            lobby: lobby.into(),
+            lobby: Some(lobby.into()),
             token: token.map(str::to_string),
+            profile: false,
+            stay: false,
+            accept_challenges: false,
             strategy: Strategy::Random,
             seed: None,
         }

@@ -211,6 +211,25 @@ impl Api {
         self.stream(&path, Some(token), last_event_id, only).await
     }
 
+    /// Opens a profile's stream over all its seats (`/api/v1/me/events`) with its key.
+    pub async fn profile_events(&self, key: &str) -> Result<EventStream, ClientError> {
+        self.stream("/api/v1/me/events", Some(key), None, None)
+            .await
+    }
+
+    /// Accepts challenge `id` with the challenged profile's key; returns the lobby's id.
+    pub async fn accept_challenge(&self, key: &str, id: &str) -> Result<String, ClientError> {
+        let reply = self
+            .call(
+                Method::POST,
+                &format!("/api/v1/challenges/{id}/accept"),
+                Some(key),
+                Some(&Value::Object(serde_json::Map::new())),
+            )
+            .await?;
+        Ok(text(&reply["lobby"]))
+    }
+
     /// Opens the lobby's public event stream, resuming after `last_event_id`.
     pub async fn lobby_events(
         &self,

@@ -12,6 +12,7 @@ pub mod load;
 mod load_plan;
 pub mod narrate;
 pub mod policy;
+pub mod profile_bot;
 mod receiver;
 pub mod seating;
 pub mod simulate;

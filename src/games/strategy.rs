@@ -7,7 +7,6 @@
 pub enum Strategy {
     /// A uniformly random legal answer.
     Random,
-    /// BST: the strongest-looking legal play (see `games::bst::bot::greedy`); Crossing Swords
-    /// plays randomly.
+    /// The strongest-looking legal play (each game's `bot::greedy`).
     Greedy,
 }

@@ -147,7 +147,7 @@ impl Host {
     }
 }
 
-fn me_view<G: Game>(
+pub(super) fn me_view<G: Game>(
     game: GameKind,
     snapshot: &Snapshot,
     player: &PlayerRow,

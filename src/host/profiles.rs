@@ -250,25 +250,7 @@ impl Host {
     pub async fn me_profile(&self, key: Option<&str>) -> Result<MyProfile, AppError> {
         let signed = self.signed(key).await?;
         let profile = self.profile_view(&signed.profile).await?;
-        let mut seats = Vec::new();
-        for seat in self.store.profile_seats(signed.profile.id).await? {
-            let owes = match seat.status {
-                Status::Running => {
-                    self.lobby_facts(seat.lobby, Some(seat.player))
-                        .await?
-                        .player_owes
-                }
-                Status::Signups | Status::Closed | Status::Finished => false,
-            };
-            seats.push(SeatView {
-                lobby: seat.lobby,
-                player_id: seat.player,
-                game: seat.game,
-                status: seat.status,
-                owes,
-                bound: seat.holding == Holding::Bound,
-            });
-        }
+        let seats = self.seat_views(signed.profile.id).await?;
         Ok(MyProfile { profile, seats })
     }
 

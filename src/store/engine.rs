@@ -80,10 +80,12 @@ pub(super) trait Batch {
     async fn rebuild_ratings(&mut self) -> Result<Rebuilt, StoreError>;
 
     /// Writes what the batch deferred and commits: `changed` holds each lobby as the batch
-    /// leaves it, `published` every written change's events (the batch's [`Progress`]).
+    /// leaves it, `published` every written change's events, `bound` the profiles that took
+    /// a seat (the batch's [`Progress`]).
     async fn commit(
         self,
         changed: &HashMap<Uuid, Arc<Snapshot>>,
         published: &[(Uuid, Published)],
+        bound: &[Uuid],
     ) -> Result<(), StoreError>;
 }

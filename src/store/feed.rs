@@ -32,6 +32,7 @@ use tokio::sync::broadcast;
 use tokio::sync::broadcast::error::RecvError;
 use uuid::Uuid;
 
+use super::bells::Bells;
 use super::rows::EventRow;
 use crate::events::EventKind;
 
@@ -54,6 +55,8 @@ pub struct Feed {
     /// Whether other processes may commit to the same database (PostgreSQL): then a commit of
     /// this process may not follow on from the last one the feed saw.
     shared: bool,
+    /// The profiles' bells, rung with the commits that bind their seats (`bells.rs`).
+    bells: Arc<Bells>,
 }
 
 /// What a lobby's listeners hear.
@@ -126,6 +129,11 @@ impl Feed {
         }
     }
 
+    /// The profiles' bells (`bells.rs`).
+    pub fn bells(&self) -> &Arc<Bells> {
+        &self.bells
+    }
+
     /// How many lobbies have channels now (those with at least one listener).
     pub fn lobbies_held(&self) -> usize {
         self.lock().len()
@@ -179,6 +187,7 @@ impl Feed {
         for channels in self.lock().values() {
             channels.wake(true);
         }
+        self.bells.ring_all();
     }
 
     /// Drops `lobby`'s channels if nobody listens to them any more. Runs under the lock that

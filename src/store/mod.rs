@@ -18,7 +18,9 @@
 //! worker (`pg_listen.rs`). Every failure is a [`StoreError`] that keeps its cause
 //! (`error.rs`).
 
+pub mod bells;
 mod cache;
+mod challenges;
 mod columns;
 mod deliveries;
 mod delivery_rows;
@@ -65,6 +67,7 @@ use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::{AnyPool, Executor};
 use uuid::Uuid;
 
+pub use challenges::{ChallengeRow, ChallengeState};
 pub use delivery_rows::{Attempt, AttemptRow, Claimed, Finished, Settled, TargetRow};
 pub use error::{STORAGE_FULL_REPORT_EVERY, StoreError, report_storage_full, sqlx_unavailable};
 pub use handoff::Taking;

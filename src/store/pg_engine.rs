@@ -15,7 +15,7 @@ use super::columns::Columns;
 use super::engine::{Applied, Batch, Engine};
 use super::feed::Published;
 use super::load::load_snapshot;
-use super::pg_listen::announce;
+use super::pg_listen::{announce, announce_profiles};
 use super::pg_writes::{Deferred, apply};
 use super::progress::Progress;
 use super::rating_rebuild::Rebuilt;
@@ -134,6 +134,7 @@ impl Batch for PgBatch {
         mut self,
         changed: &HashMap<Uuid, Arc<Snapshot>>,
         published: &[(Uuid, Published)],
+        bound: &[Uuid],
     ) -> Result<(), StoreError> {
         let clocks = std::mem::take(&mut self.deferred.clocks);
         self.deferred
@@ -143,6 +144,7 @@ impl Batch for PgBatch {
         // all if the batch's first statement found nobody else listening.
         if self.heard != Some(false) {
             announce(&mut self.tx, &self.process, changed, published, &clocks).await?;
+            announce_profiles(&mut self.tx, &self.process, bound).await?;
         }
         self.tx.commit().await?;
         Ok(())

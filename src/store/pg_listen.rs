@@ -142,6 +142,31 @@ pub(super) async fn announce(
     Ok(())
 }
 
+/// Announces, in the caller's transaction, that `profiles` took a seat or were challenged: the
+/// other processes ring their bells (`bells.rs`). `|@profile` entries, as many as fit.
+pub(crate) async fn announce_profiles(
+    conn: &mut AnyConnection,
+    process: &str,
+    profiles: &[Uuid],
+) -> Result<(), StoreError> {
+    for chunk in profiles.chunks(PER_ANNOUNCEMENT) {
+        let mut payload = process.to_string();
+        for profile in chunk {
+            payload.push_str(&format!("|@{profile}"));
+        }
+        sqlx::query(
+            "SELECT 1 FROM pg_notify($1, $2) \
+             WHERE EXISTS (SELECT 1 FROM herald_listeners WHERE process <> $3)",
+        )
+        .bind(CHANNEL)
+        .bind(payload)
+        .bind(process)
+        .execute(&mut *conn)
+        .await?;
+    }
+    Ok(())
+}
+
 /// How long a stopping listener tries to remove its registration.
 const UNREGISTER_LIMIT: Duration = Duration::from_secs(2);
 /// How long a new listener waits for earlier transactions at most: a writer's batch takes
@@ -212,7 +237,7 @@ async fn wait_for_earlier_transactions(conn: &mut PgListener) -> Result<(), sqlx
 }
 
 /// `process|lobby seq flags|lobby seq flags…`, flags being `t` (turn), `w` (clock), `o` (owed
-/// deliveries), or `-` for none.
+/// deliveries), or `-` for none; a profile's ring is `@profile` ([`announce_profiles`]).
 fn encode(process: &str, entries: &[Entry]) -> String {
     let mut payload = String::with_capacity(process.len() + entries.len() * 60);
     payload.push_str(process);
@@ -231,11 +256,18 @@ fn encode(process: &str, entries: &[Entry]) -> String {
     payload
 }
 
-/// The announcing process and its entries; None for a payload that is not an announcement.
-fn decode(payload: &str) -> Option<(&str, Vec<Entry>)> {
+/// The announcing process, its lobby entries and the profiles it rang; None for a payload that
+/// is not an announcement.
+fn decode(payload: &str) -> Option<(&str, Vec<Entry>, Vec<Uuid>)> {
     let mut parts = payload.split('|');
     let process = parts.next()?;
-    let entries = parts
+    let (rings, lobbies): (Vec<&str>, Vec<&str>) = parts.partition(|part| part.starts_with('@'));
+    let profiles = rings
+        .iter()
+        .map(|ring| ring[1..].parse().ok())
+        .collect::<Option<Vec<Uuid>>>()?;
+    let entries = lobbies
+        .into_iter()
         .map(|entry| {
             let mut fields = entry.split(' ');
             let lobby = fields.next()?.parse().ok()?;
@@ -250,7 +282,7 @@ fn decode(payload: &str) -> Option<(&str, Vec<Entry>)> {
             })
         })
         .collect::<Option<Vec<Entry>>>()?;
-    Some((process, entries))
+    Some((process, entries, profiles))
 }
 
 /// What the listener task wakes.
@@ -326,7 +358,7 @@ async fn session(
 
 /// Wakes what another process's announcement concerns.
 fn heard(listening: &Listening, payload: &str) {
-    let Some((process, entries)) = decode(payload) else {
+    let Some((process, entries, profiles)) = decode(payload) else {
         tracing::warn!(payload, "an announcement that is not Herald's was ignored");
         return;
     };
@@ -340,6 +372,9 @@ fn heard(listening: &Listening, payload: &str) {
             .wake(entry.lobby, entry.event_seq, entry.turns);
         clock |= entry.clock;
         owes |= entry.owes;
+    }
+    for profile in profiles {
+        listening.feed.bells().ring(profile);
     }
     if clock {
         listening.wakes.deadlines.notify_one();
@@ -372,7 +407,15 @@ mod tests {
         ];
         let process = new_process_id();
         let payload = encode(&process, &entries);
-        assert_eq!(decode(&payload), Some((&*process, entries)));
+        assert_eq!(decode(&payload), Some((&*process, entries, Vec::new())));
+    }
+
+    #[test]
+    fn a_profiles_ring_reads_back() {
+        let profile = Uuid::new_v4();
+        let payload = format!("p|@{profile}");
+        assert_eq!(decode(&payload), Some(("p", Vec::new(), vec![profile])));
+        assert!(decode("p|@not-a-profile").is_none());
     }
 
     #[test]

@@ -13,6 +13,7 @@ use super::cache::Cache;
 use super::delivery_rows::OutboxDone;
 use super::feed::Published;
 use super::jobs::{Decide, Decision, Deliver, Read, WriteError};
+use super::profile_rows::ProfileRecord;
 use super::rating_rebuild::Rebuilt;
 use super::rows::{Change, EventRow, Snapshot};
 
@@ -44,6 +45,9 @@ pub(super) struct Progress {
     pub changed: HashMap<Uuid, Arc<Snapshot>>,
     /// Each written change's events, numbered, in the order written (for the `Feed`).
     pub published: Vec<(Uuid, Published)>,
+    /// The profiles that took a seat in this batch: their bells ring once it commits
+    /// (`bells.rs`).
+    pub bound: Vec<Uuid>,
 }
 
 impl Progress {
@@ -54,6 +58,7 @@ impl Progress {
             endings: Vec::new(),
             changed: HashMap::new(),
             published: Vec::new(),
+            bound: Vec::new(),
         }
     }
 
@@ -118,6 +123,11 @@ impl Progress {
                     })
                     .collect();
                 self.published.push((lobby, events));
+                self.bound
+                    .extend(change.records.iter().filter_map(|record| match record {
+                        ProfileRecord::Game { profile, .. } => Some(*profile),
+                        ProfileRecord::Owed { .. } | ProfileRecord::Ended { .. } => None,
+                    }));
                 let after = snapshot.after(change, self.at);
                 self.changed.insert(lobby, Arc::new(after));
             }

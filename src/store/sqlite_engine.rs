@@ -165,6 +165,7 @@ impl Batch for SqliteBatch<'_> {
         self,
         _changed: &HashMap<Uuid, Arc<Snapshot>>,
         _published: &[(Uuid, Published)],
+        _bound: &[Uuid],
     ) -> Result<(), StoreError> {
         self.tx.commit()?;
         if let Some(taker) = &self.taker {

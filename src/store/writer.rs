@@ -174,7 +174,8 @@ async fn in_one_transaction<E: Engine>(
     while let Some(job) = batch.pop() {
         run_job(&mut tx, cache, job, progress).await?;
     }
-    tx.commit(&progress.changed, &progress.published).await
+    tx.commit(&progress.changed, &progress.published, &progress.bound)
+        .await
 }
 
 /// Once the batch's fate is known: publishes what it changed (if it committed) and answers
@@ -189,6 +190,9 @@ fn finish(progress: Progress, failed: Option<Arc<StoreError>>, shared: &Shared, 
         }
         for (lobby, events) in progress.published {
             shared.feed.publish(lobby, events);
+        }
+        for profile in progress.bound {
+            shared.feed.bells().ring(profile);
         }
     }
     for ending in progress.endings {

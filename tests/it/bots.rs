@@ -51,8 +51,11 @@ async fn reference_bots_play_whole_games_of_every_game_from_their_event_streams(
             let (_, token) = api.join(&lobby, json!({"name": name})).await.unwrap();
             let args = BotArgs {
                 url: Some(url.clone()),
-                lobby: lobby.clone(),
+                lobby: Some(lobby.clone()),
                 token: Some(token),
+                profile: false,
+                stay: false,
+                accept_challenges: false,
                 strategy,
                 seed: Some(7),
             };
@@ -200,4 +203,93 @@ async fn the_load_generators_webhooks_are_counted_for_the_seating_and_the_play_a
         report.rounds + report.games,
         "a round-resolved per round and a finished per game"
     );
+}
+
+/// Posts `body` to `path` on `url` with `token`; the reply's JSON.
+async fn post_json(
+    url: &str,
+    path: &str,
+    token: Option<&str>,
+    body: serde_json::Value,
+) -> serde_json::Value {
+    let mut request = reqwest::Client::new()
+        .post(format!("{url}{path}"))
+        .json(&body);
+    if let Some(token) = token {
+        request = request.bearer_auth(token);
+    }
+    let reply = request.send().await.unwrap();
+    assert!(reply.status().is_success(), "{path}: {}", reply.status());
+    reply.json().await.unwrap()
+}
+
+/// `herald bot --profile` plays every seat of a bot profile, in two games, from its one
+/// stream, and stops once no game is left; the other seats are reference bots on their own.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_profile_bot_plays_every_seat_of_its_profile_from_one_stream() {
+    let (url, _dir) = server().await;
+    let api = Api::new(&url);
+    let owner = post_json(&url, "/api/v1/profiles", None, json!({"handle": "Owner"})).await;
+    let owner = owner["key"].as_str().unwrap().to_string();
+    let robo = post_json(
+        &url,
+        "/api/v1/me/bots",
+        Some(&owner),
+        json!({"handle": "Robo"}),
+    )
+    .await;
+    let key = robo["key"].as_str().unwrap().to_string();
+    let mut others = Vec::new();
+    let mut lobbies = Vec::new();
+    for (game, settings) in [
+        (
+            "crossing-swords",
+            json!({"max_players": 2, "max_rounds": 6}),
+        ),
+        ("bst", json!({"seed": 3, "max_rounds": 6})),
+    ] {
+        let (lobby, host) = api
+            .create_lobby(game, "profile bot", settings)
+            .await
+            .unwrap();
+        post_json(
+            &url,
+            &format!("/api/v1/lobbies/{lobby}/players"),
+            Some(&key),
+            json!({}),
+        )
+        .await;
+        let (_, token) = api.join(&lobby, json!({"name": "Ann"})).await.unwrap();
+        others.push(tokio::spawn(bot::run(BotArgs {
+            url: Some(url.clone()),
+            lobby: Some(lobby.clone()),
+            token: Some(token),
+            profile: false,
+            stay: false,
+            accept_challenges: false,
+            strategy: Strategy::Random,
+            seed: Some(5),
+        })));
+        api.start(&lobby, &host).await.unwrap();
+        lobbies.push(lobby);
+    }
+    let profile = tokio::spawn(herald::bots::profile_bot::run(BotArgs {
+        url: Some(url.clone()),
+        lobby: None,
+        token: Some(key),
+        profile: true,
+        stay: false,
+        accept_challenges: false,
+        strategy: Strategy::Greedy,
+        seed: Some(6),
+    }));
+    for handle in others.into_iter().chain([profile]) {
+        let played = tokio::time::timeout(Duration::from_secs(120), handle)
+            .await
+            .expect("the bot finishes");
+        played.unwrap().expect("the bot plays without error");
+    }
+    for lobby in lobbies {
+        assert_eq!(api.lobby(&lobby).await.unwrap()["status"], "finished");
+    }
 }

@@ -54,10 +54,13 @@ impl GameUi for CrossingSwords {
     fn bot<R: rand::Rng>(
         _step: &str,
         prompt: &Prompt,
-        _strategy: Strategy,
+        strategy: Strategy,
         rng: &mut R,
     ) -> Option<Value> {
-        bot::random(prompt, rng)
+        match strategy {
+            Strategy::Random => bot::random(prompt, rng),
+            Strategy::Greedy => bot::greedy(prompt, rng),
+        }
     }
 
     fn load_lobby(players: usize, max_rounds: u32) -> (usize, Value) {

@@ -1,10 +1,12 @@
 //! The JSON API for bots and scripts, version 1 (`/api/v1`, contract in `docs/api.md`).
 //! Handlers only translate between HTTP and the host.
 
+mod bots;
 mod controls;
 mod deadlines;
 mod events;
 pub mod openapi;
+mod profile_events;
 mod profiles;
 mod ratings;
 mod talk;
@@ -116,6 +118,7 @@ fn table() -> Vec<(Method, &'static str, MethodRouter<AppState>)> {
     table.extend(webhooks::table());
     table.extend(talk::table());
     table.extend(profiles::table());
+    table.extend(bots::table());
     table.extend(ratings::table());
     table.extend(tournaments::table());
     table
