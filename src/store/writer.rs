@@ -29,7 +29,6 @@ use super::feed::Feed;
 use super::jobs::{Job, MAX_BATCH, WriteError, Written, next_batch};
 use super::pg_engine::PgEngine;
 use super::progress::{Ending, Progress};
-use super::rating_rebuild::Rebuilt;
 use super::rows::{Change, Snapshot};
 use crate::clock::Clock;
 

@@ -91,6 +91,14 @@ impl Host {
                 engine::check_join::<G>(&settings, Map::new())?
             });
             let SeatName { name, key } = seat_name(&seat.handle, &snapshot.players, None)?;
+            // An anonymous tournament seats its entrants under pseudonyms as any lobby does
+            // (docs/table-talk.md, "Anonymous games").
+            let timing = super::super::timing::Timing::parse(&snapshot.lobby.timing)?;
+            let (name, alias) = super::super::anonymity::seated_as(
+                timing.is_anonymous(),
+                snapshot.players.len(),
+                name,
+            );
             let records = vec![super::super::holdings::game_record(
                 snapshot,
                 seat.profile,
@@ -102,6 +110,7 @@ impl Host {
                 seat: snapshot.players.len(),
                 name: name.clone(),
                 name_key: key,
+                alias,
                 join_data,
                 token_hash,
                 binding: Some(SeatBinding {
