@@ -22,6 +22,8 @@ mod notice_facts;
 mod notifications;
 pub mod pages;
 mod play;
+pub mod profile_keys;
+pub mod profile_seats;
 pub mod profiles;
 mod rated;
 mod receipts;
@@ -41,6 +43,7 @@ mod talk_limits;
 pub mod talk_reads;
 pub mod talk_settings;
 pub mod timing;
+pub mod vacations;
 pub mod views;
 mod votes;
 

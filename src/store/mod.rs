@@ -30,9 +30,11 @@ mod load;
 mod messages;
 mod my_games;
 pub mod outbox;
+mod owed;
 mod pg_engine;
 mod pg_listen;
 mod pg_writes;
+mod profile_games;
 mod profile_rows;
 mod profiles;
 mod rating_rows;
@@ -45,6 +47,7 @@ mod sqlite_engine;
 mod sqlite_lock;
 mod sqlite_outbox;
 mod transact;
+mod vacations;
 mod versions;
 mod writer;
 
@@ -62,9 +65,12 @@ pub use error::{STORAGE_FULL_REPORT_EVERY, StoreError, report_storage_full, sqlx
 pub use handoff::Taking;
 pub use my_games::MyGameRow;
 pub use outbox::{NewTarget, TargetRow};
+pub use owed::{MissRow, OwedRow};
 pub use pg_listen::Wakes;
+pub use profile_games::{ProfileGameRow, SeatRow};
+pub use profile_rows::Excuse;
 pub use profile_rows::{Holding, Outcome, ProfileKind, ProfileRecord, SeatBinding};
-pub use profiles::{KeyRow, OwedRow, ProfileGameRow, ProfileRow, SeatRow};
+pub use profiles::{KeyRow, ProfileRow};
 pub use rating_rows::RatedFinish;
 pub use ratings::{BoardRow, ChangeHistoryRow, Rebuilt};
 pub use rows::{
@@ -74,6 +80,7 @@ pub use rows::{
 };
 pub use sessions::SessionRow;
 pub use transact::{Committed, TransactError};
+pub use vacations::{VacationRow, VacationSet};
 
 /// Which database engine a [`Store`] talks to.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
