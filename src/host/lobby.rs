@@ -10,7 +10,7 @@ use super::auth::{Presented, hash_token, new_token, require_host};
 use super::engine::{self, rng_for, to_text};
 use super::gates::{Gates, Joiner};
 use super::names::{SeatName, seat_name};
-use super::profiles::Signed;
+
 use super::timing::Timing;
 use super::views::{LobbySummary, LobbyView, lobby_view};
 use super::{GameKind, Host, clean_name, with_game};
@@ -18,7 +18,8 @@ use crate::error::AppError;
 use crate::events::{EventKind, Finished, Membership, Named, Started};
 use crate::rules::Game;
 use crate::store::{
-    Change, Holding, LobbyPatch, NewEvent, NewLobby, NewPlayer, SeatBinding, Snapshot, Status,
+    Change, Holding, LobbyPatch, NewEvent, NewLobby, NewPlayer, ProfileRow, SeatBinding, Snapshot,
+    Status,
 };
 
 /// A lobby just created: its id, the host's token (shown this once) and its public view.
@@ -185,20 +186,31 @@ impl Host {
         fields: Map<String, Value>,
         key: Option<&str>,
     ) -> Result<Joined, AppError> {
-        let signed = match key {
-            Some(key) => Some(self.signed(Some(key)).await?),
+        let profile = match key {
+            Some(key) => Some(self.signed(Some(key)).await?.profile),
             None => None,
         };
-        let joiner = match &signed {
-            Some(signed) => Some(Joiner {
-                kind: signed.profile.kind,
-                score: self.reliability_of(signed.profile.id).await?.0.score,
+        self.join_with(id, name, fields, profile).await
+    }
+
+    /// [`Host::join_as`] for a profile already known (a signed-in page's), or none.
+    pub async fn join_with(
+        &self,
+        id: Uuid,
+        name: Option<&str>,
+        fields: Map<String, Value>,
+        profile: Option<ProfileRow>,
+    ) -> Result<Joined, AppError> {
+        let joiner = match &profile {
+            Some(profile) => Some(Joiner {
+                kind: profile.kind,
+                score: self.reliability_of(profile.id).await?.0.score,
             }),
             None => None,
         };
-        let name = match (name, &signed) {
+        let name = match (name, &profile) {
             (Some(name), _) => name,
-            (None, Some(signed)) => signed.profile.handle.as_str(),
+            (None, Some(profile)) => profile.handle.as_str(),
             (None, None) => {
                 return Err(AppError::malformed(
                     "invalid-body",
@@ -209,7 +221,6 @@ impl Host {
         // Cleaned first, so that a bad name is refused as such whatever the lobby's state;
         // `seat_name` cleans it again (a no-op) and judges it against the seats.
         let name = clean_name(name, "player name")?;
-        let profile = signed.map(|Signed { profile, .. }| profile);
         let token = new_token();
         let token_hash = hash_token(&token);
         let player_id = Uuid::new_v4();

@@ -47,13 +47,23 @@ impl Host {
         player_id: String,
         player_token: &str,
     ) -> Result<Claimed, AppError> {
-        let signed = self.signed(key).await?;
+        let profile = self.signed(key).await?.profile;
+        self.claim_with(id, profile, player_id, player_token).await
+    }
+
+    /// [`Host::claim`] for a profile already known (a signed-in page's).
+    pub async fn claim_with(
+        &self,
+        id: Uuid,
+        profile: crate::store::ProfileRow,
+        player_id: String,
+        player_token: &str,
+    ) -> Result<Claimed, AppError> {
         let joiner = Joiner {
-            kind: signed.profile.kind,
-            score: self.reliability_of(signed.profile.id).await?.0.score,
+            kind: profile.kind,
+            score: self.reliability_of(profile.id).await?.0.score,
         };
         let proof = hash_token(player_token);
-        let profile = signed.profile;
         self.change(id, move |snapshot| {
             let player = seated(snapshot, &player_id)?;
             if player.token_hash != proof {

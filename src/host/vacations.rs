@@ -186,7 +186,8 @@ impl Host {
 
     /// The vacations of lobby `id`'s bound players that are not over, by seat: what the
     /// lobby's players and host are shown. Nothing is read for a lobby with no bound seat.
-    pub async fn lobby_aways(&self, snapshot: &Snapshot) -> Result<Vec<Away>, AppError> {
+    pub async fn lobby_aways(&self, id: Uuid) -> Result<Vec<Away>, AppError> {
+        let snapshot = self.snapshot(id).await?;
         if snapshot.players.iter().all(|p| p.binding.is_none()) {
             return Ok(Vec::new());
         }

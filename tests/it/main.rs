@@ -30,6 +30,7 @@ mod api_scale_of_styles;
 mod api_secrecy;
 mod api_talk;
 mod api_talk_secrecy;
+mod api_vacations;
 mod api_votes;
 mod bots;
 mod bots_arena;

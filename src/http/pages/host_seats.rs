@@ -63,6 +63,8 @@ pub struct SeatControl {
     pub misses: i64,
     /// The profile holding the seat, if any (docs/identity.md).
     pub profile: Option<super::seat_badge::SeatBadge>,
+    /// Its misses the host may still excuse (`host_excuse.rs`).
+    pub excusable: Vec<super::host_excuse::ExcusableMiss>,
 }
 
 impl SeatControl {
@@ -96,6 +98,7 @@ pub fn seats(
                 .find(|(id, _)| id.to_string() == p.id)
                 .map_or(0, |(_, n)| *n),
             profile: None,
+            excusable: Vec::new(),
         })
         .collect()
 }

@@ -33,7 +33,10 @@ fn forget_session_cookie() -> HeaderValue {
 }
 
 /// This browser's session, if its cookie names a live one.
-async fn session_of(app: &AppState, headers: &HeaderMap) -> Result<Option<Session>, PageError> {
+pub(super) async fn session_of(
+    app: &AppState,
+    headers: &HeaderMap,
+) -> Result<Option<Session>, PageError> {
     match cookie(headers, SESSION_COOKIE).filter(|s| well_formed_key(s)) {
         Some(secret) => Ok(app.host.session(secret).await?),
         None => Ok(None),
@@ -68,9 +71,12 @@ pub struct MePage {
     pub link: Option<String>,
     pub error: Option<String>,
     pub form_handle: String,
+    /// The vacation form (signed in; `vacation_form.rs`).
+    pub vacation: Option<super::vacation_form::VacationShown>,
+    pub vacation_error: Option<String>,
 }
 
-async fn me_page(
+pub(super) async fn me_page(
     app: &AppState,
     headers: &HeaderMap,
     csrf: String,
@@ -86,6 +92,8 @@ async fn me_page(
         link,
         error: None,
         form_handle: String::new(),
+        vacation: None,
+        vacation_error: None,
     };
     if let Some(session) = session_of(app, headers).await? {
         let held = app.host.credentials(session.profile.id).await?;
@@ -107,6 +115,8 @@ async fn me_page(
                 here: s.id == session.id,
             })
             .collect();
+        let vacation = app.host.vacation_of(session.profile.id).await?;
+        page.vacation = Some(super::vacation_form::VacationShown::of(&vacation));
         page.handle = Some(session.profile.handle);
     }
     Ok(page)

@@ -14,6 +14,7 @@ mod gates_form;
 mod home;
 mod host_actions;
 mod host_controls;
+mod host_excuse;
 mod host_panel;
 mod host_seats;
 mod host_webhooks;
@@ -33,11 +34,13 @@ mod round_block;
 mod rounds_list;
 pub mod rules_page;
 mod seat_badge;
+mod seat_claim;
 mod seat_labels;
 pub mod session;
 pub mod table;
 mod talk;
 mod unsubscribe;
+mod vacation_form;
 pub mod waiting;
 mod webhooks_section;
 mod whole_game;
@@ -144,6 +147,11 @@ pub fn routes(state: &AppState) -> Router<AppState> {
             get(talk::show_talk).post(talk::send_message),
         )
         .route("/lobbies/{id}/leave", post(play::leave_lobby))
+        .route("/lobbies/{id}/play/claim", post(seat_claim::claim_seat))
+        .route(
+            "/lobbies/{id}/host/players/{player}/excuse",
+            post(host_excuse::excuse_miss),
+        )
         .route("/lobbies/{id}/play/mail", post(mail_form::set_mail))
         .route("/lobbies/{id}/play/mail/stop", post(mail_form::stop_mail))
         .route(
@@ -164,6 +172,8 @@ pub fn routes(state: &AppState) -> Router<AppState> {
         .route("/me/keys/{id}/revoke", post(me_page::revoke_key))
         .route("/me/sessions/{id}/revoke", post(me_page::revoke_session))
         .route("/me/sign-out", post(me_page::sign_out))
+        .route("/me/vacation", post(vacation_form::declare))
+        .route("/me/vacation/end", post(vacation_form::end))
         .route("/u/{handle}", get(profile_page::show_profile))
         .layer(middleware::from_fn_with_state(
             state.clone(),
