@@ -184,6 +184,21 @@ impl Host {
         })
     }
 
+    /// [`Host::vacation_of`] the profile `handle` (matched as handles are), or 404.
+    pub async fn vacation_of_handle(&self, handle: &str) -> Result<VacationDeclared, AppError> {
+        let profile = self
+            .store
+            .profile_by_handle(&super::names::name_key(handle))
+            .await?
+            .ok_or_else(|| {
+                AppError::not_found(
+                    "unknown-profile",
+                    format!("There is no profile {handle:?}."),
+                )
+            })?;
+        self.vacation_of(profile.id).await
+    }
+
     /// The vacations of lobby `id`'s bound players that are not over, by seat: what the
     /// lobby's players and host are shown. Nothing is read for a lobby with no bound seat.
     pub async fn lobby_aways(&self, id: Uuid) -> Result<Vec<Away>, AppError> {
