@@ -13,7 +13,7 @@ use super::engine::{self, rng_for};
 use super::play::running_state;
 use super::resolve::{Closing, Filled, Source, resolve_step};
 use super::timing::{self, Due, MAX_SECONDS, Timing};
-use super::vacations::{excuse_vacations, moved_clock};
+use super::vacation_clock::{excuse_vacations, moved_clock};
 use super::views::LobbyView;
 use super::{GameKind, Host, with_game};
 use crate::error::AppError;

@@ -43,6 +43,7 @@ mod talk_limits;
 pub mod talk_reads;
 pub mod talk_settings;
 pub mod timing;
+mod vacation_clock;
 pub mod vacations;
 pub mod views;
 mod votes;

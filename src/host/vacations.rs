@@ -1,20 +1,16 @@
 //! Vacations (docs/identity.md, "Vacations"): a profile declares ahead when it is away, within
-//! an allowance of 14 days per rolling 365. While it lasts, a step whose deadline falls in it
-//! waits for its end (once per step, at most 14 days) in lobbies that allow it, and a step
-//! that falls due in it is excused rather than missed in the record. The arithmetic is pure
-//! and takes the vacations in; the store keeps them (`store/vacations.rs`).
+//! an allowance of 14 days per rolling 365, and the players of its lobbies read it. What a
+//! vacation does to a step (its deadline waits, its miss is excused) is `vacation_clock.rs`;
+//! the store keeps them (`store/vacations.rs`).
 
 use serde::Serialize;
 use serde_json::{Map, Value};
 use uuid::Uuid;
 
 use super::Host;
-use super::timing::{self, parse_rfc3339, rfc3339};
+use super::timing::{parse_rfc3339, rfc3339};
 use crate::error::AppError;
-use crate::rules::Game;
-use crate::store::{
-    Holding, Outcome, ProfileRecord, Snapshot, StepClock, VacationRow, VacationSet,
-};
+use crate::store::{VacationRow, VacationSet};
 
 const DAY_MILLIS: i64 = 24 * 60 * 60 * 1000;
 /// Days of vacation per rolling 365 days.
@@ -23,8 +19,6 @@ const ALLOWANCE_MILLIS: i64 = ALLOWANCE_DAYS * DAY_MILLIS;
 const WINDOW_MILLIS: i64 = 365 * DAY_MILLIS;
 /// How far ahead a vacation may begin.
 const AHEAD_MILLIS: i64 = 30 * DAY_MILLIS;
-/// The most a vacation moves a deadline.
-const MOVE_MILLIS: i64 = 14 * DAY_MILLIS;
 /// A `from` this little in the past is taken as "now" (a client's clock, the time a request
 /// takes): a form's "from now" must not be refused for arriving a second late.
 const GRACE_MILLIS: i64 = 60 * 1000;
@@ -234,76 +228,11 @@ impl Host {
     ) -> Result<Vec<VacationRow>, AppError> {
         Ok(self
             .store
-            .lobby_vacations(id, now - MOVE_MILLIS - ALLOWANCE_MILLIS)
+            .lobby_vacations(
+                id,
+                now - super::vacation_clock::MOVE_MILLIS - ALLOWANCE_MILLIS,
+            )
             .await?)
-    }
-}
-
-/// Whether `profile` is on vacation at `at` (a vacation holds from its start to its end,
-/// both included: a deadline moved to a vacation's end still falls in it).
-fn away_at(vacations: &[VacationRow], profile: Uuid, at: i64) -> Option<&VacationRow> {
-    vacations
-        .iter()
-        .find(|v| v.profile == profile && v.from <= at && at <= v.until)
-}
-
-/// The clock of the open step moved for a vacation, if its deadline falls while a prompted,
-/// bound player who has not answered is away, the lobby allows it, and no vacation moved
-/// it yet: to the latest such vacation's end, at most 14 days after the deadline, with
-/// `moved_from` the deadline it had. None: the step resolves as it is.
-pub(super) fn moved_clock<G: Game>(
-    snapshot: &Snapshot,
-    state: &G::State,
-    vacations: &[VacationRow],
-    now: i64,
-) -> Result<Option<StepClock>, AppError> {
-    let clock = snapshot.lobby.clock;
-    let settings = timing::Timing::parse(&snapshot.lobby.timing)?;
-    let Some(deadline) = clock.deadline_at else {
-        return Ok(None);
-    };
-    if clock.moved_from.is_some() || !settings.vacation_moves() || vacations.is_empty() {
-        return Ok(None);
-    }
-    let main_step = G::step(state) == G::MAIN_STEP;
-    let end = G::owes(state)
-        .into_iter()
-        .filter_map(|seat| {
-            let player = snapshot.players.get(seat.0)?;
-            let binding = player.binding.filter(|b| b.holding == Holding::Bound)?;
-            let answered = snapshot.orders.iter().any(|o| o.player_id == player.id)
-                || (main_step && player.fallback.is_some());
-            match answered {
-                true => None,
-                false => away_at(vacations, binding.profile, deadline).map(|v| v.until),
-            }
-        })
-        .max();
-    let Some(end) = end else {
-        return Ok(None);
-    };
-    let moved = end.min(deadline + MOVE_MILLIS);
-    if moved <= now {
-        return Ok(None);
-    }
-    Ok(Some(StepClock {
-        moved_from: Some(deadline),
-        ..timing::set(now, moved - now, &settings.reminders_ms())
-    }))
-}
-
-/// Turns the misses among `records` that fell due (at `due`) during their player's vacation
-/// into excuses.
-pub(super) fn excuse_vacations(records: &mut [ProfileRecord], vacations: &[VacationRow], due: i64) {
-    for record in records {
-        if let ProfileRecord::Owed {
-            profile, outcome, ..
-        } = record
-            && *outcome == Outcome::Missed
-            && away_at(vacations, *profile, due).is_some()
-        {
-            *outcome = Outcome::Excused;
-        }
     }
 }
 

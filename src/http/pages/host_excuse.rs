@@ -1,42 +1,15 @@
 //! The host's excuse on the panel (docs/identity.md, "Reliability"): each miss of a bound
-//! seat in the last 7 days, with a reason the player will read, under the seat it belongs to.
+//! seat in the last 7 days (listed by `host_seats.rs`), with a reason the player will read.
 
 use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::Response;
-use uuid::Uuid;
 
 use super::host_controls::back;
 use super::session::{CheckedForm, Csrf};
 use super::{PageError, PagePath, lobby_id};
 use crate::error::AppError;
-use crate::host::timing::rfc3339;
 use crate::http::AppState;
-use crate::store::MissRow;
-
-/// A miss the host may still excuse, as the seat's controls list it.
-pub struct ExcusableMiss {
-    pub round: u32,
-    pub step: String,
-    /// When it resolved.
-    pub at: String,
-}
-
-/// The misses of `player` among a lobby's excusable ones, oldest first.
-pub fn of_player(misses: &[MissRow], player: &str) -> Vec<ExcusableMiss> {
-    let Ok(player) = Uuid::parse_str(player) else {
-        return Vec::new();
-    };
-    misses
-        .iter()
-        .filter(|m| m.player == player)
-        .map(|m| ExcusableMiss {
-            round: m.round,
-            step: m.step.clone(),
-            at: rfc3339(m.due_at),
-        })
-        .collect()
-}
 
 /// POST /lobbies/{id}/host/players/{player_id}/excuse: `round`, `step`, `reason`.
 pub async fn excuse_miss(

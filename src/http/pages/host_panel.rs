@@ -171,7 +171,7 @@ pub(super) async fn host_page(
             .into_iter()
             .map(|mut seat| {
                 seat.profile = super::seat_badge::SeatBadge::of(&bound, &seat.id);
-                seat.excusable = super::host_excuse::of_player(&excusable, &seat.id);
+                seat.excusable = super::host_seats::of_player(&excusable, &seat.id);
                 seat
             })
             .collect(),
@@ -185,7 +185,7 @@ pub(super) async fn host_page(
         reminder_warning: reminder_warning(&lobby),
         notifications: super::webhooks_section::WebhooksSection::of(app, id, &token).await?,
         new_secret: None,
-        aways: super::vacation_form::away_lines(&aways),
+        aways: super::vacation_shown::away_lines(&aways),
     })
 }
 

@@ -72,7 +72,7 @@ pub struct MePage {
     pub error: Option<String>,
     pub form_handle: String,
     /// The vacation form (signed in; `vacation_form.rs`).
-    pub vacation: Option<super::vacation_form::VacationShown>,
+    pub vacation: Option<super::vacation_shown::VacationShown>,
     pub vacation_error: Option<String>,
 }
 
@@ -116,7 +116,7 @@ pub(super) async fn me_page(
             })
             .collect();
         let vacation = app.host.vacation_of(session.profile.id).await?;
-        page.vacation = Some(super::vacation_form::VacationShown::of(&vacation));
+        page.vacation = Some(super::vacation_shown::VacationShown::of(&vacation));
         page.handle = Some(session.profile.handle);
     }
     Ok(page)

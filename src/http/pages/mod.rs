@@ -41,6 +41,7 @@ pub mod table;
 mod talk;
 mod unsubscribe;
 mod vacation_form;
+mod vacation_shown;
 pub mod waiting;
 mod webhooks_section;
 mod whole_game;

@@ -217,7 +217,7 @@ pub(super) async fn play_page(
         mail,
         talk_unread,
         editing: false,
-        aways: super::vacation_form::away_lines(&app.host.lobby_aways(id).await?),
+        aways: super::vacation_shown::away_lines(&app.host.lobby_aways(id).await?),
         claim_as,
         bound_to,
     })

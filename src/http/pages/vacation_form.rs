@@ -14,46 +14,7 @@ use super::session::CheckedForm;
 use super::{PageError, again, see_other};
 use crate::error::AppError;
 use crate::host::timing::rfc3339;
-use crate::host::vacations::{Away, VacationDeclared};
 use crate::http::AppState;
-
-/// The vacation part of `/me`.
-pub struct VacationShown {
-    /// "From … until …", when one is declared and not over.
-    pub current: Option<String>,
-    pub allowance_left_days: f64,
-    pub from: String,
-    pub until: String,
-}
-
-impl VacationShown {
-    pub fn of(declared: &VacationDeclared) -> VacationShown {
-        VacationShown {
-            current: declared
-                .vacation
-                .as_ref()
-                .map(|v| format!("Away from {} until {}", v.from, v.until)),
-            allowance_left_days: declared.allowance_left_days,
-            from: String::new(),
-            until: String::new(),
-        }
-    }
-}
-
-/// One line per player away now or soon ("Ann is away from … until …").
-pub fn away_lines(aways: &[Away]) -> Vec<String> {
-    aways
-        .iter()
-        .map(|a| {
-            format!(
-                "{} is away from {} until {}.",
-                a.name,
-                rfc3339(a.from),
-                rfc3339(a.until)
-            )
-        })
-        .collect()
-}
 
 /// A form's date (`YYYY-MM-DD`, midnight UTC) or RFC 3339 instant as RFC 3339; an empty
 /// "from" is now.
