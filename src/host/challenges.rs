@@ -186,7 +186,7 @@ impl Host {
         let name = format!("{} v {}", challenger.handle, me.handle);
         let created = self.create_lobby(&row.game, &name, settings).await?;
         for profile in [challenger, me] {
-            self.join_profile(created.id, None, Map::new(), Some(profile))
+            self.join_with(created.id, None, Map::new(), Some(profile))
                 .await?;
         }
         self.start(created.id, Some(&created.host_token)).await?;

@@ -13,12 +13,13 @@ use super::engine::{self, rng_for};
 use super::play::running_state;
 use super::resolve::{Closing, Filled, Source, resolve_step};
 use super::timing::{self, Due, MAX_SECONDS, Timing};
+use super::vacation_clock::{excuse_vacations, moved_clock};
 use super::views::LobbyView;
 use super::{GameKind, Host, with_game};
 use crate::error::AppError;
 use crate::events::{Deadline, EventKind};
 use crate::rules::{Game, Seat};
-use crate::store::{Change, NewEvent, Snapshot, StepClock};
+use crate::store::{Change, NewEvent, Snapshot, StepClock, VacationRow};
 
 /// The RNG streams of the defaults drawn for missing answers: one per step, apart from the
 /// deal's (0) and the steps' own (1, 2, ...), so that a replay draws the same.
@@ -33,6 +34,8 @@ pub enum Fired {
     Reminded,
     /// The deadline passed: the step resolved.
     Resolved,
+    /// The deadline passed while a player was away: it waits for the vacation's end.
+    Moved,
 }
 
 /// The sentinel a transaction refuses with when there is nothing to write.
@@ -44,10 +47,12 @@ impl Host {
     /// Acts on whatever is due on the lobby's clock now: a reminder, or the deadline.
     pub async fn fire(&self, id: Uuid) -> Result<Fired, AppError> {
         let now = self.store.clock().now_millis();
+        // The vacations of its bound players (none read for a lobby with no bound seat).
+        let away = self.step_vacations(id, now).await?;
         let fired = self
             .change(id, move |snapshot| {
                 let kind: GameKind = snapshot.lobby.game_kind()?;
-                with_game!(kind, G => fire_clock::<G>(snapshot, now))
+                with_game!(kind, G => fire_clock::<G>(snapshot, now, &away))
             })
             .await;
         match fired {
@@ -128,10 +133,13 @@ impl Host {
     pub async fn resolve_now(&self, id: Uuid, token: Option<&str>) -> Result<LobbyView, AppError> {
         let now = self.store.clock().now_millis();
         let presented = Presented::new(token);
+        let away = self.step_vacations(id, now).await?;
         self.change(id, move |snapshot| {
             require_host(snapshot, &presented)?;
             let kind: GameKind = snapshot.lobby.game_kind()?;
-            let change = with_game!(kind, G => close_step::<G>(snapshot, Closing::Host, now)?);
+            let mut change = with_game!(kind, G => close_step::<G>(snapshot, Closing::Host, now)?);
+            // The step falls due now, when the host resolves it.
+            excuse_vacations(&mut change.records, &away, now);
             Ok((change, ()))
         })
         .await?;
@@ -154,7 +162,10 @@ impl Host {
             let kind: GameKind = snapshot.lobby.game_kind()?;
             with_game!(kind, G => { running_state::<G>(snapshot)?; });
             let reminders = Timing::parse(&snapshot.lobby.timing)?.reminders_ms();
-            let (clock, event) = control(snapshot, snapshot.lobby.clock, &reminders)?;
+            let (mut clock, event) = control(snapshot, snapshot.lobby.clock, &reminders)?;
+            // A deadline a vacation moved stays moved for this step whatever the host does
+            // (it moves once per step).
+            clock.moved_from = snapshot.lobby.clock.moved_from;
             let mut change = Change::default();
             change.lobby.clock = Some(clock);
             change.events.push(event);
@@ -252,7 +263,11 @@ impl DeadlineRequest {
 }
 
 /// What the scheduler writes for the lobby's clock at `now`.
-fn fire_clock<G: Game>(snapshot: &Snapshot, now: i64) -> Result<(Change, Fired), AppError> {
+fn fire_clock<G: Game>(
+    snapshot: &Snapshot,
+    now: i64,
+    away: &[VacationRow],
+) -> Result<(Change, Fired), AppError> {
     let clock = snapshot.lobby.clock;
     if clock.wake_at.is_none_or(|at| at > now) {
         return Err(nothing_due());
@@ -282,10 +297,25 @@ fn fire_clock<G: Game>(snapshot: &Snapshot, now: i64) -> Result<(Change, Fired),
             )?);
             Ok((change, Fired::Reminded))
         }
-        Due::Deadline => Ok((
-            close_step::<G>(snapshot, Closing::Deadline, now)?,
-            Fired::Resolved,
-        )),
+        Due::Deadline => {
+            let state = running_state::<G>(snapshot)?;
+            if let Some(moved) = moved_clock::<G>(snapshot, &state, away, now)? {
+                // A player is away: the deadline waits for the vacation's end, once.
+                let mut change = Change::default();
+                change.lobby.clock = Some(moved);
+                change.events.push(deadline_event(
+                    snapshot,
+                    EventKind::DeadlineSet,
+                    moved.deadline_at,
+                )?);
+                return Ok((change, Fired::Moved));
+            }
+            let mut change = close_step::<G>(snapshot, Closing::Deadline, now)?;
+            // The step fell due at its deadline, however late the scheduler came.
+            let due = clock.deadline_at.unwrap_or(now);
+            excuse_vacations(&mut change.records, away, due);
+            Ok((change, Fired::Resolved))
+        }
     }
 }
 

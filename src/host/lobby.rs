@@ -11,6 +11,7 @@ use super::auth::{Presented, hash_token, new_token, require_host};
 use super::engine::{self, rng_for, to_text};
 use super::gates::{Gates, Joiner};
 use super::names::{SeatName, seat_name};
+
 use super::timing::Timing;
 use super::views::{LobbySummary, LobbyView, lobby_view};
 use super::{GameKind, Host, clean_name, with_game};
@@ -242,11 +243,11 @@ impl Host {
             Some(key) => Some(self.signed(Some(key)).await?.profile),
             None => None,
         };
-        self.join_profile(id, name, fields, profile).await
+        self.join_with(id, name, fields, profile).await
     }
 
-    /// [`Host::join_as`] for `profile`, already known (a challenge's two sides).
-    pub(super) async fn join_profile(
+    /// [`Host::join_as`] for a profile already known (a signed-in page's), or none.
+    pub async fn join_with(
         &self,
         id: Uuid,
         name: Option<&str>,

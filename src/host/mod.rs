@@ -27,6 +27,8 @@ pub mod pages;
 pub mod passkeys;
 mod play;
 pub mod profile_stream;
+pub mod profile_keys;
+pub mod profile_seats;
 pub mod profiles;
 mod rated;
 mod receipts;
@@ -47,6 +49,8 @@ pub mod talk_reads;
 pub mod talk_settings;
 pub mod timing;
 pub mod tournaments;
+mod vacation_clock;
+pub mod vacations;
 pub mod views;
 mod votes;
 

@@ -54,47 +54,10 @@ pub struct GameEntry {
     pub since: String,
 }
 
-/// The profile's own view (`GET /api/v1/me`).
-#[derive(Clone, Debug, Serialize)]
-pub struct MyProfile {
-    #[serde(flatten)]
-    pub profile: ProfileView,
-    pub seats: Vec<SeatView>,
-}
-
-/// A seat the profile holds now.
-#[derive(Clone, Debug, Serialize)]
-pub struct SeatView {
-    pub lobby: Uuid,
-    pub player_id: Uuid,
-    pub game: String,
-    pub status: Status,
-    /// Whether the seat owes an answer now.
-    pub owes: bool,
-    /// False for a seat claimed after the start.
-    pub bound: bool,
-}
-
-/// A seat's profile as the host sees it.
-#[derive(Clone, Debug)]
-pub struct SeatProfile {
-    pub player: Uuid,
-    pub handle: String,
-    pub binding: crate::store::SeatBinding,
-    pub reliability: Reliability,
-}
-
 /// A profile just made, and its first key (shown this once).
 #[derive(Debug, Serialize)]
 pub struct ProfileCreated {
     pub profile: ProfileView,
-    pub key: String,
-}
-
-/// A key just added (shown this once).
-#[derive(Debug, Serialize)]
-pub struct KeyCreated {
-    pub key_id: Uuid,
     pub key: String,
 }
 
@@ -246,66 +209,6 @@ impl Host {
         Ok((self.profile_view(&row).await?, owed))
     }
 
-    /// The profile `key` names, with the seats it holds now.
-    pub async fn me_profile(&self, key: Option<&str>) -> Result<MyProfile, AppError> {
-        let signed = self.signed(key).await?;
-        let profile = self.profile_view(&signed.profile).await?;
-        let seats = self.seat_views(signed.profile.id).await?;
-        Ok(MyProfile { profile, seats })
-    }
-
-    /// Adds a key to the profile `key` names.
-    pub async fn add_profile_key(&self, key: Option<&str>) -> Result<KeyCreated, AppError> {
-        let signed = self.signed(key).await?;
-        let fresh = format!("{KEY_PREFIX}{}", new_token());
-        let row = KeyRow {
-            id: Uuid::new_v4(),
-            profile: signed.profile.id,
-            key_hash: hash_token(&fresh),
-            created_at: self.store.clock().now_millis(),
-        };
-        self.store.add_profile_key(&row).await?;
-        Ok(KeyCreated {
-            key_id: row.id,
-            key: fresh,
-        })
-    }
-
-    /// Revokes key `key_id` of the profile `key` names (that key itself included).
-    pub async fn revoke_profile_key(
-        &self,
-        key: Option<&str>,
-        key_id: &str,
-    ) -> Result<(), AppError> {
-        let signed = self.signed(key).await?;
-        let not_found = || AppError::not_found("unknown-key", "This profile has no such key.");
-        let key_id = Uuid::parse_str(key_id).map_err(|_| not_found())?;
-        match self
-            .store
-            .revoke_profile_key(signed.profile.id, key_id)
-            .await?
-        {
-            true => Ok(()),
-            false => Err(not_found()),
-        }
-    }
-
-    /// Makes a bot profile owned by the human `key` names (403 for a bot's key).
-    pub async fn create_bot(
-        &self,
-        key: Option<&str>,
-        raw: &str,
-    ) -> Result<ProfileCreated, AppError> {
-        let signed = self.signed(key).await?;
-        if signed.profile.kind != ProfileKind::Human {
-            return Err(AppError::forbidden(
-                "humans-only",
-                "Only a human's profile can own bots; that is a bot's key.",
-            ));
-        }
-        self.create_profile(raw, Some(&signed.profile), None).await
-    }
-
     /// A profile's reliability record now.
     pub async fn reliability_of(
         &self,
@@ -316,7 +219,7 @@ impl Host {
         Ok((reliability(&owed, now), owed))
     }
 
-    async fn profile_view(&self, row: &ProfileRow) -> Result<ProfileView, AppError> {
+    pub(super) async fn profile_view(&self, row: &ProfileRow) -> Result<ProfileView, AppError> {
         let games = self.store.profile_games(row.id).await?;
         let (reliability, _) = self.reliability_of(row.id).await?;
         Ok(ProfileView {
@@ -332,43 +235,6 @@ impl Host {
             reliability,
             ratings: self.profile_ratings(row.id).await?,
         })
-    }
-
-    /// The profile of each seat of lobby `id` that has one, with its handle and record, in
-    /// seat order (the host's panel shows them beside the seats).
-    /// None while an anonymous game runs: a handle would name the player behind a pseudonym.
-    pub async fn seat_profiles_shown(&self, id: Uuid) -> Result<Vec<SeatProfile>, AppError> {
-        let mut shown = Vec::new();
-        let snapshot = self.snapshot(id).await?;
-        if snapshot.lobby.status != Status::Finished && super::anonymity::anonymous(&snapshot)? {
-            return Ok(shown);
-        }
-        for (player, binding) in self.seat_profiles(id).await? {
-            let Some(profile) = self.store.profile_by_id(binding.profile).await? else {
-                continue;
-            };
-            shown.push(SeatProfile {
-                player,
-                handle: profile.handle,
-                binding,
-                reliability: self.reliability_of(profile.id).await?.0,
-            });
-        }
-        Ok(shown)
-    }
-
-    /// The profile bound to each seat of lobby `id` that has one, by player (for the host's
-    /// panel and for the modules that build on profiles: ratings, tournaments).
-    pub async fn seat_profiles(
-        &self,
-        id: Uuid,
-    ) -> Result<Vec<(Uuid, crate::store::SeatBinding)>, AppError> {
-        let snapshot = self.snapshot(id).await?;
-        Ok(snapshot
-            .players
-            .iter()
-            .filter_map(|p| p.binding.map(|b| (p.id, b)))
-            .collect())
     }
 }
 

@@ -1,7 +1,8 @@
 //! Checking a profile's reliability record against the stored steps (docs/identity.md,
 //! "Reliability"): each step's reveal names every owed seat with where its order came from,
 //! so the record of a lobby that still exists can be recomputed from its steps alone, but
-//! for the host's excuses, which the steps do not hold and are carried over. A lobby the
+//! for the excuses (the host's, and a vacation's, decided by the step's deadline, which the
+//! steps do not hold), which are carried over. A lobby the
 //! retention sweep deleted has only its record left; it is kept as it is.
 
 use serde::Serialize;
@@ -61,9 +62,16 @@ impl Host {
                 .filter(|s| game.ended_seq.is_none_or(|end| s.seq < end))
                 .collect();
             for (step_seq, round, step, outcome, due_at) in owed_from_steps(&steps, game.player) {
-                let excused = mine
+                // An excuse (the host's, or a vacation's) is not in the steps: carried over.
+                let excuse = mine
                     .clone()
-                    .any(|r| r.step_seq == step_seq && r.outcome == Outcome::Excused);
+                    .find(|r| r.step_seq == step_seq && r.outcome == Outcome::Excused);
+                let (outcome, excused_by, reason) = match (outcome, excuse) {
+                    (Outcome::Missed, Some(r)) => {
+                        (Outcome::Excused, r.excused_by, r.reason.clone())
+                    }
+                    (outcome, _) => (outcome, None, None),
+                };
                 recomputed_rows.push(OwedRow {
                     lobby: game.lobby,
                     player: game.player,
@@ -71,10 +79,9 @@ impl Host {
                     round,
                     step,
                     due_at,
-                    outcome: match (outcome, excused) {
-                        (Outcome::Missed, true) => Outcome::Excused,
-                        (outcome, _) => outcome,
-                    },
+                    outcome,
+                    excused_by,
+                    reason,
                 });
             }
         }

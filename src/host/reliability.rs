@@ -161,6 +161,8 @@ mod tests {
             step: "orders".into(),
             due_at: now - days_ago * DAY_MILLIS,
             outcome,
+            excused_by: None,
+            reason: None,
         }
     }
 

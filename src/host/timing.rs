@@ -44,17 +44,21 @@ pub struct Timing {
     /// Players are named by pseudonyms until the game is over (`anonymity.rs`); None: not.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub anonymous: Option<bool>,
+    /// Whether a vacation moves a deadline (docs/identity.md, "Vacations"); None: it does.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vacation: Option<bool>,
     /// Who may join (`gates.rs`): the host's too, so kept here with no column of its own.
     #[serde(default, skip_serializing_if = "super::gates::Gates::is_open")]
     pub gates: super::gates::Gates,
 }
 
 /// The settings keys that are the host's, not the game's.
-const KEYS: [&str; 4] = [
+const KEYS: [&str; 5] = [
     "deadline_seconds",
     "decision_deadline_seconds",
     "reminder_seconds",
     "miss_limit",
+    "vacation",
 ];
 
 fn invalid(field: &str, rule: &str) -> AppError {
@@ -125,9 +129,22 @@ impl Timing {
                 })?;
             timing.miss_limit = Some(limit);
         }
+        if let Some(v) = taken.get("vacation") {
+            timing.vacation = Some(v.as_bool().ok_or_else(|| {
+                AppError::rejected(
+                    "invalid-setting",
+                    "settings.vacation must be true or false.",
+                )
+            })?);
+        }
         (timing.press, timing.press_reveal) = super::talk_settings::read(&taken)?;
         timing.anonymous = super::talk_settings::read_anonymous(&taken)?;
         Ok(timing)
+    }
+
+    /// Whether a player's vacation moves this lobby's deadlines (the default).
+    pub fn vacation_moves(&self) -> bool {
+        self.vacation.unwrap_or(true)
     }
 
     /// The table-talk settings, with their defaults filled in.
@@ -172,6 +189,7 @@ impl Timing {
             "decision_deadline_seconds": self.decision_deadline_seconds.or(self.deadline_seconds),
             "reminder_seconds": self.reminder_seconds.clone().unwrap_or(DEFAULT_REMINDERS.to_vec()),
             "miss_limit": self.miss_limit,
+            "vacation": self.vacation_moves(),
             "press": self.talk().press,
             "press_reveal": self.talk().press_reveal,
             "anonymous": self.is_anonymous(),
@@ -202,6 +220,7 @@ pub fn running(deadline_at: i64, remind_below: i64, reminders: &[i64]) -> StepCl
         paused_left: None,
         remind_below: Some(remind_below),
         wake_at: Some(next.map_or(deadline_at, |r| deadline_at - r)),
+        moved_from: None,
     }
 }
 
@@ -228,6 +247,7 @@ pub fn paused(clock: StepClock, now: i64) -> Option<StepClock> {
         paused_left: Some((deadline_at - now).max(1)),
         remind_below: clock.remind_below,
         wake_at: None,
+        moved_from: clock.moved_from,
     })
 }
 
@@ -266,7 +286,10 @@ pub fn due(clock: StepClock, now: i64, reminders: &[i64]) -> Due {
     // Every pending reminder whose instant has come fires now (as one event: they say the
     // same thing); those still ahead stay pending.
     let left = deadline_at - now;
-    Due::Reminder(running(deadline_at, left, reminders))
+    Due::Reminder(StepClock {
+        moved_from: clock.moved_from,
+        ..running(deadline_at, left, reminders)
+    })
 }
 
 /// An instant as RFC 3339 UTC, always with milliseconds (`2026-12-01T09:30:00.000Z`), so

@@ -35,10 +35,12 @@ mod mail_codes;
 mod messages;
 mod my_games;
 pub mod outbox;
+mod owed;
 mod passkeys;
 mod pg_engine;
 mod pg_listen;
 mod pg_writes;
+mod profile_games;
 mod profile_rows;
 mod profiles;
 mod progress;
@@ -55,6 +57,7 @@ mod sqlite_lock;
 mod sqlite_outbox;
 mod tournaments;
 mod transact;
+mod vacations;
 mod versions;
 mod writer;
 
@@ -74,10 +77,13 @@ pub use handoff::Taking;
 pub use mail_codes::{CodePurpose, MailCodeRow, ProfileMailRow};
 pub use my_games::MyGameRow;
 pub use outbox::NewTarget;
+pub use owed::{MissRow, OwedRow};
 pub use passkeys::{CeremonyKind, PasskeyRow};
 pub use pg_listen::Wakes;
+pub use profile_games::{ProfileGameRow, SeatRow};
+pub use profile_rows::Excuse;
 pub use profile_rows::{Holding, Outcome, ProfileKind, ProfileRecord, SeatBinding};
-pub use profiles::{KeyRow, OwedRow, ProfileGameRow, ProfileRow, SeatRow};
+pub use profiles::{KeyRow, ProfileRow};
 pub use rating_rebuild::Rebuilt;
 pub use rating_rows::RatedFinish;
 pub use ratings::{BoardRow, ChangeHistoryRow};
@@ -92,6 +98,7 @@ pub use tournaments::{
     TournamentWrite,
 };
 pub use transact::{Committed, TransactError};
+pub use vacations::{VacationRow, VacationSet};
 
 /// Which database engine a [`Store`] talks to.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

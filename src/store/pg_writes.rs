@@ -310,12 +310,13 @@ async fn update_lobbies(
          round = v.round, step = v.step, step_seq = v.step_seq, event_seq = v.event_seq, \
          version = v.version, \
          deadline_at = v.deadline_at, paused_left = v.paused_left, \
-         remind_below = v.remind_below, wake_at = v.wake_at, fairness = v.fairness \
+         remind_below = v.remind_below, wake_at = v.wake_at, \
+         deadline_moved_from = v.deadline_moved_from, fairness = v.fairness \
          FROM (VALUES",
-        14,
+        15,
         lobbies.len(),
         ") AS v (id, status, state, round, step, step_seq, event_seq, version, before, \
-         deadline_at, paused_left, remind_below, wake_at, fairness) \
+         deadline_at, paused_left, remind_below, wake_at, deadline_moved_from, fairness) \
          WHERE l.id = v.id AND l.version = v.before",
     );
     let mut query = sqlx::query(sqlx::AssertSqlSafe(sql));
@@ -335,6 +336,7 @@ async fn update_lobbies(
             .bind(lobby.clock.paused_left)
             .bind(lobby.clock.remind_below)
             .bind(lobby.clock.wake_at)
+            .bind(lobby.clock.moved_from)
             .bind(lobby.fairness.as_str());
     }
     let updated = query.execute(&mut *conn).await?.rows_affected();

@@ -109,7 +109,7 @@ pub enum Outcome {
     OnTime,
     /// Resolved by its deadline or the host without the player's order.
     Missed,
-    /// A miss the host excused.
+    /// A miss the host excused, or one that fell due during the player's vacation.
     Excused,
 }
 
@@ -132,6 +132,33 @@ impl Outcome {
     }
 }
 
+/// Why a miss is excused (docs/identity.md, "Reliability").
+#[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Excuse {
+    /// The host excused it (with a reason the player sees).
+    Host,
+    /// It fell due during the player's declared vacation.
+    Vacation,
+}
+
+impl Excuse {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Excuse::Host => "host",
+            Excuse::Vacation => "vacation",
+        }
+    }
+
+    pub(super) fn parse(text: &str) -> Option<Excuse> {
+        match text {
+            "host" => Some(Excuse::Host),
+            "vacation" => Some(Excuse::Vacation),
+            _ => None,
+        }
+    }
+}
+
 /// A row about a profile that a lobby's change writes in its own transaction.
 #[derive(Clone, Debug)]
 pub enum ProfileRecord {
@@ -144,6 +171,7 @@ pub enum ProfileRecord {
         holding: Holding,
     },
     /// A step a bound seat owed, resolved by this change (`step_seq` is the step's number).
+    /// Excused here only by a vacation: the host excuses later (`owed.rs`).
     Owed {
         profile: Uuid,
         player: Uuid,
@@ -166,8 +194,16 @@ const INSERT_GAME: &str = "INSERT INTO profile_games \
     VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (profile_id, lobby_id, player_id) DO NOTHING";
 
 const INSERT_OWED: &str = "INSERT INTO owed_steps \
-    (profile_id, lobby_id, step_seq, player_id, round, step, due_at, outcome) \
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8)";
+    (profile_id, lobby_id, step_seq, player_id, round, step, due_at, outcome, excused_by) \
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)";
+
+/// Who excused a step as it is written: only a vacation excuses while the step resolves.
+fn excused_by(outcome: Outcome) -> Option<&'static str> {
+    match outcome {
+        Outcome::Excused => Some(Excuse::Vacation.as_str()),
+        Outcome::OnTime | Outcome::Missed => None,
+    }
+}
 
 const END_GAME: &str = "UPDATE profile_games SET ended_seq = $1 \
     WHERE profile_id = $2 AND lobby_id = $3 AND player_id = $4 AND ended_seq IS NULL";
@@ -217,6 +253,7 @@ pub(super) fn write_sqlite(
                         step,
                         now,
                         outcome.as_str(),
+                        excused_by(*outcome),
                     ])?;
             }
             ProfileRecord::Ended {
@@ -280,6 +317,7 @@ pub(super) async fn write_pg(
                     .bind(step)
                     .bind(now)
                     .bind(outcome.as_str())
+                    .bind(excused_by(*outcome))
                     .execute(&mut *conn)
                     .await?;
             }

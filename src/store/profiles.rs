@@ -1,12 +1,13 @@
 //! Profiles, their keys, the seats they hold and their record (docs/identity.md). Keys arrive
 //! here only as their hashes. Profile rows are written outside any lobby's transaction (they
-//! belong to no lobby); what a lobby's change writes about a profile is in `profile_rows.rs`.
+//! belong to no lobby); what a lobby's change writes about a profile is in `profile_rows.rs`,
+//! the record it reads in `owed.rs`, the vacations in `vacations.rs`.
 
 use uuid::Uuid;
 
 use super::columns::Columns;
-use super::profile_rows::{Holding, Outcome, ProfileKind};
-use super::{Status, Store, StoreError};
+use super::profile_rows::ProfileKind;
+use super::{Store, StoreError};
 
 /// A profile as stored, with its owner's handle (a bot's).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -28,45 +29,6 @@ pub struct KeyRow {
     pub profile: Uuid,
     pub key_hash: String,
     pub created_at: i64,
-}
-
-/// A seat a profile holds now, in a lobby that still exists.
-#[derive(Clone, Debug)]
-pub struct SeatRow {
-    pub lobby: Uuid,
-    pub player: Uuid,
-    pub game: String,
-    pub status: Status,
-    pub holding: Holding,
-}
-
-/// A game a profile held a seat in (the summary that outlives the lobby).
-#[derive(Clone, Debug)]
-pub struct ProfileGameRow {
-    pub lobby: Uuid,
-    pub player: Uuid,
-    pub game: String,
-    pub lobby_name: String,
-    pub holding: Holding,
-    pub bound_at: i64,
-    /// The lobby's step count when a substitute or a new link ended the holding.
-    pub ended_seq: Option<i64>,
-    /// The lobby's status; None once the retention sweep deleted it.
-    pub status: Option<Status>,
-    /// The lobby's host settings (`host::timing`, JSON); None once it was deleted.
-    pub timing: Option<String>,
-}
-
-/// A step a profile's bound seat owed.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct OwedRow {
-    pub lobby: Uuid,
-    pub player: Uuid,
-    pub step_seq: i64,
-    pub round: u32,
-    pub step: String,
-    pub due_at: i64,
-    pub outcome: Outcome,
 }
 
 /// A profile's columns with its owner's handle, as `profile_of` reads them.
@@ -93,23 +55,6 @@ const INSERT_PROFILE: &str = "INSERT INTO profiles \
 
 const INSERT_KEY: &str =
     "INSERT INTO profile_keys (id, profile_id, key_hash, created_at) VALUES ($1, $2, $3, $4)";
-
-const SEATS: &str = "SELECT p.lobby_id, p.id AS player_id, l.game, l.status, p.binding \
-    FROM players p JOIN lobbies l ON l.id = p.lobby_id WHERE p.profile_id = $1 \
-    ORDER BY l.created_at DESC, l.id";
-
-const GAMES: &str = "SELECT g.lobby_id, g.player_id, g.game, g.lobby_name, g.binding, g.bound_at, \
-    g.ended_seq, l.status, l.timing FROM profile_games g LEFT JOIN lobbies l ON l.id = g.lobby_id \
-    WHERE g.profile_id = $1 ORDER BY g.bound_at DESC, g.lobby_id";
-
-const OWED: &str = "SELECT lobby_id, player_id, step_seq, round, step, due_at, outcome \
-    FROM owed_steps WHERE profile_id = $1 AND due_at >= $2 ORDER BY due_at, lobby_id, step_seq";
-
-const EXCUSE: &str = "UPDATE owed_steps SET outcome = 'excused' \
-    WHERE lobby_id = $1 AND player_id = $2 AND round = $3 AND step = $4 AND outcome = 'missed'";
-
-const OWED_AT: &str = "SELECT COUNT(*) AS owed FROM owed_steps \
-    WHERE lobby_id = $1 AND player_id = $2 AND round = $3 AND step = $4";
 
 fn profile_of(row: &sqlx::any::AnyRow) -> Result<ProfileRow, StoreError> {
     let row = Columns::of("profiles", row);
@@ -227,109 +172,6 @@ impl Store {
         };
         let key = Columns::of("profile_keys", &row).uuid("key_id")?;
         Ok(Some((profile_of(&row)?, key)))
-    }
-
-    /// The seats `profile` holds in lobbies that still exist, newest lobby first.
-    pub async fn profile_seats(&self, profile: Uuid) -> Result<Vec<SeatRow>, StoreError> {
-        let rows = sqlx::query(SEATS)
-            .bind(profile.to_string())
-            .fetch_all(&self.pool)
-            .await?;
-        rows.iter()
-            .map(|row| {
-                let row = Columns::of("players", row);
-                Ok(SeatRow {
-                    lobby: row.uuid("lobby_id")?,
-                    player: row.uuid("player_id")?,
-                    game: row.text("game")?,
-                    status: row.word("status", Status::parse)?,
-                    holding: row.word("binding", Holding::parse)?,
-                })
-            })
-            .collect()
-    }
-
-    /// Every game `profile` held a seat in, newest first, deleted lobbies included.
-    pub async fn profile_games(&self, profile: Uuid) -> Result<Vec<ProfileGameRow>, StoreError> {
-        let rows = sqlx::query(GAMES)
-            .bind(profile.to_string())
-            .fetch_all(&self.pool)
-            .await?;
-        rows.iter()
-            .map(|row| {
-                let row = Columns::of("profile_games", row);
-                let status = match row.text_or_null("status")? {
-                    Some(text) => {
-                        Some(Status::parse(&text).ok_or_else(|| row.corrupt("status", &text))?)
-                    }
-                    None => None,
-                };
-                Ok(ProfileGameRow {
-                    lobby: row.uuid("lobby_id")?,
-                    player: row.uuid("player_id")?,
-                    game: row.text("game")?,
-                    lobby_name: row.text("lobby_name")?,
-                    holding: row.word("binding", Holding::parse)?,
-                    bound_at: row.int("bound_at")?,
-                    ended_seq: row.int_or_null("ended_seq")?,
-                    status,
-                    timing: row.text_or_null("timing")?,
-                })
-            })
-            .collect()
-    }
-
-    /// The steps `profile`'s bound seats owed that resolved at or after `since`, oldest first.
-    pub async fn owed_steps(&self, profile: Uuid, since: i64) -> Result<Vec<OwedRow>, StoreError> {
-        let rows = sqlx::query(OWED)
-            .bind(profile.to_string())
-            .bind(since)
-            .fetch_all(&self.pool)
-            .await?;
-        rows.iter()
-            .map(|row| {
-                let row = Columns::of("owed_steps", row);
-                Ok(OwedRow {
-                    lobby: row.uuid("lobby_id")?,
-                    player: row.uuid("player_id")?,
-                    step_seq: row.int("step_seq")?,
-                    round: row.count("round")?,
-                    step: row.text("step")?,
-                    due_at: row.int("due_at")?,
-                    outcome: row.word("outcome", Outcome::parse)?,
-                })
-            })
-            .collect()
-    }
-
-    /// Excuses the miss of `player` at `(round, step)` of `lobby`. None: the seat owed no such
-    /// step in its record; Some(false): it was not a miss (on time, or excused already).
-    pub async fn excuse_step(
-        &self,
-        lobby: Uuid,
-        player: Uuid,
-        (round, step): (u32, &str),
-    ) -> Result<Option<bool>, StoreError> {
-        let excused = sqlx::query(EXCUSE)
-            .bind(lobby.to_string())
-            .bind(player.to_string())
-            .bind(i64::from(round))
-            .bind(step)
-            .execute(&self.pool)
-            .await?
-            .rows_affected();
-        if excused > 0 {
-            return Ok(Some(true));
-        }
-        let row = sqlx::query(OWED_AT)
-            .bind(lobby.to_string())
-            .bind(player.to_string())
-            .bind(i64::from(round))
-            .bind(step)
-            .fetch_one(&self.pool)
-            .await?;
-        let owed = Columns::of("owed_steps", &row).int("owed")?;
-        Ok((owed > 0).then_some(false))
     }
 }
 

@@ -89,6 +89,9 @@ pub struct StepClock {
     pub remind_below: Option<i64>,
     /// The earliest instant the scheduler must act on this lobby.
     pub wake_at: Option<i64>,
+    /// The step's deadline before a player's vacation moved it (migration 0018); a step's
+    /// deadline moves once at most.
+    pub moved_from: Option<i64>,
 }
 
 impl LobbyRow {
@@ -116,6 +119,7 @@ impl LobbyRow {
                 paused_left: row.int_or_null("paused_left")?,
                 remind_below: row.int_or_null("remind_below")?,
                 wake_at: row.int_or_null("wake_at")?,
+                moved_from: row.int_or_null("deadline_moved_from")?,
             },
             seed_salt: row.text_or_null("seed_salt")?,
             fairness: row.text("fairness")?,

@@ -6,13 +6,13 @@ pub const INSERT_LOBBY: &str = "INSERT INTO lobbies \
     (id, game, name, settings, status, host_token_hash, seed, created_at, timing, seed_salt, unlisted) \
     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)";
 
-/// The compare-and-swap: it changes nothing unless the lobby is still at version `$13`. The
-/// clock's columns ($5-$8) are always written whole (they may become NULL).
+/// The compare-and-swap: it changes nothing unless the lobby is still at version `$14`. The
+/// clock's columns ($5-$9) are always written whole (they may become NULL).
 pub const UPDATE_LOBBY: &str = "UPDATE lobbies SET status = COALESCE($1, status), \
     state = COALESCE($2, state), round = COALESCE($3, round), step = COALESCE($4, step), \
     deadline_at = $5, paused_left = $6, remind_below = $7, wake_at = $8, \
-    step_seq = $9, event_seq = $10, fairness = COALESCE($11, fairness), version = version + 1 \
-    WHERE id = $12 AND version = $13";
+    deadline_moved_from = $9, step_seq = $10, event_seq = $11, \
+    fairness = COALESCE($12, fairness), version = version + 1 WHERE id = $13 AND version = $14";
 
 /// A seated player's fallback order and missed-turn count (the deadlines' columns), its
 /// binding to a profile, and its shown and other name (an anonymous seat's, docs/table-talk.md),
@@ -90,7 +90,7 @@ macro_rules! lobby_columns {
     () => {
         "id, game, name, settings, status, host_token_hash, seed, state, round, step, step_seq, \
          event_seq, version, created_at, timing, deadline_at, paused_left, remind_below, wake_at, \
-         seed_salt, fairness"
+         deadline_moved_from, seed_salt, fairness"
     };
 }
 

@@ -199,6 +199,7 @@ fn apply(
         clock.paused_left,
         clock.remind_below,
         clock.wake_at,
+        clock.moved_from,
         next_seq,
         event_seq,
         change.lobby.fairness,

@@ -1,5 +1,5 @@
 //! The reliability record (docs/identity.md, "Reliability"): counted by the transaction that
-//! resolves a step, excused by the host, kept when the retention sweep deletes the lobby, and
+//! resolves a step, excused by the host or a vacation, kept when the retention sweep deletes the lobby, and
 //! equal to a recomputation from the stored steps whatever the game did.
 
 use std::time::Duration;
@@ -268,6 +268,15 @@ async fn random_game(app: &TestApp, seed: u64, keys: &[String]) {
         if view["round"].as_u64() == Some(round) && view["status"] == "running" {
             resolve_now(app, &lobby, &host).await;
         }
+        // Now and then a profile goes away for an hour or comes back: the misses that fall
+        // due meanwhile are excused (docs/identity.md, "Vacations").
+        for key in keys {
+            match rng.random_range(0..4) {
+                0 => vacation(app, key, true).await,
+                1 => vacation(app, key, false).await,
+                _ => {}
+            }
+        }
         // Excuse some misses (only bound seats have any to excuse).
         for (id, _) in &players {
             if rng.random_range(0..3) == 0 {
@@ -297,6 +306,31 @@ async fn random_game(app: &TestApp, seed: u64, keys: &[String]) {
     }
 }
 
+/// Declares a vacation of an hour from now for `key`'s profile, or ends it.
+async fn vacation(app: &TestApp, key: &str, away: bool) {
+    let reply = match away {
+        true => {
+            let now = app.clock.now_millis();
+            let span = json!({
+                "from": herald::host::timing::rfc3339(now),
+                "until": herald::host::timing::rfc3339(now + 3_600_000),
+            });
+            put(app, "/api/v1/me/vacation", Some(key), span).await
+        }
+        false => {
+            app.send(
+                axum::http::Method::DELETE,
+                "/api/v1/me/vacation",
+                Some(key),
+                None,
+            )
+            .await
+        }
+    };
+    // Short vacations: the allowance lasts the whole test.
+    assert!(reply.status.is_success(), "{}", reply.text);
+}
+
 async fn claim(app: &TestApp, lobby: &str, key: &str, (player, token): &(String, String)) {
     let reply = app
         .post(
@@ -318,7 +352,7 @@ async fn the_record_equals_a_recomputation_from_the_stored_steps_after_random_ga
         for seed in 0..6 {
             random_game(&app, seed, &keys).await;
         }
-        let (mut on_time, mut missed, mut excused) = (0, 0, 0);
+        let (mut on_time, mut missed, mut excused, mut away) = (0, 0, 0, 0);
         for n in 0..4 {
             let check = app.host.check_record(&format!("Random{n}")).await.unwrap();
             assert_eq!(
@@ -328,13 +362,18 @@ async fn the_record_equals_a_recomputation_from_the_stored_steps_after_random_ga
             );
             assert_eq!(check.stored, check.recomputed);
             on_time += check.stored.on_time;
+            away += check
+                .stored_rows
+                .iter()
+                .filter(|r| r.excused_by == Some(herald::store::Excuse::Vacation))
+                .count();
             missed += check.stored.missed;
             excused += check.stored.excused;
         }
         // The seeds are fixed: the games answered, missed and excused steps.
         assert!(
-            on_time > 0 && missed > 0 && excused > 0,
-            "{on_time} {missed} {excused}"
+            on_time > 0 && missed > 0 && excused > 0 && away > 0,
+            "{on_time} {missed} {excused} {away}"
         );
     }
 }

@@ -1,7 +1,9 @@
 //! Profiles in a real browser (see `pages_browser.rs` for the set-up), with JavaScript on and
 //! off: browser A creates a lobby (so it holds a my-games key), makes it a profile on `/me`
 //! and reads its sign-in link; browser B (its own user-data-dir, so its own cookies) opens the
-//! link, is signed in, and sees the profile page with its record.
+//! link, is signed in, and sees the profile page with its record; then A creates a lobby
+//! that takes only players with a profile, B joins it from its page as the profile (the seat
+//! bound), and the profile page lists the game beside the record.
 
 use fantoccini::Client;
 
@@ -64,5 +66,28 @@ async fn sign_in_elsewhere(base: &str, clients: &[Client]) -> Result<(), String>
     click(b, "#signed-in a").await;
     wait_for_text(b, "On time 0 of 0 steps").await;
     wait_for_text(b, "No games yet").await;
+
+    // A gated lobby: only players with a profile.
+    goto(a, base).await;
+    wait_for(a, "#lobby-name")
+        .await
+        .send_keys("Gated game")
+        .await
+        .unwrap();
+    click(a, "#profile-required").await;
+    click(a, "form[action='/lobbies'] button[type=submit]").await;
+    let share = wait_for(a, "#share-link")
+        .await
+        .prop("value")
+        .await
+        .unwrap()
+        .unwrap();
+    goto(b, &share).await;
+    wait_for_text(b, "You join as").await;
+    click(b, "form[action$='/join'] button[type=submit]").await;
+    wait_for_text(b, "This seat is bound to your profile").await;
+    click(b, "#seat-bound a").await;
+    wait_for_text(b, "Gated game").await;
+    wait_for_text(b, "On time 0 of 0 steps").await;
     Ok(())
 }

@@ -37,6 +37,16 @@ pub(super) fn table() -> Vec<(Method, &'static str, MethodRouter<AppState>)> {
             "/api/v1/lobbies/{id}/players/{player_id}/excuse",
             post(excuse_miss),
         ),
+        (
+            Method::PUT,
+            "/api/v1/me/vacation",
+            axum::routing::put(put_vacation),
+        ),
+        (
+            Method::DELETE,
+            "/api/v1/me/vacation",
+            delete(delete_vacation),
+        ),
     ]
 }
 
@@ -125,10 +135,42 @@ async fn excuse_miss(
         _ => None,
     }
     .ok_or_else(|| AppError::malformed("invalid-body", "\"round\" must be a round number."))?;
+    let reason = match body.remove("reason") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(text)) => Some(text),
+        Some(_) => {
+            return Err(AppError::malformed(
+                "invalid-body",
+                "\"reason\" must be a string.",
+            ));
+        }
+    };
     let step = only_string(body, "step")?;
     let excused = app
         .host
-        .excuse(id, token.as_deref(), player, (round, step))
+        .excuse(
+            id,
+            token.as_deref(),
+            player,
+            (round, step),
+            reason.as_deref(),
+        )
         .await?;
     Ok(Json(excused))
+}
+
+async fn put_vacation(
+    State(app): State<AppState>,
+    token: Token,
+    JsonObject(body): JsonObject,
+) -> Result<impl IntoResponse, AppError> {
+    Ok(Json(app.host.put_vacation(token.as_deref(), body).await?))
+}
+
+async fn delete_vacation(
+    State(app): State<AppState>,
+    token: Token,
+) -> Result<impl IntoResponse, AppError> {
+    app.host.delete_vacation(token.as_deref()).await?;
+    Ok(StatusCode::NO_CONTENT)
 }

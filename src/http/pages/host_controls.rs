@@ -32,7 +32,7 @@ pub struct NewLinkPage {
 }
 
 /// After a control: back to the panel (303), or the panel again with the refusal's reason.
-async fn back(
+pub(super) async fn back(
     app: &AppState,
     id: Uuid,
     headers: &HeaderMap,

@@ -91,6 +91,8 @@ pub struct HostPage {
     pub notifications: super::webhooks_section::WebhooksSection,
     /// A webhook's signing secret, shown once on the page that added it.
     pub new_secret: Option<String>,
+    /// Players away now or soon (docs/identity.md, "Vacations").
+    pub aways: Vec<String>,
 }
 
 #[derive(Deserialize)]
@@ -132,6 +134,14 @@ pub(super) async fn host_page(
     let labels = SeatLabels::of(&app.host.substitutes(id).await?);
     let misses = app.host.misses(id).await?;
     let bound = app.host.seat_profiles_shown(id).await?;
+    // Only a lobby with bound seats has a record to excuse or players who may be away.
+    let (excusable, aways) = match bound.is_empty() {
+        true => (Vec::new(), Vec::new()),
+        false => (
+            app.host.excusable(id).await?,
+            app.host.lobby_aways(id).await?,
+        ),
+    };
     Ok(HostPage {
         title: format!("Host: {}", lobby.name),
         boards: super::leaderboard::lobby_boards(
@@ -168,6 +178,7 @@ pub(super) async fn host_page(
             .into_iter()
             .map(|mut seat| {
                 seat.profile = super::seat_badge::SeatBadge::of(&bound, &seat.id);
+                seat.excusable = super::host_seats::of_player(&excusable, &seat.id);
                 seat
             })
             .collect(),
@@ -181,6 +192,7 @@ pub(super) async fn host_page(
         reminder_warning: reminder_warning(&lobby),
         notifications: super::webhooks_section::WebhooksSection::of(app, id, &token).await?,
         new_secret: None,
+        aways: super::vacation_shown::away_lines(&aways),
     })
 }
 

@@ -4,6 +4,9 @@
 
 use uuid::Uuid;
 
+use crate::host::timing::rfc3339;
+use crate::store::MissRow;
+
 use super::seat_labels::SeatLabels;
 use super::table::PublicPlayer;
 
@@ -63,6 +66,8 @@ pub struct SeatControl {
     pub misses: i64,
     /// The profile holding the seat, if any (docs/identity.md).
     pub profile: Option<super::seat_badge::SeatBadge>,
+    /// Its misses the host may still excuse (the form posts to `host_excuse.rs`).
+    pub excusable: Vec<ExcusableMiss>,
 }
 
 impl SeatControl {
@@ -96,6 +101,31 @@ pub fn seats(
                 .find(|(id, _)| id.to_string() == p.id)
                 .map_or(0, |(_, n)| *n),
             profile: None,
+            excusable: Vec::new(),
+        })
+        .collect()
+}
+
+/// A miss the host may still excuse, as the seat's controls list it.
+pub struct ExcusableMiss {
+    pub round: u32,
+    pub step: String,
+    /// When it resolved.
+    pub at: String,
+}
+
+/// The misses of `player` among a lobby's excusable ones, oldest first.
+pub fn of_player(misses: &[MissRow], player: &str) -> Vec<ExcusableMiss> {
+    let Ok(player) = Uuid::parse_str(player) else {
+        return Vec::new();
+    };
+    misses
+        .iter()
+        .filter(|m| m.player == player)
+        .map(|m| ExcusableMiss {
+            round: m.round,
+            step: m.step.clone(),
+            at: rfc3339(m.due_at),
         })
         .collect()
 }

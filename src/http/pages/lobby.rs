@@ -9,6 +9,7 @@ use axum::response::Response;
 use serde_json::Map;
 
 use super::deadline::{DeadlineLine, settings_in_words};
+use super::me_page::session_of;
 use super::my_games::{remember, seat_mark_cookie};
 use super::posts::{self, Exports, Links};
 use super::prompt_form::Field;
@@ -68,6 +69,8 @@ pub struct LobbyPage {
     pub join_name: String,
     pub join_fields: Vec<Field>,
     pub join_error: Option<String>,
+    /// The handle a signed-in browser joins as (docs/identity.md, "Signing in").
+    pub joining_as: Option<String>,
     pub exports: Exports,
     /// What the pools table shows ("Pools after round 2").
     pub pools_title: String,
@@ -99,6 +102,8 @@ pub struct JoinPage {
     pub join_name: String,
     pub join_fields: Vec<Field>,
     pub join_error: Option<String>,
+    /// The handle a signed-in browser joins as.
+    pub joining_as: Option<String>,
 }
 
 /// What a game asks at sign-up besides the name (BST: the character).
@@ -252,6 +257,10 @@ pub async fn show_lobby(
         join_name: String::new(),
         join_fields: join_fields(lobby.game),
         join_error: None,
+        joining_as: match join_form {
+            true => signed_in_handle(&app, &headers).await?,
+            false => None,
+        },
         exports,
         pools_title,
         announcement,
@@ -264,14 +273,25 @@ pub async fn show_lobby(
     })
 }
 
+/// The handle of the profile this browser is signed in as, if it is.
+async fn signed_in_handle(
+    app: &AppState,
+    headers: &HeaderMap,
+) -> Result<Option<String>, PageError> {
+    Ok(session_of(app, headers).await?.map(|s| s.profile.handle))
+}
+
 pub async fn show_join(
     State(app): State<AppState>,
     PagePath(id): PagePath<String>,
+    headers: HeaderMap,
     Csrf(csrf): Csrf,
 ) -> Result<JoinPage, PageError> {
     let id = lobby_id(&id)?;
     let lobby = app.host.lobby(id).await?;
-    Ok(join_page(&lobby, csrf, String::new(), None))
+    let mut page = join_page(&lobby, csrf, String::new(), None);
+    page.joining_as = signed_in_handle(&app, &headers).await?;
+    Ok(page)
 }
 
 fn join_page(lobby: &LobbyView, csrf: String, name: String, error: Option<String>) -> JoinPage {
@@ -285,6 +305,7 @@ fn join_page(lobby: &LobbyView, csrf: String, name: String, error: Option<String
         join_name: name,
         join_fields: join_fields(lobby.game),
         join_error: error,
+        joining_as: None,
     }
 }
 
@@ -314,9 +335,19 @@ pub async fn join_lobby(
             }
         }
     }
-    let joining = match unreadable {
-        Some(problem) => Err(AppError::rejected("invalid-answer", problem)),
-        None => app.host.join(id, &name, fields).await,
+    // A signed-in browser joins as its profile: the seat is bound to it, through the
+    // lobby's gates; an empty name is then the handle.
+    let session = session_of(&app, &headers).await?;
+    let joining_as = session.as_ref().map(|s| s.profile.handle.clone());
+    let joining = match (unreadable, session) {
+        (Some(problem), _) => Err(AppError::rejected("invalid-answer", problem)),
+        (None, Some(session)) => {
+            let name = Some(name.as_str()).filter(|n| !n.trim().is_empty());
+            app.host
+                .join_with(id, name, fields, Some(session.profile))
+                .await
+        }
+        (None, None) => app.host.join(id, &name, fields).await,
     };
     match joining {
         Ok(joined) => {
@@ -327,8 +358,9 @@ pub async fn join_lobby(
             cookies.extend(remember(&app, &headers, transport, id, MyRole::Player).await);
             Ok(see_other(&format!("/lobbies/{id}/play?joined=1"), &cookies))
         }
-        Err(error) => Ok(again(error, |message| {
-            join_page(&lobby, csrf, name, Some(message))
+        Err(error) => Ok(again(error, |message| JoinPage {
+            joining_as,
+            ..join_page(&lobby, csrf, name, Some(message))
         })),
     }
 }

@@ -74,9 +74,12 @@ pub struct MePage {
     pub form_handle: String,
     /// Passkeys and codes by mail, where configured (`sign_in_ways.rs`).
     pub ways: Ways,
+    /// The vacation form (signed in; `vacation_form.rs`).
+    pub vacation: Option<super::vacation_shown::VacationShown>,
+    pub vacation_error: Option<String>,
 }
 
-async fn me_page(
+pub(super) async fn me_page(
     app: &AppState,
     headers: &HeaderMap,
     csrf: String,
@@ -95,6 +98,8 @@ async fn me_page(
         error: None,
         form_handle: String::new(),
         ways,
+        vacation: None,
+        vacation_error: None,
     };
     if let Some(session) = session {
         let held = app.host.credentials(session.profile.id).await?;
@@ -116,6 +121,8 @@ async fn me_page(
                 here: s.id == session.id,
             })
             .collect();
+        let vacation = app.host.vacation_of(session.profile.id).await?;
+        page.vacation = Some(super::vacation_shown::VacationShown::of(&vacation));
         page.handle = Some(session.profile.handle);
     }
     Ok(page)

@@ -14,6 +14,7 @@ mod gates_form;
 mod home;
 mod host_actions;
 mod host_controls;
+mod host_excuse;
 mod host_panel;
 mod host_seats;
 mod host_webhooks;
@@ -37,6 +38,7 @@ mod round_block;
 mod rounds_list;
 pub mod rules_page;
 mod seat_badge;
+mod seat_claim;
 mod seat_labels;
 pub mod session;
 mod sign_in_routes;
@@ -45,6 +47,8 @@ pub mod table;
 mod talk;
 mod tournament_page;
 mod unsubscribe;
+mod vacation_form;
+mod vacation_shown;
 pub mod waiting;
 mod webhooks_section;
 mod whole_game;
@@ -151,6 +155,11 @@ pub fn routes(state: &AppState) -> Router<AppState> {
             get(talk::show_talk).post(talk::send_message),
         )
         .route("/lobbies/{id}/leave", post(play::leave_lobby))
+        .route("/lobbies/{id}/play/claim", post(seat_claim::claim_seat))
+        .route(
+            "/lobbies/{id}/host/players/{player}/excuse",
+            post(host_excuse::excuse_miss),
+        )
         .route("/lobbies/{id}/play/mail", post(mail_form::set_mail))
         .route("/lobbies/{id}/play/mail/stop", post(mail_form::stop_mail))
         .route(
@@ -171,6 +180,8 @@ pub fn routes(state: &AppState) -> Router<AppState> {
         .route("/me/keys/{id}/revoke", post(me_page::revoke_key))
         .route("/me/sessions/{id}/revoke", post(me_page::revoke_session))
         .route("/me/sign-out", post(me_page::sign_out))
+        .route("/me/vacation", post(vacation_form::declare))
+        .route("/me/vacation/end", post(vacation_form::end))
         .route("/u/{handle}", get(profile_page::show_profile))
         .merge(sign_in_routes::routes())
         .route("/tournaments/{id}", get(tournament_page::show_tournament))

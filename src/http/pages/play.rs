@@ -66,6 +66,12 @@ pub struct PlayPage {
     pub talk_unread: Option<usize>,
     /// An ordered list is being built: nothing was sent (the list is in the form).
     pub editing: bool,
+    /// Players away now or soon (docs/identity.md, "Vacations").
+    pub aways: Vec<String>,
+    /// The handle a signed-in browser may claim this unbound seat for (`seat_claim.rs`).
+    pub claim_as: Option<String>,
+    /// The profile this seat is bound to, when it is this browser's.
+    pub bound_to: Option<String>,
 }
 
 /// One line of the player's private view: its heading, its value, and the value as chips when
@@ -161,6 +167,7 @@ pub(super) async fn play_page(
         true => None,
         false => app.host.removal(id, &my_id).await?.map(removed_sentence),
     };
+    let (claim_as, bound_to) = claim_offer(app, id, headers, &my_id).await?;
     // An order form (also one already answered: the order may be replaced) or the mail form
     // is being filled in; a reload would empty it.
     let refresh = form.is_none() && !mail.on;
@@ -217,6 +224,30 @@ pub(super) async fn play_page(
         mail,
         talk_unread,
         editing: false,
+        aways: super::vacation_shown::away_lines(&app.host.lobby_aways(id).await?),
+        claim_as,
+        bound_to,
+    })
+}
+
+/// For a signed-in browser: the handle it may claim this seat for (an unbound seat), or the
+/// handle the seat is bound to when that is its own profile. Nothing is read without a
+/// session cookie.
+async fn claim_offer(
+    app: &AppState,
+    id: Uuid,
+    headers: &HeaderMap,
+    my_id: &str,
+) -> Result<(Option<String>, Option<String>), PageError> {
+    let Some(session) = super::me_page::session_of(app, headers).await? else {
+        return Ok((None, None));
+    };
+    let bound = app.host.seat_profiles(id).await?;
+    let mine = bound.iter().find(|(p, _)| p.to_string() == my_id);
+    Ok(match mine {
+        None => (Some(session.profile.handle), None),
+        Some((_, b)) if b.profile == session.profile.id => (None, Some(session.profile.handle)),
+        Some(_) => (None, None),
     })
 }
 

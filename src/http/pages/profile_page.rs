@@ -8,7 +8,7 @@ use axum::extract::State;
 use super::{Live, PageError, PagePath};
 use crate::host::timing::rfc3339;
 use crate::http::AppState;
-use crate::store::{Holding, Outcome, ProfileKind};
+use crate::store::{Excuse, Holding, Outcome, ProfileKind};
 
 /// A miss, or an excused step, with its game.
 pub struct MissLine {
@@ -18,6 +18,10 @@ pub struct MissLine {
     pub step: String,
     pub when: String,
     pub excused: bool,
+    /// Who excused it, in words ("excused by the host", "on vacation").
+    pub excused_by: Option<&'static str>,
+    /// The host's reason, shown to the profile's own signed-in browser only.
+    pub reason: Option<String>,
     /// The lobby still exists (its page can be linked).
     pub live: bool,
 }
@@ -49,14 +53,28 @@ pub struct ProfilePage {
     pub tier: &'static str,
     pub misses: Vec<MissLine>,
     pub games: Vec<GameLine>,
+    /// The vacation not yet over ("Away from … until …").
+    pub away: Option<String>,
 }
 
 /// GET /u/{handle}.
 pub async fn show_profile(
     State(app): State<AppState>,
     PagePath(handle): PagePath<String>,
+    headers: axum::http::HeaderMap,
 ) -> Result<ProfilePage, PageError> {
     let (view, owed) = app.host.profile_record(&handle).await?;
+    let (own, away) = {
+        let session = super::me_page::session_of(&app, &headers).await?;
+        let vacation = app.host.vacation_of_handle(&view.handle).await?;
+        let away = vacation
+            .vacation
+            .map(|v| format!("Away from {} until {}", v.from, v.until));
+        (
+            session.is_some_and(|s| s.profile.handle == view.handle),
+            away,
+        )
+    };
     let name_of = |lobby: uuid::Uuid| {
         view.games
             .iter()
@@ -77,6 +95,11 @@ pub async fn show_profile(
                 step: o.step.clone(),
                 when: rfc3339(o.due_at),
                 excused: o.outcome == Outcome::Excused,
+                excused_by: o.excused_by.map(|by| match by {
+                    Excuse::Host => "excused by the host",
+                    Excuse::Vacation => "on vacation",
+                }),
+                reason: o.reason.clone().filter(|r| own && !r.is_empty()),
                 live,
             }
         })
@@ -109,5 +132,6 @@ pub async fn show_profile(
         handle: view.handle,
         misses,
         games,
+        away,
     })
 }

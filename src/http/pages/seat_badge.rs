@@ -4,7 +4,7 @@
 
 use uuid::Uuid;
 
-use crate::host::profiles::SeatProfile;
+use crate::host::profile_seats::SeatProfile;
 use crate::store::{Holding, ProfileKind};
 
 /// The words beside one seat.
