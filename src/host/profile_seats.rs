@@ -10,7 +10,7 @@ use super::profiles::ProfileView;
 use super::reliability::Reliability;
 use super::vacations::VacationView;
 use crate::error::AppError;
-use crate::store::{Holding, Status};
+use crate::store::Status;
 
 /// The profile's own view (`GET /api/v1/me`).
 #[derive(Clone, Debug, Serialize)]

@@ -6,7 +6,7 @@
 use uuid::Uuid;
 
 use super::auth::{Presented, require_player};
-use super::profiles::SeatView;
+use super::profile_seats::SeatView;
 use super::{GameKind, Host, with_game};
 use crate::error::AppError;
 use crate::store::bells::Bell;

@@ -26,8 +26,8 @@ use tokio::sync::watch;
 use uuid::Uuid;
 
 use crate::error::AppError;
+use crate::host::profile_seats::SeatView;
 use crate::host::profile_stream::SeatNow;
-use crate::host::profiles::SeatView;
 use crate::http::AppState;
 use crate::http::extract::Token;
 use crate::store::Status;
