@@ -81,6 +81,12 @@ pub trait GameUi: Game {
     /// Each player's place in the final standings (1 first, equal places tie): what a rated
     /// game rates (`docs/ratings.md`).
     fn places(outcome: &Self::Outcome) -> Vec<(crate::rules::PlayerId, u32)>;
+    /// Each player's final points on a melee board, the score a tournament's board round
+    /// totals (`docs/tournaments.md`); empty for a game without one (a duel is won or drawn).
+    fn board_points(outcome: &Self::Outcome) -> Vec<(crate::rules::PlayerId, u32)> {
+        let _ = outcome;
+        Vec::new()
+    }
     /// What the join form asks besides the name (BST: the character).
     fn join_fields() -> Vec<Field>;
     /// The order form for `prompt` at `step` of `round`, with `pending` (the order already

@@ -33,6 +33,11 @@ impl GameUi for CrossingSwords {
             .collect()
     }
 
+    /// A board round totals each player's final VP (G7).
+    fn board_points(outcome: &Self::Outcome) -> Vec<(crate::rules::PlayerId, u32)> {
+        outcome.standings.iter().map(|s| (s.player, s.vp)).collect()
+    }
+
     fn rules_page() -> askama::Result<String> {
         askama::Template::render(&rules_page::RulesPage)
     }

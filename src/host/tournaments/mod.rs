@@ -10,7 +10,6 @@ mod record;
 mod rounds;
 
 use serde::Serialize;
-use serde_json::Value;
 use uuid::Uuid;
 
 use super::Host;
@@ -65,9 +64,26 @@ pub struct RoundView {
 pub struct GameView {
     pub lobby: Uuid,
     pub players: Vec<String>,
-    /// Null while the game runs; then `{"kind": "won" | "forfeited", "winner"}`,
-    /// `{"kind": "drawn"}`, or a melee board's `{"kind": "board", "winners", "vp"}`.
-    pub result: Option<Value>,
+    /// Null while the game runs.
+    pub result: Option<ResultView>,
+}
+
+/// A finished tournament game's result, by its `kind`.
+#[derive(Clone, Debug, Serialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum ResultView {
+    Won {
+        winner: String,
+    },
+    Forfeited {
+        winner: String,
+    },
+    Drawn,
+    /// A melee board: its winners and every entrant's final points, by handle.
+    Board {
+        winners: Vec<String>,
+        vp: std::collections::BTreeMap<String, u32>,
+    },
 }
 
 /// One line of `GET /api/v1/tournaments`.
@@ -179,28 +195,27 @@ fn standing_rows(record: &TournamentRecord) -> Result<Vec<StandingRow>, AppError
     Ok(named(&standings, |EntrantId(e)| handle_of(record, e)))
 }
 
-fn result_view(record: &TournamentRecord, result: &StoredResult) -> Value {
-    let handle = |e: u64| Value::String(handle_of(record, e));
+fn result_view(record: &TournamentRecord, result: &StoredResult) -> ResultView {
+    let handle = |e: u64| handle_of(record, e);
     match result {
-        StoredResult::Won { winner } => {
-            serde_json::json!({"kind": "won", "winner": handle(*winner)})
-        }
-        StoredResult::Forfeited { winner } => {
-            serde_json::json!({"kind": "forfeited", "winner": handle(*winner)})
-        }
-        StoredResult::Drawn => serde_json::json!({"kind": "drawn"}),
-        StoredResult::Board { seats } => {
-            let winners: Vec<Value> = seats
+        StoredResult::Won { winner } => ResultView::Won {
+            winner: handle(*winner),
+        },
+        StoredResult::Forfeited { winner } => ResultView::Forfeited {
+            winner: handle(*winner),
+        },
+        StoredResult::Drawn => ResultView::Drawn,
+        StoredResult::Board { seats } => ResultView::Board {
+            winners: seats
                 .iter()
                 .filter(|(_, _, won)| *won)
                 .map(|(e, _, _)| handle(*e))
-                .collect();
-            let vp: serde_json::Map<String, Value> = seats
+                .collect(),
+            vp: seats
                 .iter()
-                .map(|(e, vp, _)| (handle_of(record, *e), Value::from(*vp)))
-                .collect();
-            serde_json::json!({"kind": "board", "winners": winners, "vp": vp})
-        }
+                .map(|(e, points, _)| (handle(*e), *points))
+                .collect(),
+        },
     }
 }
 

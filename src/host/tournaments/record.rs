@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
-use super::super::engine::{from_stored, to_json, to_text};
+use super::super::engine::{from_stored, to_text};
 use super::super::with_game;
 use crate::error::AppError;
 use crate::games::GameUi;
@@ -186,21 +186,17 @@ pub(super) fn finished_result(
     };
     let kind = snapshot.lobby.game_kind()?;
     let state = snapshot.lobby.state.as_deref().unwrap_or("null");
-    let (places, outcome) = with_game!(kind, G => outcome_of::<G>(state)?);
+    let Finish { places, points } = with_game!(kind, G => outcome_of::<G>(state)?);
     let placed: Vec<(u64, u32)> = places
         .iter()
         .filter_map(|(player, place)| entry_of(*player).map(|e| (e, *place)))
         .collect();
     if melee {
-        let vp = |player: &str| -> u32 {
-            outcome["standings"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .find(|s| s["player"].as_str() == Some(player))
-                .and_then(|s| s["vp"].as_u64())
-                .and_then(|v| u32::try_from(v).ok())
-                .unwrap_or(0)
+        let points_of = |player: Uuid| -> u32 {
+            points
+                .iter()
+                .find(|(id, _)| *id == player)
+                .map_or(0, |(_, points)| *points)
         };
         let mut seats = Vec::new();
         for entry in players_of(game)? {
@@ -212,14 +208,14 @@ pub(super) fn finished_result(
                         .any(|e| e.profile == b.profile && e.entry == entry as i64)
                 })
             });
-            let (vp, won) = match player {
+            let (points, won) = match player {
                 Some(p) => (
-                    vp(&p.id.to_string()),
+                    points_of(p.id),
                     places.iter().any(|(id, place)| *id == p.id && *place == 1),
                 ),
                 None => (0, false),
             };
-            seats.push((entry, vp, won));
+            seats.push((entry, points, won));
         }
         return Ok(Some(StoredResult::Board { seats }));
     }
@@ -235,18 +231,31 @@ pub(super) fn finished_result(
 }
 
 /// Every seat's player and place, and the outcome as JSON (null when the game has none).
-fn outcome_of<G: GameUi>(state: &str) -> Result<(Vec<(Uuid, u32)>, serde_json::Value), AppError> {
+/// What a finished game tells a tournament: each player's place and, on a melee board, his
+/// final points.
+struct Finish {
+    places: Vec<(Uuid, u32)>,
+    points: Vec<(Uuid, u32)>,
+}
+
+fn outcome_of<G: GameUi>(state: &str) -> Result<Finish, AppError> {
+    let none = Finish {
+        places: Vec::new(),
+        points: Vec::new(),
+    };
     let Some(state) = from_stored::<Option<G::State>>(state)? else {
-        return Ok((Vec::new(), serde_json::Value::Null));
+        return Ok(none);
     };
     let Some(outcome) = G::outcome(&state) else {
-        return Ok((Vec::new(), serde_json::Value::Null));
+        return Ok(none);
     };
-    let places = G::places(&outcome)
-        .into_iter()
-        .map(|(id, place)| (id.0, place))
-        .collect();
-    Ok((places, to_json(&outcome)?))
+    let ids = |pairs: Vec<(crate::rules::PlayerId, u32)>| {
+        pairs.into_iter().map(|(id, n)| (id.0, n)).collect()
+    };
+    Ok(Finish {
+        places: ids(G::places(&outcome)),
+        points: ids(G::board_points(&outcome)),
+    })
 }
 
 pub(super) fn stored(result: &StoredResult) -> Result<String, AppError> {

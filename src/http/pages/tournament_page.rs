@@ -10,7 +10,7 @@ use axum::http::HeaderMap;
 
 use super::posts::Exports;
 use super::{Live, PageError, PagePath, base_url};
-use crate::host::tournaments::TournamentView;
+use crate::host::tournaments::{ResultView, TournamentView};
 use crate::http::AppState;
 use crate::http::api::tournament_id;
 
@@ -51,21 +51,12 @@ pub struct TournamentPage {
     pub exports: Exports,
 }
 
-fn result_line(result: &serde_json::Value) -> String {
-    match result["kind"].as_str() {
-        Some("won") => format!("{} won", result["winner"].as_str().unwrap_or("")),
-        Some("forfeited") => format!("{} won by forfeit", result["winner"].as_str().unwrap_or("")),
-        Some("drawn") => "drawn".into(),
-        Some("board") => {
-            let winners: Vec<&str> = result["winners"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .filter_map(|w| w.as_str())
-                .collect();
-            format!("won by {}", winners.join(", "))
-        }
-        _ => String::new(),
+fn result_line(result: &ResultView) -> String {
+    match result {
+        ResultView::Won { winner } => format!("{winner} won"),
+        ResultView::Forfeited { winner } => format!("{winner} won by forfeit"),
+        ResultView::Drawn => "drawn".into(),
+        ResultView::Board { winners, .. } => format!("won by {}", winners.join(", ")),
     }
 }
 
