@@ -9,7 +9,7 @@ use super::matrix::{Reason, Verdict};
 use super::moves::Move;
 use super::state::{EndReason, PlayerRef, Step};
 use super::tokens::Token;
-use crate::rules::{Audience, Seat};
+use crate::rules::Seat;
 
 /// One term of a damage sum, e.g. `{"term": "red-bonus", "amount": 2}` or
 /// `{"term": "token", "token": "B7", "amount": 7}`.
@@ -278,55 +278,4 @@ pub enum BstEvent {
         /// Both players' HP at the end, seat order.
         hp: [i32; 2],
     },
-}
-
-impl crate::rules::Event for BstEvent {
-    fn words(&self) -> String {
-        super::log_words::words(self)
-    }
-
-    fn audience(&self) -> Audience {
-        match self {
-            BstEvent::Drew { seat, .. } => Audience::Only(*seat),
-            BstEvent::TurnBegan { .. }
-            | BstEvent::DrewCount { .. }
-            | BstEvent::Discarded { .. }
-            | BstEvent::PoisonDamage { .. }
-            | BstEvent::PiercingSetAside { .. }
-            | BstEvent::PiercingReturned { .. }
-            | BstEvent::Revealed { .. }
-            | BstEvent::Replaced { .. }
-            | BstEvent::Paid { .. }
-            | BstEvent::Exchange { .. }
-            | BstEvent::OffBalanceRemoved { .. }
-            | BstEvent::Damage { .. }
-            | BstEvent::Healed { .. }
-            | BstEvent::OffBalanceSet { .. }
-            | BstEvent::OffBalanceCancelled
-            | BstEvent::Poisoned { .. }
-            | BstEvent::PoisonRemoved { .. }
-            | BstEvent::Charges { .. }
-            | BstEvent::TokenReturned { .. }
-            | BstEvent::PoolTokenRevealed { .. }
-            | BstEvent::HandRevealed { .. }
-            | BstEvent::TookFromDiscard { .. }
-            | BstEvent::Declined { .. }
-            | BstEvent::NothingHappens
-            | BstEvent::Revived { .. }
-            | BstEvent::TableCleared { .. }
-            | BstEvent::PoolExhausted
-            | BstEvent::KnockedOut { .. }
-            | BstEvent::Forfeited { .. }
-            | BstEvent::GameOver { .. } => Audience::Everyone,
-        }
-    }
-
-    /// A turn's start (T1: its draw, then poison) opens that round's log (L142-L150).
-    fn opens_round(&self) -> Option<u32> {
-        if let BstEvent::TurnBegan { round } = self {
-            Some(*round)
-        } else {
-            None
-        }
-    }
 }

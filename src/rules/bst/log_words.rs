@@ -1,9 +1,12 @@
 //! The log lines as people read them on the pages, in the posts and in the notices
 //! ([`crate::rules::Event::words`]): real plurals, verbs that agree, steps and endings in
 //! words. The stored lines (`log_lines.rs`) stay as they are: archives hash and replay them.
+//! With them, the rest of what the host asks of a log line: who may see it, and which round
+//! it opens.
 
 use super::events::BstEvent;
 use super::state::{EndReason, PlayerRef, Step};
+use crate::rules::Audience;
 
 /// `n` and its noun, plural unless one: "1 Charge", "2 Charges".
 fn count(n: impl Into<i64>, one: &str, many: &str) -> String {
@@ -221,5 +224,56 @@ mod tests {
             Some("Mia draws B10 (hand 5, pool 20).")
         );
         assert_eq!(drew_with_count(&count, &drew), None);
+    }
+}
+
+impl crate::rules::Event for BstEvent {
+    fn words(&self) -> String {
+        words(self)
+    }
+
+    fn audience(&self) -> Audience {
+        match self {
+            BstEvent::Drew { seat, .. } => Audience::Only(*seat),
+            BstEvent::TurnBegan { .. }
+            | BstEvent::DrewCount { .. }
+            | BstEvent::Discarded { .. }
+            | BstEvent::PoisonDamage { .. }
+            | BstEvent::PiercingSetAside { .. }
+            | BstEvent::PiercingReturned { .. }
+            | BstEvent::Revealed { .. }
+            | BstEvent::Replaced { .. }
+            | BstEvent::Paid { .. }
+            | BstEvent::Exchange { .. }
+            | BstEvent::OffBalanceRemoved { .. }
+            | BstEvent::Damage { .. }
+            | BstEvent::Healed { .. }
+            | BstEvent::OffBalanceSet { .. }
+            | BstEvent::OffBalanceCancelled
+            | BstEvent::Poisoned { .. }
+            | BstEvent::PoisonRemoved { .. }
+            | BstEvent::Charges { .. }
+            | BstEvent::TokenReturned { .. }
+            | BstEvent::PoolTokenRevealed { .. }
+            | BstEvent::HandRevealed { .. }
+            | BstEvent::TookFromDiscard { .. }
+            | BstEvent::Declined { .. }
+            | BstEvent::NothingHappens
+            | BstEvent::Revived { .. }
+            | BstEvent::TableCleared { .. }
+            | BstEvent::PoolExhausted
+            | BstEvent::KnockedOut { .. }
+            | BstEvent::Forfeited { .. }
+            | BstEvent::GameOver { .. } => Audience::Everyone,
+        }
+    }
+
+    /// A turn's start (T1: its draw, then poison) opens that round's log (L142-L150).
+    fn opens_round(&self) -> Option<u32> {
+        if let BstEvent::TurnBegan { round } = self {
+            Some(*round)
+        } else {
+            None
+        }
     }
 }

@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use super::arithmetic::Step;
 use super::halt::HaltFate;
 use super::moves::Move;
-use crate::rules::{self, PlayerId};
+use crate::rules::PlayerId;
 
 /// How much a Mend healed (M, Ruling 28).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -162,12 +162,6 @@ pub enum Event {
         reason: EndReason,
         winners: Vec<PlayerRef>,
     },
-}
-
-impl rules::Event for Event {
-    fn words(&self) -> String {
-        super::log_words::words(self)
-    }
 }
 
 /// A player as events, prompts and standings name him: `{"id", "name"}`.

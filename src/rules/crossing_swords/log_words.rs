@@ -141,3 +141,9 @@ mod tests {
         );
     }
 }
+
+impl crate::rules::Event for Event {
+    fn words(&self) -> String {
+        words(self)
+    }
+}
