@@ -117,7 +117,7 @@ async fn mail_addresses_codes_and_sessions_appear_nowhere() {
     use crate::notify_mail::with_smtp;
     use crate::notify_receivers::settings;
     use crate::pages_client::Visitor;
-    use crate::pages_sign_in_mail::{ANN, code_mailed_to, signed_in};
+    use crate::pages_sign_in_mail::{ANN, all_mailed, code_mailed_to, signed_in};
     use crate::support::notify_apps;
 
     let (with_mail, inbox) = with_smtp(settings());
@@ -173,6 +173,8 @@ async fn mail_addresses_codes_and_sessions_appear_nowhere() {
         pages.push(phone.get("/me").await);
         assert!(pages.last().unwrap().html.contains("Signed in as"));
         pages.push(phone.get("/u/hush%20ann").await);
+        // The confirmation and two sign-in codes went out (the third ask was refused).
+        all_mailed(&inbox, ANN, 3).await;
         let mut replies: Vec<String> = pages.iter().map(|p| p.html.clone()).collect();
         for page in &pages {
             replies.extend(

@@ -407,11 +407,16 @@ async fn a_notice_counts_the_seats_and_quotes_the_rounds_public_log() {
         let round = app
             .get(&format!("/api/v1/lobbies/{lobby}/rounds/1"), None)
             .await;
-        let lines: Vec<&str> = round.body["log"]
+        // The page reads each entry in words (`rules::Event::words`), not as stored.
+        let lines: Vec<String> = round.body["log"]
             .as_array()
             .unwrap()
             .iter()
-            .filter_map(|entry| entry["text"].as_str())
+            .map(|entry| {
+                let event: herald::rules::crossing_swords::events::Event =
+                    serde_json::from_value(entry.clone()).unwrap();
+                herald::rules::Event::words(&event)
+            })
             .collect();
         assert!(!lines.is_empty());
         assert_eq!(bodies[2]["type"], "lobby.round-resolved");
