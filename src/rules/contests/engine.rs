@@ -975,8 +975,10 @@ impl<'a> Run<'a> {
                 }
             }
         }
+        let players = BOTH.map(|seat| self.who(seat));
         self.log(Event::GuessesRevealed {
             contest: c.number,
+            players,
             guesses: [dice[0].guesses.clone(), dice[1].guesses.clone()],
             lost: [
                 dice[0].lost.then_some(dice[0].face),
@@ -1118,8 +1120,10 @@ impl<'a> Run<'a> {
             cancelled: cancelled[i].clone(),
             irrelevant: irrelevant[i].clone(),
         });
+        let players = BOTH.map(|seat| self.who(seat));
         self.log(Event::ContestRevealed {
             contest: c.number,
+            players,
             dice: [dice[0].face, dice[1].face],
             lost: [dice[0].lost, dice[1].lost],
             cards,
@@ -1164,8 +1168,10 @@ impl<'a> Run<'a> {
             return;
         };
         let dice = self.dice(orders, c.guesses);
+        let players = BOTH.map(|seat| self.who(seat));
         self.log(Event::TieBreak {
             contest: c.number,
+            players,
             tie: t,
             dice: [dice[0].face, dice[1].face],
             guesses: [dice[0].guesses.clone(), dice[1].guesses.clone()],

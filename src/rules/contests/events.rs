@@ -85,6 +85,8 @@ pub enum Event {
     /// K2: the guesses, the lost dice and whether each has a card face down.
     GuessesRevealed {
         contest: u32,
+        /// The two combatants, in seat order: every pair below is in this order.
+        players: [PlayerRef; 2],
         guesses: [Vec<u8>; 2],
         lost: [Option<u8>; 2],
         face_down: [bool; 2],
@@ -92,6 +94,8 @@ pub enum Event {
     /// K4-K5: everything: dice, cards, ratings and totals.
     ContestRevealed {
         contest: u32,
+        /// The two combatants, in seat order.
+        players: [PlayerRef; 2],
         dice: [u8; 2],
         lost: [bool; 2],
         cards: [CardsPlayed; 2],
@@ -101,6 +105,8 @@ pub enum Event {
     /// K6: a tie-break.
     TieBreak {
         contest: u32,
+        /// The two combatants, in seat order.
+        players: [PlayerRef; 2],
         tie: u32,
         dice: [u8; 2],
         guesses: [Vec<u8>; 2],
@@ -172,6 +178,15 @@ impl rules::Event for Event {
 
 fn cards(list: &[Card]) -> String {
     list.iter().map(|c| c.id()).collect::<Vec<_>>().join(", ")
+}
+
+/// Die faces as a list in words: "2, 5 or 6".
+fn faces(list: &[u8]) -> String {
+    let words: Vec<String> = list.iter().map(u8::to_string).collect();
+    match words.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        _ => words.concat(),
+    }
 }
 
 fn die(face: u8, lost: bool) -> String {
@@ -256,16 +271,37 @@ impl fmt::Display for Event {
             ),
             Event::GuessesRevealed {
                 contest,
+                players,
                 guesses,
                 lost,
                 face_down,
-            } => write!(
-                f,
-                "Contest {contest}: guesses {:?} and {:?}; lost dice {:?}; face down {:?}.",
-                guesses[0], guesses[1], lost, face_down
-            ),
+            } => {
+                write!(f, "Contest {contest}:")?;
+                for (player, guessed) in players.iter().zip(guesses) {
+                    match guessed.is_empty() {
+                        true => write!(f, " {player} makes no guess;")?,
+                        false => write!(f, " {player} guesses {};", faces(guessed))?,
+                    }
+                }
+                let lost: Vec<String> = players
+                    .iter()
+                    .zip(lost)
+                    .filter_map(|(player, face)| face.map(|d| format!("{player}'s {d}")))
+                    .collect();
+                match lost.is_empty() {
+                    true => f.write_str(" no die is guessed")?,
+                    false => write!(f, " guessed and lost: {}", lost.join(" and "))?,
+                }
+                for (player, down) in players.iter().zip(face_down) {
+                    if *down {
+                        write!(f, "; {player} has a card face down")?;
+                    }
+                }
+                f.write_str(".")
+            }
             Event::ContestRevealed {
                 contest,
+                players,
                 dice,
                 lost,
                 cards: played,
@@ -274,19 +310,21 @@ impl fmt::Display for Event {
             } => {
                 write!(
                     f,
-                    "Contest {contest}: {} + {} = {} against {} + {} = {}",
+                    "Contest {contest}: {} {} + {} = {} against {} {} + {} = {}",
+                    players[0],
                     ratings[0],
                     die(dice[0], lost[0]),
                     totals[0],
+                    players[1],
                     ratings[1],
                     die(dice[1], lost[1]),
                     totals[1]
                 )?;
-                for (i, p) in played.iter().enumerate() {
+                for (player, p) in players.iter().zip(played) {
                     let mut all: Vec<Card> = p.down.into_iter().collect();
                     all.extend(&p.up);
                     if !all.is_empty() {
-                        write!(f, "; seat {} played {}", i + 1, cards(&all))?;
+                        write!(f, "; {player} played {}", cards(&all))?;
                     }
                     if !p.cancelled.is_empty() {
                         write!(f, " (cancelled: {})", cards(&p.cancelled))?;
@@ -299,14 +337,17 @@ impl fmt::Display for Event {
             }
             Event::TieBreak {
                 contest,
+                players,
                 tie,
                 dice,
                 lost,
                 ..
             } => write!(
                 f,
-                "Contest {contest}, tie-break {tie}: {} against {}.",
+                "Contest {contest}, tie-break {tie}: {} {} against {} {}.",
+                players[0],
                 die(dice[0], lost[0]),
+                players[1],
                 die(dice[1], lost[1])
             ),
             Event::ContestWon {

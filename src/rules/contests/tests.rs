@@ -162,3 +162,47 @@ fn map_abilities_are_refused_in_a_build_by_name() {
         }
     }
 }
+
+/// K2 and K4 as people read them: each combatant by name, the guesses as a list in words, the
+/// lost dice by owner, not arrays by seat.
+#[test]
+fn the_guesses_and_the_contests_reveal_read_in_words_by_name() {
+    use super::events::{CardsPlayed, Event};
+    use super::state::PlayerRef;
+    let who = |n: u128, name: &str| PlayerRef {
+        id: PlayerId(uuid::Uuid::from_u128(n)),
+        name: name.into(),
+    };
+    let players = [who(1, "Ann"), who(2, "Bob")];
+    let guessed = Event::GuessesRevealed {
+        contest: 2,
+        players: players.clone(),
+        guesses: [vec![3, 5], vec![]],
+        lost: [None, Some(5)],
+        face_down: [true, false],
+    };
+    assert_eq!(
+        guessed.to_string(),
+        "Contest 2: Ann guesses 3 or 5; Bob makes no guess; guessed and lost: Bob's 5; \
+         Ann has a card face down."
+    );
+    let none = CardsPlayed {
+        down: None,
+        up: Vec::new(),
+        cancelled: Vec::new(),
+        irrelevant: Vec::new(),
+    };
+    let revealed = Event::ContestRevealed {
+        contest: 2,
+        players,
+        dice: [4, 5],
+        lost: [false, true],
+        cards: [none.clone(), none],
+        ratings: [3, 6],
+        totals: [7, 6],
+    };
+    assert_eq!(
+        revealed.to_string(),
+        "Contest 2: Ann 3 + 4 = 7 against Bob 6 + 5 (guessed: 0) = 6."
+    );
+}
