@@ -9,6 +9,8 @@
 #   e.g. scripts/load-ab.sh /tmp/herald-old target/production/herald 3 sqlite crossing-swords 1000 16 10 128
 #
 # LOADGEN names the binary whose `herald load` drives both (default: NEW_BINARY).
+# A_FLAGS and B_FLAGS add `herald load` flags to the A and the B runs: the same binary twice
+# with B_FLAGS=--rated measures what rating every game costs, side by side.
 # PostgreSQL: HERALD_LOAD_POSTGRES (default postgres://postgres@127.0.0.1:5432) gets a fresh
 # database named herald_load for every run.
 set -euo pipefail
@@ -20,12 +22,12 @@ port=3219
 . scripts/lib/fresh-server.sh
 
 run() {
-    local bin=$1 out count_db=()
+    local bin=$1 flags=$2 out count_db=()
     [ "$backend" = postgres ] && count_db=(--database-processes postgres)
     HERALD_BIN=$bin start_fresh_server "$backend" "$port"
     out=$("$loadgen" load --url "http://127.0.0.1:$port" --game "$game" --lobbies "$lobbies" \
         --players "$players" --max-rounds "$rounds" --connections "$in_flight" \
-        --server-pid "$server" "${count_db[@]}" 2>&1)
+        --server-pid "$server" "${count_db[@]}" $flags 2>&1)
     stop_fresh_server
     # Each figure as the load generator printed it; with the database's, recomputed from the
     # two CPU times so that older load generators' wording reads the same.
@@ -35,13 +37,16 @@ run() {
     db_cpu=$(grep -oP 'postgres CPU while playing: \K[0-9.]+' <<<"$out" || true)
     p99=$(grep -oP 'p99 \K[0-9.]+' <<<"$out")
     [ -n "$db_cpu" ] && together=$(awk -v n="$orders" -v s="$server_cpu" -v d="$db_cpu" 'BEGIN { if (s + d > 0) printf "%d", n / (s + d); else printf "-" }')
-    echo "$bin orders=$orders per-server-cpu-s=$(awk -v n="$orders" -v s="$server_cpu" 'BEGIN { if (s > 0) printf "%d", n / s; else printf "-" }') with-db=$together p99=${p99}ms"
+    echo "$bin${flags:+ $flags} orders=$orders per-server-cpu-s=$(awk -v n="$orders" -v s="$server_cpu" 'BEGIN { if (s > 0) printf "%d", n / s; else printf "-" }') with-db=$together p99=${p99}ms"
 }
 
 for i in $(seq 1 "$pairs"); do
-    if [ $((i % 2)) = 1 ]; then order=("$a" "$b"); else order=("$b" "$a"); fi
-    for bin in "${order[@]}"; do
+    if [ $((i % 2)) = 1 ]; then order=(a b); else order=(b a); fi
+    for side in "${order[@]}"; do
         echo -n "pair $i: "
-        run "$bin"
+        case $side in
+            a) run "$a" "${A_FLAGS:-}" ;;
+            b) run "$b" "${B_FLAGS:-}" ;;
+        esac
     done
 done

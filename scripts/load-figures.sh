@@ -15,6 +15,8 @@
 # generator's default (player-joined,started,round-resolved,finished).
 # HERALD_LOAD_MESSAGES=1 plays with table talk: public press in every lobby, and every bot says
 # something to everyone before each answer (`herald load --messages`).
+# HERALD_LOAD_PROFILES=1 binds every seat to a profile of its own (`herald load --profiles`);
+# HERALD_LOAD_RATED=1 also rates every lobby (`herald load --rated`).
 set -euo pipefail
 backend=$1 game=$2 lobbies=$3 players=$4 rounds=$5 connections=${6:-256} drive=${7:-poll}
 cd "$(dirname "$0")/.."
@@ -27,16 +29,18 @@ if [ "${HERALD_LOAD_WEBHOOKS:-}" = 1 ]; then
     [ -n "${HERALD_LOAD_WEBHOOK_EVENTS:-}" ] && webhooks+=(--webhook-events "$HERALD_LOAD_WEBHOOK_EVENTS")
     export HERALD_ALLOW_PRIVATE_TARGETS=1
 fi
-talk=()
-[ "${HERALD_LOAD_MESSAGES:-}" = 1 ] && talk=(--messages)
+options=()
+[ "${HERALD_LOAD_MESSAGES:-}" = 1 ] && options=(--messages)
+[ "${HERALD_LOAD_PROFILES:-}" = 1 ] && options+=(--profiles)
+[ "${HERALD_LOAD_RATED:-}" = 1 ] && options+=(--rated)
 . scripts/lib/fresh-server.sh
 start_fresh_server "$backend" "$port"
 # On PostgreSQL the database works for the server on the same cores: its CPU is counted too.
 count_db=()
 [ "$backend" = postgres ] && count_db=(--database-processes postgres)
-echo "== $backend · $game · $lobbies lobbies × $players players · max $rounds rounds · $connections in flight${webhooks:+ · a webhook on every lobby}${talk:+ · a message before every order}"
+echo "== $backend · $game · $lobbies lobbies × $players players · max $rounds rounds · $connections in flight${webhooks:+ · a webhook on every lobby}${options:+ · ${options[*]}}"
 # The load generator shares the machine: its own CPU time is printed last (with GNU time).
 timed=()
 [ -x /usr/bin/time ] && timed=(/usr/bin/time -f "load generator CPU: %U s user + %S s system in %e s")
 "${timed[@]}" target/production/herald load --url "http://127.0.0.1:$port" --game "$game" --lobbies "$lobbies" \
-    --players "$players" --max-rounds "$rounds" --connections "$connections" --drive "$drive" --server-pid "$server" "${count_db[@]}" "${webhooks[@]}" "${talk[@]}"
+    --players "$players" --max-rounds "$rounds" --connections "$connections" --drive "$drive" --server-pid "$server" "${count_db[@]}" "${webhooks[@]}" "${options[@]}"

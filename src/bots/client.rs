@@ -130,6 +130,33 @@ impl Api {
         Ok((text(&joined["player_id"]), text(&joined["player_token"])))
     }
 
+    /// Joins a lobby with a profile key, binding the seat: (player id, player token).
+    pub async fn join_with_key(
+        &self,
+        lobby: &str,
+        key: &str,
+        body: Value,
+    ) -> Result<(String, String), ClientError> {
+        let joined = self
+            .call(
+                Method::POST,
+                &format!("/api/v1/lobbies/{lobby}/players"),
+                Some(key),
+                Some(&body),
+            )
+            .await?;
+        Ok((text(&joined["player_id"]), text(&joined["player_token"])))
+    }
+
+    /// Creates a profile: its key (shown this once).
+    pub async fn create_profile(&self, handle: &str) -> Result<String, ClientError> {
+        let body = json!({"handle": handle});
+        let created = self
+            .call(Method::POST, "/api/v1/profiles", None, Some(&body))
+            .await?;
+        Ok(text(&created["key"]))
+    }
+
     /// Adds a webhook to a lobby (host).
     pub async fn add_webhook(
         &self,

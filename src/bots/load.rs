@@ -24,6 +24,8 @@ pub struct Report {
     pub orders: u64,
     /// Table-talk messages stored (`--messages`).
     pub messages: u64,
+    /// With `--rated`: the games whose result carried every player's rating change.
+    pub rated: u64,
     pub steps: u64,
     pub rounds: u64,
     pub seconds: f64,
@@ -112,6 +114,11 @@ pub async fn run(args: LoadArgs) -> Result<Report, ClientError> {
         None => None,
     };
 
+    let rated = match args.rated {
+        true => Some(rated_games(&api, &tables, seated / tables.len().max(1)).await?),
+        false => None,
+    };
+
     // After the play's deliveries have settled, so that their records are counted too.
     let stored = stored_before.zip(stored_of(&args.server_pid));
     let mut tally = tally.lock().unwrap_or_else(|e| e.into_inner());
@@ -137,6 +144,9 @@ pub async fn run(args: LoadArgs) -> Result<Report, ClientError> {
             tally.messages,
             tally.messages as f64 / secs
         );
+    }
+    if let Some(rated) = rated {
+        println!("rated games: {rated} of {}", tally.games);
     }
     println!(
         "steps resolved: {} ({:.0}/s); rounds resolved: {} ({:.0}/s)",
@@ -210,6 +220,7 @@ pub async fn run(args: LoadArgs) -> Result<Report, ClientError> {
         games: tally.games,
         orders: tally.orders,
         messages: tally.messages,
+        rated: rated.unwrap_or(0),
         steps: tally.steps,
         rounds: tally.rounds,
         seconds: secs,
@@ -243,8 +254,13 @@ async fn seat(
         message: e.to_string(),
     })?;
     let (players, mut settings) = lobby(kind, args.players, args.max_rounds);
-    if let (true, Some(map)) = (args.messages, settings.as_object_mut()) {
-        map.insert("press".into(), json!("public"));
+    if let Some(map) = settings.as_object_mut() {
+        if args.messages {
+            map.insert("press".into(), json!("public"));
+        }
+        if args.rated {
+            map.insert("rated".into(), json!(true));
+        }
     }
     let (id, host) = {
         let _permit = gate.acquire().await.expect("the gate is never closed");
@@ -263,10 +279,18 @@ async fn seat(
     let mut seated = Vec::with_capacity(players);
     for seat in 0..players {
         let _permit = gate.acquire().await.expect("the gate is never closed");
-        seated.push(
-            api.join(&id, json!({"name": format!("Bot {seat}")}))
-                .await?,
-        );
+        let body = json!({"name": format!("Bot {seat}")});
+        let joined = match args.bound() {
+            true => {
+                // Unique for a run's seed (`LoadArgs::profiles`).
+                let key = api
+                    .create_profile(&format!("Bot {} {i} {seat}", args.seed))
+                    .await?;
+                api.join_with_key(&id, &key, body).await?
+            }
+            false => api.join(&id, body).await?,
+        };
+        seated.push(joined);
     }
     let _permit = gate.acquire().await.expect("the gate is never closed");
     api.start(&id, &host).await?;
@@ -274,6 +298,22 @@ async fn seat(
         id,
         players: seated,
     })
+}
+
+/// How many of the played lobbies finished rated: their result names a rating change for
+/// each of their `players` seats (read after the play, so not counted in its figures).
+async fn rated_games(api: &Api, tables: &[Table], players: usize) -> Result<u64, ClientError> {
+    let mut rated = 0;
+    for table in tables {
+        let lobby = api.lobby(&table.id).await?;
+        let changes = lobby["result"]["rating_changes"]
+            .as_array()
+            .map_or(0, Vec::len);
+        if players > 0 && changes == players {
+            rated += 1;
+        }
+    }
+    Ok(rated)
 }
 
 /// The deliveries the seating owes a webhook asking for `events`: one per join and one per

@@ -68,6 +68,24 @@ pub struct LoadArgs {
     /// are counted as errors.
     #[arg(long)]
     pub messages: bool,
+    /// Every seat bound to a profile: each bot gets a profile of its own (`POST
+    /// /api/v1/profiles`) and joins with its key (docs/identity.md), so that every step also
+    /// counts the seat's reliability. Their handles, `Bot {seed} {lobby} {seat}`, are taken
+    /// for good: a second run against the same server takes another `--seed`.
+    #[arg(long)]
+    pub profiles: bool,
+    /// Every lobby rated (`rated: true`, which needs every seat bound: implies `--profiles`),
+    /// so that every finished game also updates its players' ratings (docs/ratings.md). The
+    /// report counts the games whose result carried rating changes.
+    #[arg(long)]
+    pub rated: bool,
+}
+
+impl LoadArgs {
+    /// Whether the bots join with profile keys.
+    pub fn bound(&self) -> bool {
+        self.profiles || self.rated
+    }
 }
 
 /// How the bots learn that they owe an answer.

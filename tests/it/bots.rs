@@ -98,6 +98,8 @@ async fn the_load_generator_plays_every_game_to_the_end() {
             webhooks: false,
             webhook_events: Vec::new(),
             messages: false,
+            profiles: false,
+            rated: false,
         };
         let report = load::run(args).await.expect("load runs");
         let what = format!("{kind} {drive:?}");
@@ -129,6 +131,8 @@ async fn the_load_generator_plays_every_lobby_to_the_end_and_counts_what_it_saw(
             webhook_events: Vec::new(),
             // Polling bots also talk: a message before each answer.
             messages: drive == Drive::Poll,
+            profiles: false,
+            rated: false,
         };
         let report = load::run(args).await.expect("load runs");
         assert_eq!(report.games, 4, "{drive:?}");
@@ -188,6 +192,8 @@ async fn the_load_generators_webhooks_are_counted_for_the_seating_and_the_play_a
             .map(String::from)
             .to_vec(),
         messages: false,
+        profiles: false,
+        rated: false,
     };
     let report = load::run(args).await.expect("load runs");
     assert!(report.errors.is_empty(), "{:?}", report.errors);
@@ -291,5 +297,60 @@ async fn the_profile_bot_plays_every_seat_of_its_profile_from_one_stream() {
     }
     for lobby in lobbies {
         assert_eq!(api.lobby(&lobby).await.unwrap()["status"], "finished");
+    }
+}
+
+/// The load generator's profiles and ratings (docs/performance.md): with `--rated` every seat
+/// is joined with a profile key of its own and every lobby is rated, so that each finished
+/// game rates every player; with `--profiles` alone the seats are bound and unrated.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_load_generator_binds_every_seat_and_rates_every_game_when_asked() {
+    // As the load scripts run it: its address exempt from the limits on new lobbies and
+    // profiles, which it makes far faster than a person.
+    let mut options = herald::Options::default();
+    options.rates.rate_limit_exempt = vec![herald::http::client::net("127.0.0.0/8").unwrap()];
+    let (url, _dir) = server_with(options).await;
+    // A run's handles are made of its seed: each run here takes its own.
+    for (seed, game, players, rated) in [
+        (7, "crossing-swords", 3, true),
+        (8, "bst", 2, true),
+        (9, "crossing-swords", 3, false),
+    ] {
+        let args = LoadArgs {
+            url: url.clone(),
+            game: game.into(),
+            lobbies: 2,
+            players,
+            max_rounds: 3,
+            connections: 4,
+            strategy: Strategy::Random,
+            drive: Drive::Poll,
+            server_pid: Vec::new(),
+            database_processes: Vec::new(),
+            seed,
+            webhooks: false,
+            webhook_events: Vec::new(),
+            messages: false,
+            profiles: !rated,
+            rated,
+        };
+        let report = load::run(args).await.expect("load runs");
+        assert!(report.errors.is_empty(), "{game}: {:?}", report.errors);
+        assert_eq!(report.games, 2, "{game}");
+        assert_eq!(report.rated, if rated { 2 } else { 0 }, "{game}");
+        // Each bot's profile holds its seat, bound before the start.
+        let handle = format!("bot%20{seed}%201%200");
+        let profile: serde_json::Value = reqwest::get(format!("{url}/api/v1/profiles/{handle}"))
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        let games = profile["games"].as_array().expect("the profile's games");
+        assert_eq!(games.len(), 1, "{profile}");
+        assert_eq!(games[0]["holding"], "bound", "{profile}");
+        assert_eq!(games[0]["game"], game, "{profile}");
+        let ratings = profile["ratings"].as_array().map_or(0, Vec::len);
+        assert_eq!(ratings, usize::from(rated), "{profile}");
     }
 }

@@ -152,6 +152,57 @@ pub fn drew_with_count(drew: &BstEvent, next: &BstEvent) -> Option<String> {
     }
 }
 
+impl crate::rules::Event for BstEvent {
+    fn words(&self) -> String {
+        words(self)
+    }
+
+    fn audience(&self) -> Audience {
+        match self {
+            BstEvent::Drew { seat, .. } => Audience::Only(*seat),
+            BstEvent::TurnBegan { .. }
+            | BstEvent::DrewCount { .. }
+            | BstEvent::Discarded { .. }
+            | BstEvent::PoisonDamage { .. }
+            | BstEvent::PiercingSetAside { .. }
+            | BstEvent::PiercingReturned { .. }
+            | BstEvent::Revealed { .. }
+            | BstEvent::Replaced { .. }
+            | BstEvent::Paid { .. }
+            | BstEvent::Exchange { .. }
+            | BstEvent::OffBalanceRemoved { .. }
+            | BstEvent::Damage { .. }
+            | BstEvent::Healed { .. }
+            | BstEvent::OffBalanceSet { .. }
+            | BstEvent::OffBalanceCancelled
+            | BstEvent::Poisoned { .. }
+            | BstEvent::PoisonRemoved { .. }
+            | BstEvent::Charges { .. }
+            | BstEvent::TokenReturned { .. }
+            | BstEvent::PoolTokenRevealed { .. }
+            | BstEvent::HandRevealed { .. }
+            | BstEvent::TookFromDiscard { .. }
+            | BstEvent::Declined { .. }
+            | BstEvent::NothingHappens
+            | BstEvent::Revived { .. }
+            | BstEvent::TableCleared { .. }
+            | BstEvent::PoolExhausted
+            | BstEvent::KnockedOut { .. }
+            | BstEvent::Forfeited { .. }
+            | BstEvent::GameOver { .. } => Audience::Everyone,
+        }
+    }
+
+    /// A turn's start (T1: its draw, then poison) opens that round's log (L142-L150).
+    fn opens_round(&self) -> Option<u32> {
+        if let BstEvent::TurnBegan { round } = self {
+            Some(*round)
+        } else {
+            None
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -224,56 +275,5 @@ mod tests {
             Some("Mia draws B10 (hand 5, pool 20).")
         );
         assert_eq!(drew_with_count(&count, &drew), None);
-    }
-}
-
-impl crate::rules::Event for BstEvent {
-    fn words(&self) -> String {
-        words(self)
-    }
-
-    fn audience(&self) -> Audience {
-        match self {
-            BstEvent::Drew { seat, .. } => Audience::Only(*seat),
-            BstEvent::TurnBegan { .. }
-            | BstEvent::DrewCount { .. }
-            | BstEvent::Discarded { .. }
-            | BstEvent::PoisonDamage { .. }
-            | BstEvent::PiercingSetAside { .. }
-            | BstEvent::PiercingReturned { .. }
-            | BstEvent::Revealed { .. }
-            | BstEvent::Replaced { .. }
-            | BstEvent::Paid { .. }
-            | BstEvent::Exchange { .. }
-            | BstEvent::OffBalanceRemoved { .. }
-            | BstEvent::Damage { .. }
-            | BstEvent::Healed { .. }
-            | BstEvent::OffBalanceSet { .. }
-            | BstEvent::OffBalanceCancelled
-            | BstEvent::Poisoned { .. }
-            | BstEvent::PoisonRemoved { .. }
-            | BstEvent::Charges { .. }
-            | BstEvent::TokenReturned { .. }
-            | BstEvent::PoolTokenRevealed { .. }
-            | BstEvent::HandRevealed { .. }
-            | BstEvent::TookFromDiscard { .. }
-            | BstEvent::Declined { .. }
-            | BstEvent::NothingHappens
-            | BstEvent::Revived { .. }
-            | BstEvent::TableCleared { .. }
-            | BstEvent::PoolExhausted
-            | BstEvent::KnockedOut { .. }
-            | BstEvent::Forfeited { .. }
-            | BstEvent::GameOver { .. } => Audience::Everyone,
-        }
-    }
-
-    /// A turn's start (T1: its draw, then poison) opens that round's log (L142-L150).
-    fn opens_round(&self) -> Option<u32> {
-        if let BstEvent::TurnBegan { round } = self {
-            Some(*round)
-        } else {
-            None
-        }
     }
 }

@@ -77,6 +77,12 @@ pub fn words(event: &Event) -> String {
     }
 }
 
+impl crate::rules::Event for Event {
+    fn words(&self) -> String {
+        words(self)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -139,11 +145,5 @@ mod tests {
             words(&steal),
             "Ann's Taunt steals 2 VP from Bob (2 VP at the start of the turn, 1 Taunter)"
         );
-    }
-}
-
-impl crate::rules::Event for Event {
-    fn words(&self) -> String {
-        words(self)
     }
 }
