@@ -114,13 +114,15 @@ pub async fn run(args: LoadArgs) -> Result<Report, ClientError> {
         None => None,
     };
 
+    // After the play's deliveries have settled, so that their records are counted too.
+    let stored = stored_before.zip(stored_of(&args.server_pid));
+    let cpu_after = cpu_of(&args.server_pid);
+    let helpers_after: Vec<f64> = helpers.iter().map(|n| cpu_seconds_of_named(n)).collect();
+    // Counted once the play's CPU is read: these reads are the report's, not the play's.
     let rated = match args.rated {
         true => Some(rated_games(&api, &tables, seated / tables.len().max(1)).await?),
         false => None,
     };
-
-    // After the play's deliveries have settled, so that their records are counted too.
-    let stored = stored_before.zip(stored_of(&args.server_pid));
     let mut tally = tally.lock().unwrap_or_else(|e| e.into_inner());
     tally.latencies_us.sort_unstable();
     let secs = elapsed.as_secs_f64();
@@ -176,7 +178,7 @@ pub async fn run(args: LoadArgs) -> Result<Report, ClientError> {
     let errors: u64 = tally.errors.values().sum();
     println!("errors: {errors} {:?}", tally.errors);
     if let Some(before) = cpu_before
-        && let Some(after) = cpu_of(&args.server_pid)
+        && let Some(after) = cpu_after
     {
         let cpu = after - before;
         let processes = match args.server_pid.len() {
@@ -188,8 +190,8 @@ pub async fn run(args: LoadArgs) -> Result<Report, ClientError> {
             tally.orders as f64 / cpu.max(1e-9)
         );
         let mut total = cpu;
-        for (name, before) in helpers.iter().zip(&helpers_before) {
-            let used = cpu_seconds_of_named(name) - before;
+        for ((name, before), after) in helpers.iter().zip(&helpers_before).zip(&helpers_after) {
+            let used = after - before;
             total += used;
             println!("{name} CPU while playing: {used:.1} s");
         }
