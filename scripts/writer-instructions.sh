@@ -6,6 +6,7 @@
 #
 #   scripts/writer-instructions.sh [SERVER_BINARY [LOBBIES]]
 #   HERALD_GAME=bst HERALD_PLAYERS=2 scripts/writer-instructions.sh   # another game
+#   HERALD_LOAD_FLAGS=--rated scripts/writer-instructions.sh             # a feature on
 #
 # SERVER_BINARY defaults to target/production/herald (built if missing); the load generator is
 # HERALD_LOADGEN (default target/production/herald). To compare with an older server, drive both
@@ -28,7 +29,7 @@ for _ in $(seq 1 600); do
     sleep 0.2
 done
 orders=$("${HERALD_LOADGEN:-target/production/herald}" load --url "http://127.0.0.1:$port" \
-    --game "${HERALD_GAME:-crossing-swords}" --lobbies "$lobbies" --players "${HERALD_PLAYERS:-16}" --max-rounds 10 --connections 32 --drive poll |
+    --game "${HERALD_GAME:-crossing-swords}" --lobbies "$lobbies" --players "${HERALD_PLAYERS:-16}" --max-rounds 10 --connections 32 --drive poll ${HERALD_LOAD_FLAGS:-} |
     awk '/^orders accepted:/ {print $3}')
 kill -INT $server; wait $server 2>/dev/null || true
 writer=0 other=0 sha=0

@@ -89,6 +89,27 @@ async fn a_pool_has_a_leaderboard_page_linked_from_home_and_from_its_rated_lobbi
         let limited = visitor.get("/ratings/bst/humans?limit=1").await;
         assert_eq!(board_rows(&limited.html, "provisional").len(), 1);
 
+        // Each profile's page shows its rating, linked to its pool's board, with its latest
+        // changes each linked to its game; a profile without rated games says so.
+        let ann_page = visitor.get("/u/Ann").await;
+        assert_eq!(ann_page.status, StatusCode::OK);
+        let section = &ann_page.html[ann_page.html.find("id=\"ratings-h\"").unwrap()..];
+        let section = &section[..section.find("</section>").unwrap()];
+        assert!(
+            section.contains("id=\"rating-bst/humans\"><a href=\"/ratings/bst/humans\">"),
+            "{section}"
+        );
+        assert!(section.contains("3 rated games; provisional"), "{section}");
+        assert_eq!(section.matches("<li>").count(), 3, "{section}");
+        assert!(
+            section.contains(&format!("href=\"/lobbies/{last}\"")),
+            "{section}"
+        );
+        assert!(section.contains("1500? → "), "the first change: {section}");
+        let (_, _) = profile(&app, "Dee").await;
+        let dee = visitor.get("/u/Dee").await;
+        assert!(dee.html.contains("No rated games yet."), "{}", dee.html);
+
         // Ann and Bob settle after 23 and 24 games: listed first, without the mark, above every
         // provisional rating however high.
         for game in 0..20 {

@@ -1,5 +1,6 @@
-//! A profile's public page, `/u/{handle}` (docs/identity.md): who it is, its reliability
-//! record with every miss and its game, and its games.
+//! A profile's public page, `/u/{handle}` (docs/identity.md): who it is, its ratings with
+//! their latest changes (docs/ratings.md), its reliability record with every miss and its
+//! game, and its games.
 
 use askama::Template;
 use askama_web::WebTemplate;
@@ -26,6 +27,33 @@ pub struct MissLine {
     pub live: bool,
 }
 
+/// The profile's rating in one pool, with its latest changes.
+pub struct RatingLine {
+    /// The pool's name, its leaderboard's path (`bst/humans`).
+    pub pool: String,
+    /// The pool in words ("Blood Sweat and Tears, humans").
+    pub title: String,
+    /// The rating as shown (`1500?`, `1723`, `18.4`).
+    pub shown: String,
+    /// "1 rated game", "12 rated games".
+    pub games: String,
+    /// Still provisional (shown with a `?`).
+    pub provisional: bool,
+    pub changes: Vec<ChangeLine>,
+}
+
+/// One rated game's change: the game and the change in words (`1500? → 1662? (+162)`).
+pub struct ChangeLine {
+    pub lobby: String,
+    pub name: String,
+    pub live: bool,
+    pub when: String,
+    pub change: String,
+}
+
+/// How many of a pool's latest changes the page lists; the API lists them all.
+const CHANGES_SHOWN: usize = 10;
+
 /// A game the profile held a seat in.
 pub struct GameLine {
     pub lobby: String,
@@ -51,6 +79,7 @@ pub struct ProfilePage {
     pub excused: u32,
     pub score: u32,
     pub tier: &'static str,
+    pub ratings: Vec<RatingLine>,
     pub misses: Vec<MissLine>,
     pub games: Vec<GameLine>,
     /// The vacation not yet over ("Away from … until …").
@@ -104,6 +133,38 @@ pub async fn show_profile(
             }
         })
         .collect();
+    let ratings = view
+        .ratings
+        .iter()
+        .map(|r| {
+            let pool = r.entry.pool;
+            RatingLine {
+                pool: pool.to_string(),
+                title: format!("{}, {}", pool.game.title(), pool.kind.as_str()),
+                shown: r.shown.clone(),
+                games: match r.entry.games {
+                    1 => "1 rated game".into(),
+                    n => format!("{n} rated games"),
+                },
+                provisional: r.entry.provisional,
+                changes: r
+                    .history
+                    .iter()
+                    .take(CHANGES_SHOWN)
+                    .map(|h| {
+                        let (name, live) = name_of(h.lobby);
+                        ChangeLine {
+                            lobby: h.lobby.to_string(),
+                            name,
+                            live,
+                            when: h.ended_at.clone(),
+                            change: h.change.in_words(),
+                        }
+                    })
+                    .collect(),
+            }
+        })
+        .collect();
     let games = view
         .games
         .iter()
@@ -130,6 +191,7 @@ pub async fn show_profile(
         score: r.score,
         tier: r.tier.as_str(),
         handle: view.handle,
+        ratings,
         misses,
         games,
         away,
