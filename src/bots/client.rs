@@ -119,15 +119,7 @@ impl Api {
 
     /// Joins a lobby: (player id, player token).
     pub async fn join(&self, lobby: &str, body: Value) -> Result<(String, String), ClientError> {
-        let joined = self
-            .call(
-                Method::POST,
-                &format!("/api/v1/lobbies/{lobby}/players"),
-                None,
-                Some(&body),
-            )
-            .await?;
-        Ok((text(&joined["player_id"]), text(&joined["player_token"])))
+        self.join_as(lobby, None, body).await
     }
 
     /// Joins a lobby with a profile key, binding the seat: (player id, player token).
@@ -137,11 +129,20 @@ impl Api {
         key: &str,
         body: Value,
     ) -> Result<(String, String), ClientError> {
+        self.join_as(lobby, Some(key), body).await
+    }
+
+    async fn join_as(
+        &self,
+        lobby: &str,
+        key: Option<&str>,
+        body: Value,
+    ) -> Result<(String, String), ClientError> {
         let joined = self
             .call(
                 Method::POST,
                 &format!("/api/v1/lobbies/{lobby}/players"),
-                Some(key),
+                key,
                 Some(&body),
             )
             .await?;

@@ -230,24 +230,20 @@ pub(super) fn finished_result(
     }))
 }
 
-/// Every seat's player and place, and the outcome as JSON (null when the game has none).
 /// What a finished game tells a tournament: each player's place and, on a melee board, his
-/// final points.
+/// final points (both empty while the game runs).
+#[derive(Default)]
 struct Finish {
     places: Vec<(Uuid, u32)>,
     points: Vec<(Uuid, u32)>,
 }
 
 fn outcome_of<G: GameUi>(state: &str) -> Result<Finish, AppError> {
-    let none = Finish {
-        places: Vec::new(),
-        points: Vec::new(),
-    };
     let Some(state) = from_stored::<Option<G::State>>(state)? else {
-        return Ok(none);
+        return Ok(Finish::default());
     };
     let Some(outcome) = G::outcome(&state) else {
-        return Ok(none);
+        return Ok(Finish::default());
     };
     let ids = |pairs: Vec<(crate::rules::PlayerId, u32)>| {
         pairs.into_iter().map(|(id, n)| (id.0, n)).collect()

@@ -51,6 +51,11 @@ impl<'a> Run<'a> {
         self.s.fighters[seat.0].who.clone()
     }
 
+    /// Both combatants, in seat order, as a contest's events name them.
+    fn combatants(&self) -> [PlayerRef; 2] {
+        BOTH.map(|seat| self.who(seat))
+    }
+
     fn log(&mut self, e: Event) {
         self.events.push(e);
     }
@@ -975,10 +980,9 @@ impl<'a> Run<'a> {
                 }
             }
         }
-        let players = BOTH.map(|seat| self.who(seat));
         self.log(Event::GuessesRevealed {
             contest: c.number,
-            players,
+            players: self.combatants(),
             guesses: [dice[0].guesses.clone(), dice[1].guesses.clone()],
             lost: [
                 dice[0].lost.then_some(dice[0].face),
@@ -1120,10 +1124,9 @@ impl<'a> Run<'a> {
             cancelled: cancelled[i].clone(),
             irrelevant: irrelevant[i].clone(),
         });
-        let players = BOTH.map(|seat| self.who(seat));
         self.log(Event::ContestRevealed {
             contest: c.number,
-            players,
+            players: self.combatants(),
             dice: [dice[0].face, dice[1].face],
             lost: [dice[0].lost, dice[1].lost],
             cards,
@@ -1168,10 +1171,9 @@ impl<'a> Run<'a> {
             return;
         };
         let dice = self.dice(orders, c.guesses);
-        let players = BOTH.map(|seat| self.who(seat));
         self.log(Event::TieBreak {
             contest: c.number,
-            players,
+            players: self.combatants(),
             tie: t,
             dice: [dice[0].face, dice[1].face],
             guesses: [dice[0].guesses.clone(), dice[1].guesses.clone()],
