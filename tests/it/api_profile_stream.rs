@@ -53,7 +53,15 @@ impl Stream {
 
     /// The next event; panics if none comes within [`PATIENCE`] or the stream ends.
     pub async fn next(&mut self) -> Heard {
-        tokio::time::timeout(PATIENCE, async {
+        self.within(PATIENCE)
+            .await
+            .expect("an event within the patience")
+    }
+
+    /// The next event if one comes within `wait`; panics if the stream ends. (Reading a frame
+    /// is cancel-safe: a frame is taken off the body only when the read completes.)
+    pub async fn within(&mut self, wait: Duration) -> Option<Heard> {
+        tokio::time::timeout(wait, async {
             loop {
                 if let Some(end) = self.buffer.find("\n\n") {
                     let block: String = self.buffer.drain(..end + 2).collect();
@@ -74,7 +82,7 @@ impl Stream {
             }
         })
         .await
-        .expect("an event within the patience")
+        .ok()
     }
 }
 
@@ -109,6 +117,37 @@ async fn three_tables(app: &TestApp) -> (String, HashMap<String, Table>) {
         tables.insert(lobby, Table { game, opponent });
     }
     (bot, tables)
+}
+
+/// How often the opponents look for a prompt while the bot's stream is silent.
+const OPPONENTS_LOOK: Duration = Duration::from_millis(100);
+
+/// The bot's next event, while the opponents of the unfinished `tables` answer whatever they
+/// owe. A step may ask the opponent alone (a duel's opening, a decision), and then the bot's
+/// stream stays silent until the opponent answers: so the opponents answer as often as they
+/// owe, not once per event. Panics if nothing comes within [`PATIENCE`].
+async fn next_while_opponents_play(
+    stream: &mut Stream,
+    orders: &TestApp,
+    tables: &HashMap<String, Table>,
+    finished: &HashSet<String>,
+    rng: &mut rand::rngs::StdRng,
+) -> Heard {
+    let given_up = tokio::time::Instant::now() + PATIENCE;
+    loop {
+        for (lobby, table) in tables {
+            if !finished.contains(lobby) {
+                answer_if_owed(orders, lobby, &table.opponent, rng).await;
+            }
+        }
+        if let Some(event) = stream.within(OPPONENTS_LOOK).await {
+            return event;
+        }
+        assert!(
+            tokio::time::Instant::now() < given_up,
+            "an event within the patience"
+        );
+    }
 }
 
 /// Answers `token`'s prompt in `lobby` on `app` if it owes one and has sent nothing yet.
@@ -166,12 +205,8 @@ async fn play_out(streams: &TestApp, orders: &TestApp, bot: &str, tables: &HashM
     // What each lobby's last prompt was, to check none comes twice on one connection.
     let mut sent: HashSet<(String, String)> = HashSet::new();
     while finished.len() < tables.len() {
-        for (lobby, table) in tables {
-            if !finished.contains(lobby) {
-                answer_if_owed(orders, lobby, &table.opponent, &mut rng).await;
-            }
-        }
-        let event = stream.next().await;
+        let event =
+            next_while_opponents_play(&mut stream, orders, tables, &finished, &mut rng).await;
         match event.kind.as_str() {
             "prompt" => {
                 let lobby = event.data["lobby"].as_str().unwrap().to_string();
@@ -268,9 +303,18 @@ async fn the_profile_stream_on_one_process_hears_the_orders_sent_to_another() {
     assert_eq!(stream.next().await.kind, "seats");
     let (lobby, host) = b.create_lobby("bst", json!({"max_rounds": 1})).await;
     join_as(&b, &lobby, &bot, json!({})).await;
-    b.join(&lobby, json!({"name": "Late"})).await;
+    let (_, opponent) = b.join(&lobby, json!({"name": "Late"})).await;
     b.start(&lobby, &host).await;
-    let prompt = stream.next().await;
+    // The dealt opening may ask the other seat first: it answers, and the bot's turn comes.
+    let late = HashMap::from([(
+        lobby.clone(),
+        Table {
+            game: "bst",
+            opponent,
+        },
+    )]);
+    let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+    let prompt = next_while_opponents_play(&mut stream, &b, &late, &HashSet::new(), &mut rng).await;
     assert_eq!(prompt.kind, "prompt");
     assert_eq!(prompt.data["lobby"], lobby.as_str());
 }
