@@ -42,9 +42,16 @@ const BINDERS: &str = "SELECT g.player_id, g.profile_id, p.kind, g.ended_seq, \
 /// PostgreSQL: the rated profiles' rows locked (in one order), so that two lobbies finishing
 /// at once with a player in common rate him one after the other, each from the other's
 /// result; the second one's `rated_results.seq` is then the later.
+///
+/// `FOR NO KEY UPDATE`, not `FOR UPDATE`: a lobby's transaction has by then written rows
+/// that refer to its players' profiles (an owed step, a holding), and each such foreign key
+/// holds its profile's row `FOR KEY SHARE`, which only `FOR UPDATE` waits for. Two lobbies
+/// with a player in common finishing at once on two processes would each wait for the other's
+/// reference to him: a deadlock. No-key locks still wait for each other, so the ratings stay
+/// one after the other.
 const LOCK_PROFILES: &str = "SELECT id FROM profiles WHERE id IN \
     (SELECT profile_id FROM profile_games WHERE lobby_id = $1 AND binding = 'bound') \
-    ORDER BY id FOR UPDATE";
+    ORDER BY id FOR NO KEY UPDATE";
 
 const INSERT_RESULT: &str =
     "INSERT INTO rated_results (lobby_id, pool, ended_at) VALUES ($1, $2, $3) RETURNING seq";

@@ -28,6 +28,7 @@ mod api_profiles_secrecy;
 mod api_race;
 mod api_ratings;
 mod api_ratings_games;
+mod api_ratings_race;
 mod api_receipts;
 mod api_reliability;
 mod api_scale_of_styles;
