@@ -84,8 +84,14 @@ impl Host {
                 Ok(Caller::Host)
             );
         }
-        if let Some(token) = player_token
-            && let Ok(Caller::Player(p)) = identify(&snapshot, &Presented::new(Some(token)))
+        // A profile's credential that no longer works (a revoked key, an ended session) counts
+        // for nothing too.
+        let presented = match player_token {
+            Some(token) => self.presented(Some(token)).await.ok(),
+            None => None,
+        };
+        if let Some(presented) = presented
+            && let Ok(Caller::Player(p)) = identify(&snapshot, &presented)
         {
             viewer.player = Some(SeatedPlayer {
                 id: p.id,
@@ -111,11 +117,13 @@ impl Host {
         last: usize,
     ) -> Result<History, AppError> {
         let snapshot = self.snapshot(id).await?;
-        let viewer_seat = player_token.and_then(|token| {
-            match identify(&snapshot, &Presented::new(Some(token))) {
-                Ok(Caller::Player(p)) => Some(p.seat),
-                Ok(Caller::Host) | Err(_) => None,
-            }
+        let presented = match player_token {
+            Some(token) => self.presented(Some(token)).await.ok(),
+            None => None,
+        };
+        let viewer_seat = presented.and_then(|presented| match identify(&snapshot, &presented) {
+            Ok(Caller::Player(p)) => Some(p.seat),
+            Ok(Caller::Host) | Err(_) => None,
         });
         let all = self.store.steps(id, None).await?;
         let substitutes = substitutes::of(&snapshot, &all)?;

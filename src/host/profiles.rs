@@ -68,6 +68,19 @@ pub struct Signed {
     pub key_id: Uuid,
 }
 
+/// The prefix of a signed-in browser's seat credential ([`seat_credential`]).
+const SEAT_CREDENTIAL: &str = "hss_";
+
+/// What the pages present for a signed-in browser on a lobby's player routes, so that a
+/// seat bound to its profile (a tournament's or a challenge's game, a seat joined with the
+/// profile) is played there without its private link (docs/identity.md, "Seats that belong to
+/// someone"): the session's secret, marked as one. The pages make it from the session cookie
+/// for each request; it is never sent to the browser, and a profile key acts for the same
+/// seats.
+pub fn seat_credential(session_secret: &str) -> String {
+    format!("{SEAT_CREDENTIAL}{session_secret}")
+}
+
 fn unknown_key() -> AppError {
     AppError::unauthenticated(
         "unknown-token",
@@ -166,12 +179,22 @@ impl Host {
     }
 
     /// What a request's token presents to a lobby: a seat's or the host's token as it is, a
-    /// profile key as its profile (401 if unknown). Only a token with the profile prefix is
-    /// looked up.
+    /// profile key as its profile (401 if unknown), a signed-in browser's seat credential
+    /// ([`seat_credential`]) as its session's profile (401 once the session ended). Only a
+    /// token with one of those prefixes is looked up.
     pub(super) async fn presented(&self, token: Option<&str>) -> Result<Presented, AppError> {
         match token {
             Some(key) if is_profile_key(key) => {
                 Ok(Presented::profile(self.signed(Some(key)).await?.profile.id))
+            }
+            Some(credential) if let Some(secret) = credential.strip_prefix(SEAT_CREDENTIAL) => {
+                let session = self.session(secret).await?.ok_or_else(|| {
+                    AppError::unauthenticated(
+                        "signed-out",
+                        "This browser's sign-in has ended: sign in again to play your seat.",
+                    )
+                })?;
+                Ok(Presented::profile(session.profile.id))
             }
             _ => Ok(Presented::new(token)),
         }

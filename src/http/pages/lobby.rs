@@ -15,7 +15,7 @@ use super::posts::{self, Exports, Links};
 use super::prompt_form::Field;
 use super::round::{collecting, latest};
 use super::round_block::{RoundBlock, round_name, so_far};
-use super::session::{CheckedForm, Csrf, Role, Tokens, Transport, identity_cookie};
+use super::session::{CheckedForm, Csrf, Role, Transport, identity_cookie};
 use super::table::{PoolsTable, Standings, heading, names, show};
 use super::waiting::{step_phrase, waiting_line};
 use super::{Live, PageError, PagePath, again, base_url, lobby_id, see_other};
@@ -156,12 +156,8 @@ pub async fn show_lobby(
     let id = lobby_id(&id)?;
     let after = app.host.last_event_seq(id).await?;
     let lobby = app.host.lobby(id).await?;
-    let tokens = Tokens::of(&headers, id);
-    let viewer = app
-        .host
-        .viewer(id, tokens.host.as_deref(), tokens.player.as_deref())
-        .await?;
-    let player_token = viewer.player.as_ref().and(tokens.player.as_deref());
+    let (viewer, hold) = super::play::viewer_of(&app, id, &headers).await?;
+    let player_token = hold.as_ref().map(super::play::SeatHold::credential);
     // Only the rounds the page shows are read: the latest reveals and the charts' rounds.
     let record = latest(&app, &lobby, player_token, CHART_ROUNDS.max(RECENT_ROUNDS)).await?;
     let labels = record.labels;

@@ -33,12 +33,17 @@ fn forget_session_cookie() -> HeaderValue {
     HeaderValue::from_static("herald_session=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax")
 }
 
+/// This browser's session secret, if its cookie holds a well-formed one (live or not).
+pub(super) fn session_secret(headers: &HeaderMap) -> Option<&str> {
+    cookie(headers, SESSION_COOKIE).filter(|s| well_formed_key(s))
+}
+
 /// This browser's session, if its cookie names a live one.
 pub(super) async fn session_of(
     app: &AppState,
     headers: &HeaderMap,
 ) -> Result<Option<Session>, PageError> {
-    match cookie(headers, SESSION_COOKIE).filter(|s| well_formed_key(s)) {
+    match session_secret(headers) {
         Some(secret) => Ok(app.host.session(secret).await?),
         None => Ok(None),
     }
