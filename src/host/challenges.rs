@@ -30,6 +30,31 @@ pub struct ChallengeView {
     pub settings: Value,
 }
 
+/// How many of a profile's own challenges its page lists, newest first.
+pub const SENT_SHOWN: i64 = 20;
+
+/// A challenge a profile made, as its page lists it.
+#[derive(Clone, Debug)]
+pub struct SentChallenge {
+    pub id: Uuid,
+    /// The opponent's handle.
+    pub to: String,
+    pub game: String,
+    pub state: SentState,
+}
+
+/// Where a challenge a profile made stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SentState {
+    /// Not answered yet.
+    Waiting,
+    /// Accepted: the game's lobby.
+    Accepted(Uuid),
+    Declined,
+    /// Not answered within [`LAPSE_MILLIS`].
+    Lapsed,
+}
+
 fn unknown_challenge() -> AppError {
     AppError::not_found("unknown-challenge", "There is no such challenge.")
 }
@@ -77,6 +102,19 @@ impl Host {
         settings: Map<String, Value>,
     ) -> Result<Uuid, AppError> {
         let from = self.signed(key).await?.profile;
+        self.create_challenge_as(&from, game, opponent, settings)
+            .await
+    }
+
+    /// Profile `from` (a signed-in browser's, or a key's) challenges `opponent`, as
+    /// [`Host::create_challenge`] does.
+    pub async fn create_challenge_as(
+        &self,
+        from: &ProfileRow,
+        game: &str,
+        opponent: &str,
+        settings: Map<String, Value>,
+    ) -> Result<Uuid, AppError> {
         let settings = Value::Object(settings);
         Host::check_lobby_settings(game, &settings)?;
         let to = self
@@ -125,6 +163,31 @@ impl Host {
         Ok(views)
     }
 
+    /// The challenges `profile` made, newest first (at most [`SENT_SHOWN`]), each with where it
+    /// stands.
+    pub async fn challenges_from(&self, profile: Uuid) -> Result<Vec<SentChallenge>, AppError> {
+        let since = self.store.clock().now_millis() - LAPSE_MILLIS;
+        let mut sent = Vec::new();
+        for row in self.store.challenges_from(profile, SENT_SHOWN).await? {
+            let to = self.store.profile_by_id(row.to).await?;
+            let state = match (row.state, row.lobby) {
+                (ChallengeState::Accepted, Some(lobby)) => SentState::Accepted(lobby),
+                // Accepted, its lobby being made this instant.
+                (ChallengeState::Accepted, None) => SentState::Waiting,
+                (ChallengeState::Declined, _) => SentState::Declined,
+                (ChallengeState::Open, _) if row.created_at <= since => SentState::Lapsed,
+                (ChallengeState::Open, _) => SentState::Waiting,
+            };
+            sent.push(SentChallenge {
+                id: row.id,
+                to: to.map_or_else(String::new, |to| to.handle),
+                game: row.game,
+                state,
+            });
+        }
+        Ok(sent)
+    }
+
     /// The challenge `id` to the profile `key` names, still open (404, 403, 409 otherwise).
     async fn open_challenge(
         &self,
@@ -132,6 +195,15 @@ impl Host {
         id: &str,
     ) -> Result<(ChallengeRow, ProfileRow), AppError> {
         let me = self.signed(key).await?.profile;
+        self.open_challenge_to(me, id).await
+    }
+
+    /// The challenge `id` to profile `me`, still open (404, 403, 409 otherwise).
+    async fn open_challenge_to(
+        &self,
+        me: ProfileRow,
+        id: &str,
+    ) -> Result<(ChallengeRow, ProfileRow), AppError> {
         let id = Uuid::parse_str(id).map_err(|_| unknown_challenge())?;
         let row = self
             .store
@@ -155,6 +227,17 @@ impl Host {
     /// and the opponent in the second, both bound. Returns the lobby's id.
     pub async fn accept_challenge(&self, key: Option<&str>, id: &str) -> Result<Uuid, AppError> {
         let (row, me) = self.open_challenge(key, id).await?;
+        self.accept(row, me).await
+    }
+
+    /// Profile `me` (a signed-in browser's) accepts challenge `id`, as
+    /// [`Host::accept_challenge`] does.
+    pub async fn accept_challenge_as(&self, me: ProfileRow, id: &str) -> Result<Uuid, AppError> {
+        let (row, me) = self.open_challenge_to(me, id).await?;
+        self.accept(row, me).await
+    }
+
+    async fn accept(&self, row: ChallengeRow, me: ProfileRow) -> Result<Uuid, AppError> {
         let since = self.store.clock().now_millis() - LAPSE_MILLIS;
         // Claimed first, so that it is accepted once however often the request comes.
         if !self
@@ -196,6 +279,16 @@ impl Host {
     /// The opponent declines.
     pub async fn decline_challenge(&self, key: Option<&str>, id: &str) -> Result<(), AppError> {
         let (row, _) = self.open_challenge(key, id).await?;
+        self.decline(row).await
+    }
+
+    /// Profile `me` (a signed-in browser's) declines challenge `id`.
+    pub async fn decline_challenge_as(&self, me: ProfileRow, id: &str) -> Result<(), AppError> {
+        let (row, _) = self.open_challenge_to(me, id).await?;
+        self.decline(row).await
+    }
+
+    async fn decline(&self, row: ChallengeRow) -> Result<(), AppError> {
         let since = self.store.clock().now_millis() - LAPSE_MILLIS;
         match self
             .store

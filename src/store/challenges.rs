@@ -62,6 +62,10 @@ const OPEN_TO: &str = concat!(
     columns!(),
     "WHERE to_profile = $1 AND state = 'open' AND created_at > $2 ORDER BY created_at, id"
 );
+const FROM: &str = concat!(
+    columns!(),
+    "WHERE from_profile = $1 ORDER BY created_at DESC, id LIMIT $2"
+);
 const SETTLE: &str = "UPDATE challenges SET state = $1, lobby_id = $2 WHERE id = $3 \
     AND state = 'open' AND created_at > $4 RETURNING from_profile, to_profile";
 
@@ -130,6 +134,24 @@ impl Store {
                 Ok(sqlx::query(OPEN_TO)
                     .bind(profile.to_string())
                     .bind(since)
+                    .fetch_all(&self.pool)
+                    .await?)
+            })
+            .await?;
+        rows.iter().map(challenge_of).collect()
+    }
+
+    /// The latest `limit` challenges `profile` made, in any state, newest first.
+    pub async fn challenges_from(
+        &self,
+        profile: Uuid,
+        limit: i64,
+    ) -> Result<Vec<ChallengeRow>, StoreError> {
+        let rows = self
+            .within(async {
+                Ok(sqlx::query(FROM)
+                    .bind(profile.to_string())
+                    .bind(limit)
                     .fetch_all(&self.pool)
                     .await?)
             })

@@ -74,6 +74,7 @@ mod pages_browser_votes;
 mod pages_bst;
 mod pages_bst_forms;
 mod pages_bst_posts;
+mod pages_challenges;
 mod pages_client;
 mod pages_contests;
 mod pages_deadlines;

@@ -82,6 +82,9 @@ pub struct MePage {
     /// The vacation form (signed in; `vacation_form.rs`).
     pub vacation: Option<super::vacation_shown::VacationShown>,
     pub vacation_error: Option<String>,
+    /// The challenges to the profile and those it made (signed in; `challenge_forms.rs`).
+    pub challenges: Option<super::challenge_forms::ChallengesShown>,
+    pub challenge_error: Option<String>,
 }
 
 pub(super) async fn me_page(
@@ -105,6 +108,8 @@ pub(super) async fn me_page(
         ways,
         vacation: None,
         vacation_error: None,
+        challenges: None,
+        challenge_error: None,
     };
     if let Some(session) = session {
         let held = app.host.credentials(session.profile.id).await?;
@@ -128,6 +133,11 @@ pub(super) async fn me_page(
             .collect();
         let vacation = app.host.vacation_of(session.profile.id).await?;
         page.vacation = Some(super::vacation_shown::VacationShown::of(&vacation));
+        let received = app.host.challenges_to(session.profile.id).await?;
+        let sent = app.host.challenges_from(session.profile.id).await?;
+        page.challenges = Some(super::challenge_forms::ChallengesShown::of(
+            &received, &sent,
+        ));
         page.handle = Some(session.profile.handle);
     }
     Ok(page)

@@ -3,6 +3,7 @@
 //! and answers with a 303 to the page to look at next, or with the same form again and a
 //! message. Handlers only translate between HTTP and the [`crate::host::Host`].
 
+mod challenge_forms;
 mod chart;
 pub mod chips;
 pub mod cite;
@@ -183,6 +184,12 @@ pub fn routes(state: &AppState) -> Router<AppState> {
         .route("/me/vacation", post(vacation_form::declare))
         .route("/me/vacation/end", post(vacation_form::end))
         .route("/u/{handle}", get(profile_page::show_profile))
+        .route("/u/{handle}/challenge", post(challenge_forms::challenge))
+        .route("/me/challenges/{id}/accept", post(challenge_forms::accept))
+        .route(
+            "/me/challenges/{id}/decline",
+            post(challenge_forms::decline),
+        )
         .merge(sign_in_routes::routes())
         .route("/tournaments/{id}", get(tournament_page::show_tournament))
         .route("/ratings/{game}/{kind}", get(leaderboard::show_leaderboard))

@@ -6,6 +6,8 @@ use askama::Template;
 use askama_web::WebTemplate;
 use axum::extract::State;
 
+use super::challenge_forms::ChallengeOffer;
+use super::session::Csrf;
 use super::{Live, PageError, PagePath};
 use crate::host::timing::rfc3339;
 use crate::http::AppState;
@@ -84,6 +86,9 @@ pub struct ProfilePage {
     pub games: Vec<GameLine>,
     /// The vacation not yet over ("Away from … until …").
     pub away: Option<String>,
+    pub csrf: String,
+    /// The challenge form, for a browser signed in as another profile (`challenge_forms.rs`).
+    pub challenge: Option<ChallengeOffer>,
 }
 
 /// GET /u/{handle}.
@@ -91,18 +96,30 @@ pub async fn show_profile(
     State(app): State<AppState>,
     PagePath(handle): PagePath<String>,
     headers: axum::http::HeaderMap,
+    Csrf(csrf): Csrf,
 ) -> Result<ProfilePage, PageError> {
-    let (view, owed) = app.host.profile_record(&handle).await?;
-    let (own, away) = {
-        let session = super::me_page::session_of(&app, &headers).await?;
+    profile_page(&app, &headers, &handle, csrf).await
+}
+
+/// The page of profile `handle`, as this browser sees it.
+pub(super) async fn profile_page(
+    app: &AppState,
+    headers: &axum::http::HeaderMap,
+    handle: &str,
+    csrf: String,
+) -> Result<ProfilePage, PageError> {
+    let (view, owed) = app.host.profile_record(handle).await?;
+    let (own, away, challenge) = {
+        let session = super::me_page::session_of(app, headers).await?;
         let vacation = app.host.vacation_of_handle(&view.handle).await?;
         let away = vacation
             .vacation
             .map(|v| format!("Away from {} until {}", v.from, v.until));
-        (
-            session.is_some_and(|s| s.profile.handle == view.handle),
-            away,
-        )
+        let own = session
+            .as_ref()
+            .is_some_and(|s| s.profile.handle == view.handle);
+        let challenge = (session.is_some() && !own).then(ChallengeOffer::new);
+        (own, away, challenge)
     };
     let name_of = |lobby: uuid::Uuid| {
         view.games
@@ -195,5 +212,7 @@ pub async fn show_profile(
         misses,
         games,
         away,
+        csrf,
+        challenge,
     })
 }
