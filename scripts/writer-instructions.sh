@@ -19,7 +19,7 @@ cd "$(dirname "$0")/.."
 server_bin=${1:-target/production/herald} lobbies=${2:-40} port=3231
 command -v valgrind >/dev/null || { echo "valgrind is needed (Debian: valgrind)" >&2; exit 2; }
 work=$(mktemp -d)
-trap 'kill $server 2>/dev/null || true; rm -rf "$work"' EXIT
+trap 'kill $server 2>/dev/null || true; [ -n "${HERALD_KEEP:-}" ] || rm -rf "$work"' EXIT
 HERALD_RATE_LIMIT_EXEMPT=127.0.0.1 RUST_LOG=warn valgrind --tool=callgrind --separate-threads=yes \
     --callgrind-out-file="$work/cg.out.%p" "$server_bin" --bind 127.0.0.1:$port \
     --database-url "sqlite://$work/herald.db?mode=rwc" > "$work/server.log" 2>&1 &
@@ -32,19 +32,21 @@ orders=$("${HERALD_LOADGEN:-target/production/herald}" load --url "http://127.0.
     --game "${HERALD_GAME:-crossing-swords}" --lobbies "$lobbies" --players "${HERALD_PLAYERS:-16}" --max-rounds 10 --connections 32 --drive poll ${HERALD_LOAD_FLAGS:-} |
     awk '/^orders accepted:/ {print $3}')
 kill -INT $server; wait $server 2>/dev/null || true
-writer=0 other=0 sha=0
+writer=0 other=0 sha=0 rating=0
 for f in "$work"/cg.out.*-*; do
     total=$(awk '/^(summary|totals):/ {print $2; exit}' "$f")
-    if grep -q 'write_loop\|sqlite_writer::run_job\|sqlite_engine::apply' "$f"; then
+    if grep -q 'store::writer::run_job\|store::writer::write_loop\|sqlite_engine::apply' "$f"; then
         writer=$((writer + ${total:-0}))
-        # awk stops reading at the first match: the annotator's broken pipe is expected.
-        sha=$(callgrind_annotate --inclusive=yes "$f" 2>/dev/null |
-            awk '/sha2::sha256::compress256/ {gsub(",", "", $1); print $1; exit}' || true)
+        inclusive=$(callgrind_annotate --inclusive=yes "$f" 2>/dev/null || true)
+        sha=$(awk '/sha2::sha256::compress256/ {gsub(",", "", $1); print $1; exit}' <<<"$inclusive")
+        # A finished rated game's rating, all of it: the binders' read, the arithmetic, the rows.
+        rating=$(awk '/store::rating_rows::write_sqlite/ {gsub(",", "", $1); print $1; exit}' <<<"$inclusive")
     else
         other=$((other + ${total:-0}))
     fi
 done
-awk -v w="$writer" -v o="$other" -v s="${sha:-0}" -v n="$orders" 'BEGIN {
+awk -v w="$writer" -v o="$other" -v s="${sha:-0}" -v r="${rating:-0}" -v n="$orders" 'BEGIN {
     printf "orders accepted: %d\n", n
     printf "instructions per order: writer %.0f (of which SHA-256, portable code: %.0f), other threads %.0f\n", w / n, s / n, o / n
+    printf "rating finished games, per order: %.0f, %.2f%% of all threads\n", r / n, 100 * r / (w + o)
 }'

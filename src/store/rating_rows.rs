@@ -181,7 +181,10 @@ fn change_rows(seq: i64, decided: &Decided, changes: &[RatingChange<Uuid>]) -> V
         .collect()
 }
 
-/// Rates `finish` of lobby `lobby` on SQLite, inside the writer's transaction.
+/// Rates `finish` of lobby `lobby` on SQLite, inside the writer's transaction. Kept out of
+/// line (it runs once per game) so that an instruction count can name its whole cost
+/// (`scripts/writer-instructions.sh`, docs/performance.md).
+#[inline(never)]
 pub(super) fn write_sqlite(
     conn: &rusqlite::Connection,
     lobby: &str,
