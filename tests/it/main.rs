@@ -92,6 +92,7 @@ mod pages_record;
 mod pages_rules;
 mod pages_sign_in_mail;
 mod pages_talk;
+mod pages_tournaments;
 mod pages_waiting;
 mod pages_weight;
 mod ratings_props;
