@@ -70,6 +70,7 @@ mod pages_browser_ratings;
 mod pages_browser_record;
 mod pages_browser_sos;
 mod pages_browser_talk;
+mod pages_browser_tournaments;
 mod pages_browser_votes;
 mod pages_bst;
 mod pages_bst_forms;
