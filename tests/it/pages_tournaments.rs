@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 
 use crate::api_profiles::profile;
 use crate::api_tournaments::{Tournament, create, finish_round, view};
-use crate::pages_client::{Page, Visitor};
+use crate::pages_client::{HOSTILE, Page, Visitor, assert_escaped};
 use crate::support::{TestApp, apps};
 
 /// A Swiss of BST duels, as the form sends it.
@@ -203,6 +203,16 @@ async fn a_director_creates_a_swiss_from_the_form_and_lands_on_the_panel() {
         assert!(!list.html.contains(&t.director));
         let own = director.get(&format!("/tournaments/{}", t.id)).await;
         assert!(own.html.contains("id=\"director-link\""));
+        // Followed while it runs: polled with the script, reloaded every 30 s without it.
+        assert!(page.html.contains("data-stamp=\""), "{}", page.html);
+        assert!(
+            page.html
+                .contains("<noscript><meta http-equiv=\"refresh\" content=\"30\">")
+        );
+        assert!(
+            !panel.html.contains("http-equiv=\"refresh\""),
+            "the panel answers forms"
+        );
     }
 }
 
@@ -307,6 +317,26 @@ async fn bad_input_comes_back_as_the_form_with_the_reason_and_writes_nothing() {
 }
 
 #[tokio::test]
+async fn a_hostile_tournament_name_stays_text_on_the_pages_and_in_the_post() {
+    for app in apps().await {
+        let t = create(
+            &app,
+            json!({"game": "bst", "name": HOSTILE, "format": "knockout"}),
+        )
+        .await;
+        let mut walk_in = Visitor::new(&app);
+        for path in [format!("/tournaments/{}", t.id), "/tournaments".to_owned()] {
+            let page = walk_in.get(&path).await;
+            assert_eq!(page.status, StatusCode::OK, "{path}");
+            assert_escaped(&page);
+        }
+        let page = walk_in.get(&format!("/tournaments/{}", t.id)).await;
+        let post = textarea(&page, "tournament-standings-bb");
+        assert!(!post.contains("[b]x[/b]"), "BBCode escaped: {post}");
+    }
+}
+
+#[tokio::test]
 async fn a_signed_in_profile_enters_and_withdraws_from_the_page() {
     for app in apps().await {
         let t = create(
@@ -324,6 +354,9 @@ async fn a_signed_in_profile_enters_and_withdraws_from_the_page() {
         assert_eq!(refused.status, StatusCode::UNAUTHORIZED);
         assert!(html(&refused));
         assert!(entrants(&view(&app, &t).await).is_empty());
+
+        // A refusal answers a form: no reload that would GET the form's address.
+        assert!(!refused.html.contains("http-equiv=\"refresh\""));
 
         let (mut ann, _) = signed_in(&app, "Ann Entrant").await;
         let page = ann.get(&path).await;

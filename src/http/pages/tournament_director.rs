@@ -48,9 +48,8 @@ pub(super) async fn director_token(
     let token = cookie(headers, &cookie_name(id)).map(str::to_owned);
     match app.host.check_director(id, token.as_deref()).await {
         Ok(()) => Ok(token.unwrap_or_default()),
-        Err(AppError::NotFound { code, message }) => {
-            Err(PageError(AppError::NotFound { code, message }))
-        }
+        // No such tournament, or a store that failed, is not a question of who asks.
+        Err(error @ (AppError::NotFound { .. } | AppError::Internal(_))) => Err(PageError(error)),
         Err(_) => Err(PageError(AppError::unauthenticated(
             "director-only",
             "This page is for the tournament's director. Open the private link you were given when you created the tournament.",
@@ -170,11 +169,15 @@ pub async fn continue_as_director(
     transport: Transport,
 ) -> Result<Response, PageError> {
     let id = tournament_id(&id)?;
-    if app.host.check_director(id, Some(&token)).await.is_err() {
-        return Err(PageError(AppError::not_found(
-            "unknown-token",
-            "This private link does not belong to this tournament. Ask whoever sent it for a new one.",
-        )));
+    match app.host.check_director(id, Some(&token)).await {
+        Ok(()) => {}
+        Err(error @ AppError::Internal(_)) => return Err(PageError(error)),
+        Err(_) => {
+            return Err(PageError(AppError::not_found(
+                "unknown-token",
+                "This private link does not belong to this tournament. Ask whoever sent it for a new one.",
+            )));
+        }
     }
     let mut response = see_other(
         &format!("/tournaments/{id}/director"),
