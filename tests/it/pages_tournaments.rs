@@ -408,6 +408,34 @@ async fn a_signed_in_profile_enters_and_withdraws_from_the_page() {
             "{}",
             page.html
         );
+        // Her game of the round is linked, unless she has the bye.
+        let v = view(&app, &t).await;
+        let mine = v["rounds"][0]["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|g| {
+                g["players"]
+                    .as_array()
+                    .unwrap()
+                    .contains(&json!("Ann Entrant"))
+            });
+        assert_eq!(
+            page.html.contains("id=\"your-game\""),
+            mine.is_some(),
+            "{}",
+            page.html
+        );
+        if let Some(game) = mine {
+            let lobby = game["lobby"].as_str().unwrap();
+            assert!(
+                page.html.contains(&format!(
+                    "Your game of round 1: <a href=\"/lobbies/{lobby}\">"
+                )),
+                "{}",
+                page.html
+            );
+        }
         let page = ann.post(&format!("{path}/withdraw"), &[]).await;
         assert_eq!(
             page.status,

@@ -9,6 +9,8 @@ use crate::tournament::Format;
 pub struct GameLine {
     pub lobby: String,
     pub players: String,
+    /// Who plays it, one handle each.
+    pub seats: Vec<String>,
     pub result: String,
 }
 
@@ -50,6 +52,7 @@ pub fn round_lines(view: &TournamentView) -> Vec<RoundLines> {
                 .map(|g| GameLine {
                     lobby: g.lobby.to_string(),
                     players: g.players.join(" v "),
+                    seats: g.players.clone(),
                     result: g.result.as_ref().map(result_line).unwrap_or_default(),
                 })
                 .collect(),

@@ -18,7 +18,7 @@ use super::posts::Exports;
 use super::session::Csrf;
 use super::tournament_director::director_token;
 use super::tournament_lines::{
-    RoundLines, StandingLine, format_name, progress, round_lines, standing_lines,
+    GameLine, RoundLines, StandingLine, format_name, progress, round_lines, standing_lines,
 };
 use super::{Live, PageError, PagePath, base_url};
 use crate::http::AppState;
@@ -31,6 +31,8 @@ pub struct YourEntry {
     pub handle: Option<String>,
     pub entered: bool,
     pub withdrawn: bool,
+    /// The game of the round in play that seats this profile: (round, its line).
+    pub game: Option<(i64, GameLine)>,
 }
 
 #[derive(Template, WebTemplate)]
@@ -86,6 +88,14 @@ pub(super) async fn tournament_page(
         if let Some(entry) = app.host.tournament_entry(id, session.profile.id).await? {
             you.entered = true;
             you.withdrawn = entry.withdrawn;
+            // Games name their players by the entries' handles, as `entry` does.
+            you.game = round_lines(&view).into_iter().next().and_then(|r| {
+                let round = r.round;
+                r.games
+                    .into_iter()
+                    .find(|g| g.seats.contains(&entry.handle))
+                    .map(|g| (round, g))
+            });
         }
         you.handle = Some(session.profile.handle);
     }
