@@ -3,14 +3,15 @@
 //! profiles enter through the API as their scripts would, the director starts each round from
 //! the panel, and the games are ended by the director as their host through the API. A
 //! visitor's tournament page follows all of it without reloading, ends on the final
-//! standings, and its standings post is copied to the clipboard and pasted back.
+//! standings, and its standings post is copied to the clipboard and pasted back. Without
+//! JavaScript, the same is done by forms alone: create, enter, start a round.
 
 use fantoccini::{Client, Locator};
 use serde_json::{Value, json};
 
 use crate::pages_browser::{
-    assert_page_marked, browser_available, goto, mark_page, submit_form, wait_for, wait_for_text,
-    wait_until, with_browsers_serving,
+    Script, assert_page_marked, browser_available, goto, mark_page, submit_form, wait_for,
+    wait_for_text, wait_until, with_browsers_each, with_browsers_serving,
 };
 use crate::pages_browser_phone::{copy_post, fits_360};
 
@@ -28,6 +29,19 @@ async fn a_director_runs_a_swiss_from_a_phone_and_the_page_follows_it_live() {
         &["director", "visitor"],
         herald::Options::default(),
         run_swiss,
+    )
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn without_javascript_a_director_creates_enters_and_starts_a_round_by_forms() {
+    if !browser_available() {
+        return;
+    }
+    with_browsers_each(
+        &[("plain", Script::Off), ("script", Script::On)],
+        herald::Options::default(),
+        by_forms,
     )
     .await;
 }
@@ -253,5 +267,109 @@ async fn run_swiss(base: &str, clients: &[Client]) -> Result<(), String> {
         &format!("{base}/tournaments/{id}"),
     )
     .await;
+    Ok(())
+}
+
+/// The plain browser (no script) is the director and an entrant; the other only stands in
+/// for the entrants' scripts and the games' ends.
+async fn by_forms(base: &str, clients: &[Client]) -> Result<(), String> {
+    let [plain, script] = clients else {
+        return Err("two browsers".into());
+    };
+    goto(plain, &format!("{base}/tournaments/new")).await;
+    wait_for(plain, "#tournament-name")
+        .await
+        .send_keys("Plain Swiss")
+        .await
+        .unwrap();
+    plain
+        .find(Locator::Css("#game"))
+        .await
+        .unwrap()
+        .select_by_value("bst")
+        .await
+        .unwrap();
+    wait_for(plain, "#rounds")
+        .await
+        .send_keys("1")
+        .await
+        .unwrap();
+    submit_form(plain, "#create-tournament").await;
+    wait_for(plain, "#created-notice").await;
+    let url = plain.current_url().await.unwrap();
+    let id = url
+        .path()
+        .strip_prefix("/tournaments/")
+        .and_then(|rest| rest.strip_suffix("/director"))
+        .ok_or(format!("the form led to {url}"))?
+        .to_owned();
+    let private = wait_for(plain, "#private-link")
+        .await
+        .prop("value")
+        .await
+        .unwrap()
+        .unwrap_or_default();
+    let token = private.rsplit_once("/as/").map(|(_, t)| t.to_owned());
+    let token = token.ok_or(format!("no private link: {private:?}"))?;
+
+    goto(script, &format!("{base}/")).await;
+    let mut keys = Vec::new();
+    for handle in ["Eli", "Fay", "Gus"] {
+        let made = call(
+            script,
+            "POST",
+            "/api/v1/profiles",
+            "",
+            json!({"handle": handle}),
+        )
+        .await;
+        keys.push(made["key"].as_str().ok_or(format!("{made}"))?.to_owned());
+    }
+    for key in &keys[1..] {
+        let path = format!("/api/v1/tournaments/{id}/entrants");
+        call(script, "POST", &path, key, json!({})).await;
+    }
+
+    // Eli signs in on the plain browser and enters by the form.
+    // The sign-in link answers with a redirect to `/me`.
+    plain
+        .goto(&format!("{base}/me/as/{}", keys[0]))
+        .await
+        .unwrap();
+    wait_for_text(plain, "Signed in as").await;
+    goto(plain, &format!("{base}/tournaments/{id}")).await;
+    if !plain
+        .source()
+        .await
+        .unwrap()
+        .contains("http-equiv=\"refresh\"")
+    {
+        return Err("a followed page without script does not reload itself".into());
+    }
+    submit_form(plain, "#enter").await;
+    wait_for(plain, "#entered").await;
+
+    // The director starts the round from the panel.
+    goto(plain, &format!("{base}/tournaments/{id}/director")).await;
+    submit_form(plain, "#start-round").await;
+    wait_for_text(plain, "Round 1: its games").await;
+    end_round(script, &id, &token).await?;
+    goto(plain, &format!("{base}/tournaments/{id}")).await;
+    wait_for_text(plain, "Finished").await;
+    let rows = plain
+        .find_all(Locator::Css("#standings tbody tr"))
+        .await
+        .unwrap();
+    if rows.len() != 3 {
+        return Err(format!("{} standings rows", rows.len()));
+    }
+    if plain
+        .source()
+        .await
+        .unwrap()
+        .contains("http-equiv=\"refresh\"")
+    {
+        return Err("a finished tournament's page still reloads itself".into());
+    }
     Ok(())
 }
