@@ -142,6 +142,43 @@
   tick();
   setInterval(tick, 1000);
 
+  // A tournament's pages poll its stamp (docs/tournaments.md, "The pages"): a tournament has
+  // no event stream of its own, and following each game's would take a connection per game.
+  // When the stamp moves (a game finished, a round started, someone entered), the page fetches
+  // itself and swaps its main content in; a finished tournament's page carries no stamp, and
+  // the polling stops there. As below, the page never navigates by itself.
+  var followTournament = function () {
+    var stopped = false;
+    var poll = function () {
+      var mark = document.querySelector("#tournament-live[data-tournament]");
+      if (stopped || !mark) return;
+      var path = window.location.pathname;
+      fetch("/tournaments/" + mark.dataset.tournament + "/stamp", { credentials: "same-origin" })
+        .then(function (r) { return r.ok ? r.text() : null; })
+        .then(function (stamp) {
+          if (stopped || stamp === null || stamp === mark.dataset.stamp) return null;
+          return fetch(path, { credentials: "same-origin", headers: { "Accept": "text/html" } })
+            .then(function (r) { return r.ok ? r.text() : null; })
+            .then(function (html) {
+              if (html === null || stopped) return;
+              var fresh = new DOMParser().parseFromString(html, "text/html");
+              var next = fresh.getElementById("main");
+              if (!next) return;
+              main.innerHTML = next.innerHTML;
+              document.title = fresh.title;
+              bind(main);
+            });
+        })
+        .catch(function () {})
+        .then(function () { if (!stopped) setTimeout(poll, 5000); });
+    };
+    var stop = function () { stopped = true; };
+    window.addEventListener("beforeunload", stop);
+    window.addEventListener("pagehide", stop);
+    setTimeout(poll, 5000);
+  };
+  if (main && document.querySelector("#tournament-live[data-tournament]")) followTournament();
+
   // Live updates from the lobby's event stream. Someone joining or submitting refreshes the
   // marked regions in place (a half-filled form is kept); anything else replaces the whole of
   // the page's main content. Either way the page fetches itself and swaps content in: it never

@@ -168,5 +168,10 @@ mod tests {
             loggable_path("/my-games/as/0a1b2c3d4e5f"),
             "/my-games/as/<token>"
         );
+        // And a tournament's private director link (`pages/tournament_director.rs`).
+        assert_eq!(
+            loggable_path("/tournaments/6f1c1c9e-0000-4000-8000-000000000000/as/83ff8900"),
+            "/tournaments/6f1c1c9e-0000-4000-8000-000000000000/as/<token>"
+        );
     }
 }

@@ -55,7 +55,7 @@ async fn next_round(app: &TestApp, t: &Tournament) -> crate::support::Reply {
     .await
 }
 
-async fn view(app: &TestApp, t: &Tournament) -> Value {
+pub(crate) async fn view(app: &TestApp, t: &Tournament) -> Value {
     let reply = app
         .get(&format!("/api/v1/tournaments/{}", t.id), None)
         .await;
@@ -106,7 +106,7 @@ async fn end_duel(app: &TestApp, t: &Tournament, lobby: &str, winner: Option<&st
 }
 
 /// Ends every unfinished game of the current round, the first-named player winning.
-async fn finish_round(app: &TestApp, t: &Tournament) {
+pub(crate) async fn finish_round(app: &TestApp, t: &Tournament) {
     let v = view(app, t).await;
     for game in current_round(&v)["games"].as_array().unwrap() {
         if game["result"].is_null() {

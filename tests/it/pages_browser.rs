@@ -234,7 +234,7 @@ pub(crate) async fn goto(client: &Client, url: &str) {
 }
 
 /// Leaves a mark in the open page's script state, which any load of a document erases.
-async fn mark_page(client: &Client, mark: u32) {
+pub(crate) async fn mark_page(client: &Client, mark: u32) {
     client
         .execute("window.heraldTestMark = arguments[0];", vec![json!(mark)])
         .await
@@ -285,7 +285,7 @@ pub(crate) async fn wait_until(
 }
 
 /// The page still holds its mark: it updated in place, and never navigated by itself.
-async fn assert_page_marked(client: &Client, mark: u32) {
+pub(crate) async fn assert_page_marked(client: &Client, mark: u32) {
     let held = client
         .execute(
             "return window.heraldTestMark === undefined ? null : window.heraldTestMark;",

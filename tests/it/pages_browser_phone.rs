@@ -71,7 +71,7 @@ async fn api(client: &Client, method: &str, path: &str, body: Value) -> Value {
 /// Opens the post `id` (a textarea in a folded `details.export`), clicks its copy button and
 /// pastes the clipboard into a scratch field with the keyboard: what was pasted must be the
 /// post, and the post must hold the link back (`link`), which must lead to a page of the game.
-async fn copy_post(client: &Client, id: &str, link: &str) {
+pub(crate) async fn copy_post(client: &Client, id: &str, link: &str) {
     client
         .execute(
             "document.querySelector(arguments[0]).closest('details').open = true;",

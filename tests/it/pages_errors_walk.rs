@@ -26,6 +26,15 @@ const PAGES: &[(&str, &[Method])] = &[
     ("/lobbies/{id}/host/start", &[Method::POST]),
     ("/lobbies/{id}/play", &[Method::GET, Method::POST]),
     ("/lobbies/{id}/rounds/{round}", &[Method::GET]),
+    ("/tournaments", &[Method::GET, Method::POST]),
+    ("/tournaments/new", &[Method::GET]),
+    ("/tournaments/{id}", &[Method::GET]),
+    ("/tournaments/{id}/stamp", &[Method::GET]),
+    ("/tournaments/{id}/enter", &[Method::POST]),
+    ("/tournaments/{id}/withdraw", &[Method::POST]),
+    ("/tournaments/{id}/as/{token}", &[Method::GET]),
+    ("/tournaments/{id}/director", &[Method::GET]),
+    ("/tournaments/{id}/director/next-round", &[Method::POST]),
 ];
 
 /// Parameters that name nothing: not UUIDs, not UTF-8, unknown.

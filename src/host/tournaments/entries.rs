@@ -39,6 +39,11 @@ impl Host {
     /// Enters the key's profile; 409 once entries are closed (late entries aside).
     pub async fn enter_tournament(&self, id: Uuid, key: Option<&str>) -> Result<(), AppError> {
         let profile = self.signed(key).await?.profile;
+        self.enter_tournament_as(id, profile).await
+    }
+
+    /// Enters `profile`, already known to be the caller's (a page's signed-in session).
+    pub async fn enter_tournament_as(&self, id: Uuid, profile: ProfileRow) -> Result<(), AppError> {
         for _ in 0..ATTEMPTS {
             let record = self.tournament_record(id).await?;
             if record.entrants.iter().any(|e| e.profile == profile.id) {
@@ -86,6 +91,15 @@ impl Host {
         key: Option<&str>,
     ) -> Result<(), AppError> {
         let profile = self.signed(key).await?.profile;
+        self.withdraw_from_tournament_as(id, profile).await
+    }
+
+    /// Withdraws `profile`, already known to be the caller's (a page's signed-in session).
+    pub async fn withdraw_from_tournament_as(
+        &self,
+        id: Uuid,
+        profile: ProfileRow,
+    ) -> Result<(), AppError> {
         for _ in 0..ATTEMPTS {
             let record = self.tournament_record(id).await?;
             let Some(me) = record.entrants.iter().find(|e| e.profile == profile.id) else {
@@ -139,6 +153,20 @@ impl Host {
             }
         }
         Err(concurrent())
+    }
+
+    /// `profile`'s entry in tournament `id`, if it has entered (withdrawn or not).
+    pub async fn tournament_entry(
+        &self,
+        id: Uuid,
+        profile: Uuid,
+    ) -> Result<Option<super::EntrantView>, AppError> {
+        let record = self.tournament_record(id).await?;
+        Ok(record
+            .entrants
+            .iter()
+            .find(|e| e.profile == profile)
+            .map(super::entrant_view))
     }
 
     /// A profile's rating in the game's pool of his kind, for seeding (None when unrated).

@@ -144,6 +144,22 @@ impl Host {
         director(&record, token)
     }
 
+    /// A stamp that moves whenever what the tournament's pages show moves: an entry, a
+    /// withdrawal, a round paired (each moves the `version`), a game's result, a round closed
+    /// (docs/tournaments.md, "The pages"). It settles first, as every read of the tournament
+    /// does, so that a settle that failed after a game is done by the next poll.
+    pub async fn tournament_stamp(&self, id: Uuid) -> Result<String, AppError> {
+        self.settle_tournament(id).await?;
+        let record = self.tournament_record(id).await?;
+        let results = record.games.iter().filter(|g| g.result.is_some()).count();
+        let closed = record
+            .rounds
+            .iter()
+            .filter(|r| r.closed_at.is_some())
+            .count();
+        Ok(format!("{}.{results}.{closed}", record.tournament.version))
+    }
+
     /// The standings post for the forum: (BBCode, Markdown).
     pub async fn tournament_post(&self, id: Uuid, url: &str) -> Result<(String, String), AppError> {
         let record = self.tournament_record(id).await?;
@@ -219,6 +235,14 @@ fn result_view(record: &TournamentRecord, result: &StoredResult) -> ResultView {
     }
 }
 
+fn entrant_view(e: &crate::store::EntrantRow) -> EntrantView {
+    EntrantView {
+        handle: e.handle.clone(),
+        withdrawn: e.withdrawn,
+        first_round: e.first_round,
+    }
+}
+
 fn view(record: &TournamentRecord) -> Result<TournamentView, AppError> {
     let t = &record.tournament;
     let format = record::format_of(&t.format)?;
@@ -254,15 +278,7 @@ fn view(record: &TournamentRecord) -> Result<TournamentView, AppError> {
         board_size: (format == Format::Melee).then_some(t.board_size),
         auto_rounds: t.auto_rounds,
         entries_open: entries::entries_open(record)?,
-        entrants: record
-            .entrants
-            .iter()
-            .map(|e| EntrantView {
-                handle: e.handle.clone(),
-                withdrawn: e.withdrawn,
-                first_round: e.first_round,
-            })
-            .collect(),
+        entrants: record.entrants.iter().map(entrant_view).collect(),
         rounds,
         standings: standing_rows(record)?,
     })

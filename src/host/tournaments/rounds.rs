@@ -107,32 +107,26 @@ impl Host {
         self.tournament(id).await
     }
 
+    /// Why the next round cannot start now, if it cannot: the refusal
+    /// [`Host::start_next_round`] would answer (its 409s), read after settling, for a page
+    /// that says so before the director asks.
+    pub async fn next_round_refusal(&self, id: Uuid) -> Result<Option<AppError>, AppError> {
+        self.settle_tournament(id).await?;
+        Ok(refusal(&self.tournament_record(id).await?))
+    }
+
     fn pair_next_round(&self, id: Uuid) -> Settling<'_> {
         Box::pin(async move {
             for _ in 0..ATTEMPTS {
                 let record = self.tournament_record(id).await?;
                 let t = &record.tournament;
-                if t.status == "finished" {
-                    return Err(no_round_left());
-                }
-                if let Some(current) = record.rounds.last()
-                    && current.closed_at.is_none()
-                {
-                    return Err(AppError::conflict(
-                        "round-unfinished",
-                        format!("A game of round {} is not finished yet.", current.round),
-                    ));
+                if let Some(refusal) = refusal(&record) {
+                    return Err(refusal);
                 }
                 let format = format_of(&t.format)?;
                 let mut entrants = record::entrants(&record);
                 let mut writes = Vec::new();
                 let rounds_total = if t.round == 0 {
-                    if entrants.len() < 2 {
-                        return Err(AppError::conflict(
-                            "too-few-entrants",
-                            "A tournament needs at least two entrants to start.",
-                        ));
-                    }
                     // Entries close: each rating is frozen for seeding.
                     for (entrant, row) in entrants.iter_mut().zip(&record.entrants) {
                         let profile = self.store.profile_by_id(row.profile).await?;
@@ -319,6 +313,30 @@ impl Host {
             tracing::warn!(%tournament, %error, "settling a tournament after a game");
         }
     }
+}
+
+/// Why no round can be paired now: the tournament is over, a game of the current round is
+/// unfinished, fewer than two have entered, or every round has been played.
+fn refusal(record: &TournamentRecord) -> Option<AppError> {
+    let t = &record.tournament;
+    if t.status == "finished" {
+        return Some(no_round_left());
+    }
+    if let Some(current) = record.rounds.last()
+        && current.closed_at.is_none()
+    {
+        return Some(AppError::conflict(
+            "round-unfinished",
+            format!("A game of round {} is not finished yet.", current.round),
+        ));
+    }
+    if t.round == 0 && record.entrants.len() < 2 {
+        return Some(AppError::conflict(
+            "too-few-entrants",
+            "A tournament needs at least two entrants to start.",
+        ));
+    }
+    (t.round > 0 && t.round >= t.rounds_total).then(no_round_left)
 }
 
 /// The replays the current knockout round owes: one for each match whose games so far were all

@@ -98,9 +98,35 @@ fn number(text: &str) -> Result<Option<u64>, ()> {
 }
 
 impl CreateForm {
+    /// The create form's fields as posted (the lobby form's, and the tournament form's lobby
+    /// settings, which share their names).
+    pub(super) fn read(form: &CheckedForm) -> CreateForm {
+        CreateForm {
+            name: form.get("name").to_owned(),
+            deadline_hours: form.get("deadline_hours").trim().to_owned(),
+            deadline_minutes: form.get("deadline_minutes").trim().to_owned(),
+            decision_hours: form.get("decision_hours").trim().to_owned(),
+            decision_minutes: form.get("decision_minutes").trim().to_owned(),
+            reminder_hours: form.get("reminder_hours").trim().to_owned(),
+            reminder_minutes: form.get("reminder_minutes").trim().to_owned(),
+            miss_limit: form.get("miss_limit").trim().to_owned(),
+            unlisted: form.get("unlisted") == "true",
+            press: form.get("press").to_owned(),
+            press_private: form.get("press_private") == "true",
+            anonymous: form.get("anonymous") == "true",
+            gates: super::gates_form::GatesForm::read(|name| form.get(name)),
+            game_fields: form
+                .fields
+                .iter()
+                .filter(|(k, _)| k.contains('.'))
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect(),
+        }
+    }
+
     /// The settings the form asks for (the chosen game's, the deadlines, `miss_limit`,
     /// `unlisted`), or what is wrong in words.
-    fn settings(&self, game: Option<GameKind>) -> Result<Map<String, Value>, String> {
+    pub(super) fn settings(&self, game: Option<GameKind>) -> Result<Map<String, Value>, String> {
         let mut settings = match game {
             Some(game) => create_form::game_settings(game, |name| {
                 self.game_fields.get(name).cloned().unwrap_or_default()
@@ -277,7 +303,10 @@ pub struct GameSet {
     pub advanced: Vec<FormSetting>,
 }
 
-fn game_set(game: GameKind, sent: &std::collections::BTreeMap<String, String>) -> GameSet {
+pub(super) fn game_set(
+    game: GameKind,
+    sent: &std::collections::BTreeMap<String, String>,
+) -> GameSet {
     let mut set = GameSet {
         id: game.id(),
         title: game.title(),
@@ -345,27 +374,7 @@ pub async fn create_lobby(
 ) -> Result<Response, PageError> {
     admitted?;
     let game = form.get("game").to_owned();
-    let sent = CreateForm {
-        name: form.get("name").to_owned(),
-        deadline_hours: form.get("deadline_hours").trim().to_owned(),
-        deadline_minutes: form.get("deadline_minutes").trim().to_owned(),
-        decision_hours: form.get("decision_hours").trim().to_owned(),
-        decision_minutes: form.get("decision_minutes").trim().to_owned(),
-        reminder_hours: form.get("reminder_hours").trim().to_owned(),
-        reminder_minutes: form.get("reminder_minutes").trim().to_owned(),
-        miss_limit: form.get("miss_limit").trim().to_owned(),
-        unlisted: form.get("unlisted") == "true",
-        press: form.get("press").to_owned(),
-        press_private: form.get("press_private") == "true",
-        anonymous: form.get("anonymous") == "true",
-        gates: super::gates_form::GatesForm::read(|name| form.get(name)),
-        game_fields: form
-            .fields
-            .iter()
-            .filter(|(k, _)| k.contains('.'))
-            .map(|(k, v)| (k.clone(), v.clone()))
-            .collect(),
-    };
+    let sent = CreateForm::read(&form);
     let kind = game.parse::<GameKind>().ok();
     let settings = match sent.settings(kind) {
         Ok(settings) => settings,

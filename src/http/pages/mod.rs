@@ -46,6 +46,11 @@ mod sign_in_routes;
 mod sign_in_ways;
 pub mod table;
 mod talk;
+mod tournament_director;
+mod tournament_entry;
+mod tournament_form;
+mod tournament_lines;
+mod tournament_list;
 mod tournament_page;
 mod unsubscribe;
 mod vacation_form;
@@ -191,7 +196,30 @@ pub fn routes(state: &AppState) -> Router<AppState> {
             post(challenge_forms::decline),
         )
         .merge(sign_in_routes::routes())
+        .route(
+            "/tournaments",
+            get(tournament_list::show_tournaments).post(tournament_form::create_tournament),
+        )
+        .route("/tournaments/new", get(tournament_form::show_form))
         .route("/tournaments/{id}", get(tournament_page::show_tournament))
+        .route("/tournaments/{id}/stamp", get(tournament_page::show_stamp))
+        .route("/tournaments/{id}/enter", post(tournament_entry::enter))
+        .route(
+            "/tournaments/{id}/withdraw",
+            post(tournament_entry::withdraw),
+        )
+        .route(
+            "/tournaments/{id}/as/{token}",
+            get(tournament_director::continue_as_director),
+        )
+        .route(
+            "/tournaments/{id}/director",
+            get(tournament_director::show_director),
+        )
+        .route(
+            "/tournaments/{id}/director/next-round",
+            post(tournament_director::start_next_round),
+        )
         .route("/ratings/{game}/{kind}", get(leaderboard::show_leaderboard))
         .layer(middleware::from_fn_with_state(
             state.clone(),

@@ -68,7 +68,7 @@ pub struct Transport {
 }
 
 impl Transport {
-    fn cookie_attributes(self) -> &'static str {
+    pub(super) fn cookie_attributes(self) -> &'static str {
         if self.https {
             "HttpOnly; SameSite=Lax; Secure"
         } else {

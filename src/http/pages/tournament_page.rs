@@ -1,38 +1,38 @@
-//! A tournament's page, `/tournaments/{id}` (docs/tournaments.md): its entrants, each round's
-//! games with links to their lobbies and their results, the byes, the standings, and the
-//! standings post for the forum in BBCode and Markdown. Server-rendered: it works without
-//! JavaScript.
+//! A tournament's page, `/tournaments/{id}` (docs/tournaments.md, "The pages"): its entrants,
+//! each round's games with links to their lobbies and their results, the byes, the standings,
+//! the standings post for the forum in BBCode and Markdown, and for a signed-in profile the
+//! button that enters or withdraws it (`tournament_entry.rs`). Server-rendered: it works
+//! without JavaScript; with it, the page follows the tournament's stamp and swaps itself in
+//! when a game finishes or a round starts.
 
 use askama::Template;
 use askama_web::WebTemplate;
 use axum::extract::State;
-use axum::http::HeaderMap;
+use axum::http::header::CONTENT_TYPE;
+use axum::http::{HeaderMap, HeaderValue};
+use axum::response::{IntoResponse, Response};
+use uuid::Uuid;
 
+use super::me_page::session_of;
 use super::posts::Exports;
+use super::session::Csrf;
+use super::tournament_director::director_token;
+use super::tournament_lines::{
+    GameLine, RoundLines, StandingLine, format_name, progress, round_lines, standing_lines,
+};
 use super::{Live, PageError, PagePath, base_url};
-use crate::host::tournaments::{ResultView, TournamentView};
 use crate::http::AppState;
 use crate::http::api::tournament_id;
 
-/// One game's line: its lobby, who plays it, and how it ended (empty while it runs).
-pub struct GameLine {
-    pub lobby: String,
-    pub players: String,
-    pub result: String,
-}
-
-pub struct RoundLines {
-    pub round: i64,
-    pub games: Vec<GameLine>,
-    pub byes: String,
-    pub finished: bool,
-}
-
-pub struct StandingLine {
-    pub rank: u32,
-    pub handle: String,
-    pub points: String,
-    pub tiebreaks: String,
+/// The signed-in visitor's place in the tournament.
+#[derive(Default)]
+pub struct YourEntry {
+    /// The profile this browser is signed in as (None: signed out).
+    pub handle: Option<String>,
+    pub entered: bool,
+    pub withdrawn: bool,
+    /// The game of the round in play that seats this profile: (round, its line).
+    pub game: Option<(i64, GameLine)>,
 }
 
 #[derive(Template, WebTemplate)]
@@ -40,6 +40,7 @@ pub struct StandingLine {
 pub struct TournamentPage {
     pub title: String,
     pub live: Option<Live>,
+    pub csrf: String,
     pub id: String,
     pub game: String,
     pub format: String,
@@ -49,90 +50,106 @@ pub struct TournamentPage {
     pub rounds: Vec<RoundLines>,
     pub standings: Vec<StandingLine>,
     pub exports: Exports,
+    /// While the tournament is not over: the stamp the script polls.
+    pub stamp: Option<String>,
+    /// With JavaScript off, reload every 30 s: only a page got by GET (see [`Live::refresh`]).
+    pub refresh: bool,
+    pub entries_open: bool,
+    pub you: YourEntry,
+    /// Why an entry or a withdrawal was refused.
+    pub error: Option<String>,
+    /// This browser holds the director's cookie: the page links to the panel.
+    pub director: bool,
 }
 
-fn result_line(result: &ResultView) -> String {
-    match result {
-        ResultView::Won { winner } => format!("{winner} won"),
-        ResultView::Forfeited { winner } => format!("{winner} won by forfeit"),
-        ResultView::Drawn => "drawn".into(),
-        ResultView::Board { winners, .. } => format!("won by {}", winners.join(", ")),
+impl TournamentPage {
+    /// A withdrawal while games are played forfeits the one in progress: it asks "I am sure".
+    pub fn withdraw_needs_confirm(&self) -> bool {
+        self.status == "running"
     }
 }
 
-fn lines(view: &TournamentView) -> Vec<RoundLines> {
-    view.rounds
-        .iter()
-        .rev()
-        .map(|r| RoundLines {
-            round: r.round,
-            finished: r.finished,
-            byes: r.byes.join(", "),
-            games: r
-                .games
-                .iter()
-                .map(|g| GameLine {
-                    lobby: g.lobby.to_string(),
-                    players: g.players.join(" v "),
-                    result: g.result.as_ref().map(result_line).unwrap_or_default(),
-                })
-                .collect(),
-        })
-        .collect()
+/// The page as `headers`' browser sees it.
+pub(super) async fn tournament_page(
+    app: &AppState,
+    headers: &HeaderMap,
+    csrf: String,
+    id: Uuid,
+) -> Result<TournamentPage, PageError> {
+    let view = app.host.tournament(id).await?;
+    let url = format!("{}/tournaments/{id}", base_url(headers));
+    let (bbcode, markdown) = app.host.tournament_post(id, &url).await?;
+    let stamp = match view.status.as_str() {
+        "finished" => None,
+        _ => Some(app.host.tournament_stamp(id).await?),
+    };
+    let mut you = YourEntry::default();
+    if let Some(session) = session_of(app, headers).await? {
+        if let Some(entry) = app.host.tournament_entry(id, session.profile.id).await? {
+            you.entered = true;
+            you.withdrawn = entry.withdrawn;
+            // Games name their players by the entries' handles, as `entry` does.
+            you.game = round_lines(&view).into_iter().next().and_then(|r| {
+                let round = r.round;
+                r.games
+                    .into_iter()
+                    .find(|g| g.seats.contains(&entry.handle))
+                    .map(|g| (round, g))
+            });
+        }
+        you.handle = Some(session.profile.handle);
+    }
+    Ok(TournamentPage {
+        title: view.name.clone(),
+        live: None,
+        csrf,
+        id: id.to_string(),
+        game: view.game.clone(),
+        format: format_name(view.format),
+        status: view.status.clone(),
+        progress: progress(&view.status, view.round, view.rounds_total),
+        entrants: view
+            .entrants
+            .iter()
+            .map(|e| (e.handle.clone(), e.withdrawn))
+            .collect(),
+        rounds: round_lines(&view),
+        standings: standing_lines(&view),
+        exports: Exports { bbcode, markdown },
+        refresh: stamp.is_some(),
+        stamp,
+        entries_open: view.entries_open,
+        you,
+        error: None,
+        director: director_token(app, id, headers).await.is_ok(),
+    })
 }
 
 /// GET /tournaments/{id}.
 pub async fn show_tournament(
     State(app): State<AppState>,
     headers: HeaderMap,
+    Csrf(csrf): Csrf,
     PagePath(id): PagePath<String>,
 ) -> Result<TournamentPage, PageError> {
     let id = tournament_id(&id)?;
-    let view = app.host.tournament(id).await?;
-    let url = format!("{}/tournaments/{id}", base_url(&headers));
-    let (bbcode, markdown) = app.host.tournament_post(id, &url).await?;
-    let progress = match view.status.as_str() {
-        "entries" => "Entries are open".to_string(),
-        "finished" => "Finished".to_string(),
-        _ => format!("Round {} of {}", view.round, view.rounds_total),
-    };
-    let standings = view
-        .standings
-        .iter()
-        .map(|s| StandingLine {
-            rank: s.rank,
-            handle: s.handle.clone(),
-            points: s.points.to_string(),
-            tiebreaks: serde_json::to_value(&s.tiebreaks)
-                .ok()
-                .and_then(|v| v.as_object().cloned())
-                .map(|m| {
-                    m.iter()
-                        .map(|(k, v)| format!("{} {v}", k.replace('_', " ")))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                })
-                .unwrap_or_default(),
-        })
-        .collect();
-    Ok(TournamentPage {
-        title: view.name.clone(),
-        live: None,
-        id: id.to_string(),
-        game: view.game.clone(),
-        format: serde_json::to_value(view.format)
-            .ok()
-            .and_then(|v| v.as_str().map(str::to_string))
-            .unwrap_or_default(),
-        status: view.status.clone(),
-        progress,
-        entrants: view
-            .entrants
-            .iter()
-            .map(|e| (e.handle.clone(), e.withdrawn))
-            .collect(),
-        rounds: lines(&view),
-        standings,
-        exports: Exports { bbcode, markdown },
-    })
+    tournament_page(&app, &headers, csrf, id).await
+}
+
+/// GET /tournaments/{id}/stamp: the tournament's stamp as plain text, which the pages' script
+/// polls to learn that a game finished or a round started (docs/tournaments.md, "The pages").
+pub async fn show_stamp(
+    State(app): State<AppState>,
+    PagePath(id): PagePath<String>,
+) -> Result<Response, PageError> {
+    let id = tournament_id(&id)?;
+    let stamp = app.host.tournament_stamp(id).await?;
+    Ok((
+        [(
+            CONTENT_TYPE,
+            HeaderValue::from_static("text/plain; charset=utf-8"),
+        )],
+        stamp,
+    )
+        .into_response())
 }
