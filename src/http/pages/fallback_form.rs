@@ -5,8 +5,9 @@ use axum::extract::{Path, State};
 use axum::http::HeaderMap;
 use axum::response::Response;
 
-use super::play::{after_action, player_token};
+use super::play::after_action;
 use super::prompt_form::{form_for, order_body};
+use super::seat_hold::player_token;
 use super::session::{CheckedForm, Csrf};
 use super::{PageError, lobby_id};
 use crate::error::AppError;

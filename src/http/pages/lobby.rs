@@ -156,8 +156,8 @@ pub async fn show_lobby(
     let id = lobby_id(&id)?;
     let after = app.host.last_event_seq(id).await?;
     let lobby = app.host.lobby(id).await?;
-    let (viewer, hold) = super::play::viewer_of(&app, id, &headers).await?;
-    let player_token = hold.as_ref().map(super::play::SeatHold::credential);
+    let (viewer, hold) = super::seat_hold::viewer_of(&app, id, &headers).await?;
+    let player_token = hold.as_ref().map(super::seat_hold::SeatHold::credential);
     // Only the rounds the page shows are read: the latest reveals and the charts' rounds.
     let record = latest(&app, &lobby, player_token, CHART_ROUNDS.max(RECENT_ROUNDS)).await?;
     let labels = record.labels;

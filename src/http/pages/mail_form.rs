@@ -7,7 +7,8 @@ use axum::http::HeaderMap;
 use axum::response::Response;
 
 use super::mail_section::events_of;
-use super::play::{PlayPage, after_action, play_page, player_token};
+use super::play::{PlayPage, after_action, play_page};
+use super::seat_hold::player_token;
 use super::session::{CheckedForm, Csrf};
 use super::{PageError, PagePath, again, lobby_id, see_other};
 use crate::http::AppState;

@@ -83,7 +83,7 @@ pub struct MePage {
     pub vacation: Option<super::vacation_shown::VacationShown>,
     pub vacation_error: Option<String>,
     /// The challenges to the profile and those it made (signed in; `challenge_forms.rs`).
-    pub challenges: Option<super::challenge_forms::ChallengesShown>,
+    pub challenges: Option<super::challenge_lines::ChallengesShown>,
     pub challenge_error: Option<String>,
 }
 
@@ -135,7 +135,7 @@ pub(super) async fn me_page(
         page.vacation = Some(super::vacation_shown::VacationShown::of(&vacation));
         let received = app.host.challenges_to(session.profile.id).await?;
         let sent = app.host.challenges_from(session.profile.id).await?;
-        page.challenges = Some(super::challenge_forms::ChallengesShown::of(
+        page.challenges = Some(super::challenge_lines::ChallengesShown::of(
             &received, &sent,
         ));
         page.handle = Some(session.profile.handle);

@@ -4,6 +4,7 @@
 //! message. Handlers only translate between HTTP and the [`crate::host::Host`].
 
 mod challenge_forms;
+mod challenge_lines;
 mod chart;
 pub mod chips;
 pub mod cite;
@@ -40,6 +41,7 @@ mod rounds_list;
 pub mod rules_page;
 mod seat_badge;
 mod seat_claim;
+mod seat_hold;
 mod seat_labels;
 pub mod session;
 mod sign_in_routes;

@@ -6,7 +6,7 @@ use askama::Template;
 use askama_web::WebTemplate;
 use axum::extract::State;
 
-use super::challenge_forms::ChallengeOffer;
+use super::challenge_lines::ChallengeOffer;
 use super::session::Csrf;
 use super::{Live, PageError, PagePath};
 use crate::host::timing::rfc3339;

@@ -73,8 +73,8 @@ pub async fn show_round(
     let id = lobby_id(&id)?;
     let round = round_number(&round)?;
     let lobby = app.host.lobby(id).await?;
-    let (_, hold) = super::play::viewer_of(&app, id, &headers).await?;
-    let token = hold.as_ref().map(super::play::SeatHold::credential);
+    let (_, hold) = super::seat_hold::viewer_of(&app, id, &headers).await?;
+    let token = hold.as_ref().map(super::seat_hold::SeatHold::credential);
     let view = app.host.round(id, round, token).await?;
     let labels = SeatLabels::of(&app.host.substitutes(id).await?);
     let block = RoundBlock::of(&view, &lobby, &labels);

@@ -7,7 +7,8 @@ use axum::http::HeaderMap;
 use axum::response::Response;
 
 use super::me_page::session_of;
-use super::play::{after_action, player_token};
+use super::play::after_action;
+use super::seat_hold::player_token;
 use super::session::{CheckedForm, Csrf};
 use super::{PageError, PagePath, lobby_id};
 use crate::error::AppError;

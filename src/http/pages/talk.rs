@@ -11,7 +11,7 @@ use axum::http::HeaderMap;
 use axum::response::Response;
 use uuid::Uuid;
 
-use super::play::player_token;
+use super::seat_hold::player_token;
 use super::session::{CheckedForm, Csrf};
 use super::table::names;
 use super::{PageError, PagePath, again, lobby_id, see_other};
