@@ -2,13 +2,14 @@
 //! on another profile's page, and the lists on `/me` of the challenges to the profile and of
 //! those it made. The forms' handlers are in `challenge_forms.rs`.
 
+use super::home::GameOption;
 use crate::host::GameKind;
 use crate::host::challenges::{ChallengeView, SentChallenge, SentState};
 
 /// The challenge form on another profile's page, for a signed-in visitor.
 pub struct ChallengeOffer {
-    /// Each game's id and title, in the registry's order.
-    pub games: Vec<(&'static str, &'static str)>,
+    /// Every hosted game, the first chosen.
+    pub games: Vec<GameOption>,
     /// Why the last challenge from this form was refused.
     pub error: Option<String>,
 }
@@ -16,10 +17,7 @@ pub struct ChallengeOffer {
 impl ChallengeOffer {
     pub fn new() -> ChallengeOffer {
         ChallengeOffer {
-            games: GameKind::ALL
-                .into_iter()
-                .map(|kind| (kind.id(), kind.title()))
-                .collect(),
+            games: GameOption::all(GameKind::ALL[0].id()),
             error: None,
         }
     }

@@ -28,6 +28,20 @@ pub struct GameOption {
     pub selected: bool,
 }
 
+impl GameOption {
+    /// Every hosted game as a choice, `selected` (a game's id) chosen.
+    pub fn all(selected: &str) -> Vec<GameOption> {
+        GameKind::ALL
+            .iter()
+            .map(|g| GameOption {
+                id: g.id(),
+                title: g.title(),
+                selected: g.id() == selected,
+            })
+            .collect()
+    }
+}
+
 pub struct LobbyLine {
     pub id: String,
     pub name: String,
@@ -260,14 +274,7 @@ async fn home_page(
         title,
         live: None,
         csrf,
-        games: GameKind::ALL
-            .iter()
-            .map(|g| GameOption {
-                id: g.id(),
-                title: g.title(),
-                selected: g.id() == game,
-            })
-            .collect(),
+        games: GameOption::all(game),
         open: pick(&[Status::Signups, Status::Closed]),
         running: pick(&[Status::Running]),
         finished: pick(&[Status::Finished]),

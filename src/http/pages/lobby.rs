@@ -386,10 +386,8 @@ pub async fn continue_as(
         cookies.push(seat_mark_cookie(id, &token, transport));
     }
     cookies.extend(remember(&app, &headers, transport, id, mine).await);
-    let mut response = see_other(&format!("/lobbies/{id}/{page}"), &cookies);
-    response.headers_mut().insert(
-        axum::http::header::REFERRER_POLICY,
-        axum::http::HeaderValue::from_static("no-referrer"),
-    );
-    Ok(response)
+    Ok(super::see_other_from_private_link(
+        &format!("/lobbies/{id}/{page}"),
+        &cookies,
+    ))
 }

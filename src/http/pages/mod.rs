@@ -309,6 +309,17 @@ pub fn see_other(location: &str, cookies: &[HeaderValue]) -> Response {
     response
 }
 
+/// [`see_other`] from a private link (a seat's, the host's, a director's): the link's address
+/// holds its token, so the redirect tells no one where it came from.
+pub fn see_other_from_private_link(location: &str, cookies: &[HeaderValue]) -> Response {
+    let mut response = see_other(location, cookies);
+    response.headers_mut().insert(
+        axum::http::header::REFERRER_POLICY,
+        HeaderValue::from_static("no-referrer"),
+    );
+    response
+}
+
 /// A form shown again after `error`, with that error's status (4xx; 500 stays an error page).
 pub fn again<T: IntoResponse>(error: AppError, page: impl FnOnce(String) -> T) -> Response {
     if matches!(error, AppError::Internal(_)) {

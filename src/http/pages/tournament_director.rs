@@ -179,15 +179,10 @@ pub async fn continue_as_director(
             )));
         }
     }
-    let mut response = see_other(
+    Ok(super::see_other_from_private_link(
         &format!("/tournaments/{id}/director"),
         &[director_cookie(id, &token, transport)],
-    );
-    response.headers_mut().insert(
-        axum::http::header::REFERRER_POLICY,
-        HeaderValue::from_static("no-referrer"),
-    );
-    Ok(response)
+    ))
 }
 
 /// POST /tournaments/{id}/director/next-round: closes entries if open, pairs the next round

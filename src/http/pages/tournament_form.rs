@@ -137,14 +137,7 @@ fn form_page(csrf: String, form: TournamentForm, error: Option<String>) -> Tourn
         title: "A new tournament".into(),
         live: None,
         csrf,
-        games: GameKind::ALL
-            .iter()
-            .map(|g| GameOption {
-                id: g.id(),
-                title: g.title(),
-                selected: g.id() == form.game,
-            })
-            .collect(),
+        games: GameOption::all(&form.game),
         formats: FORMATS
             .iter()
             .map(|(_, value, words)| (*value, *words, *value == form.format))
