@@ -215,13 +215,14 @@ async fn memory_freed_by_3000_closed_connections_goes_back_to_the_kernel() {
         stream.write_all(get).await.unwrap();
         crowd.push(stream);
     }
-    // Every connection has had its answer (and is kept alive, idle, by the server).
+    // Every connection has had its answer (and is kept alive, idle, by the server). On a
+    // loaded machine the server may shed a share of 3,000 requests at once with its 503 (try
+    // again): an answer too, and the connection's memory is what this test weighs.
     for stream in &mut crowd {
         let mut head = [0u8; 12];
         stream.read_exact(&mut head).await.unwrap();
-        assert_eq!(
-            &head,
-            b"HTTP/1.1 200",
+        assert!(
+            &head == b"HTTP/1.1 200" || &head == b"HTTP/1.1 503",
             "{:?}",
             String::from_utf8_lossy(&head)
         );
