@@ -57,6 +57,8 @@ mod sqlite_lock;
 mod sqlite_outbox;
 mod tournaments;
 mod transact;
+#[cfg(test)]
+mod upgrades;
 mod vacations;
 mod versions;
 mod writer;
