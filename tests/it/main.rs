@@ -1,6 +1,7 @@
 //! Herald's one integration test binary. Modules are laid out by subject.
 
 mod api_anonymous;
+mod api_anonymous_names;
 mod api_anonymous_tournaments;
 mod api_bad_input;
 mod api_bounds;
