@@ -57,6 +57,7 @@ mod notify_receivers;
 mod notify_ssrf;
 mod notify_summaries;
 mod notify_webhooks;
+mod pages_anonymous;
 mod pages_browser;
 mod pages_browser_clock;
 mod pages_browser_contests;
