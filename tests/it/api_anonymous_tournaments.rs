@@ -1,7 +1,8 @@
 //! Anonymous tournaments and challenges (docs/tournaments.md, "Anonymous tournaments"): while a
 //! game of an anonymous tournament runs, the tournament's view, page and director's panel name
 //! its seats by their pseudonyms, as its lobby does, and its result and handles appear once it
-//! is over; an anonymous challenge's lobby is not named after its two handles.
+//! is over; its seats are not in the pairing's public order; an anonymous challenge's lobby is
+//! not named after its two handles.
 
 use axum::http::StatusCode;
 use serde_json::{Value, json};
@@ -189,5 +190,58 @@ async fn an_anonymous_challenge_s_lobby_is_not_named_after_its_players() {
                 );
             }
         }
+    }
+}
+
+/// The pairing puts the better seed first (round one of a Swiss of unrated entrants: entry k
+/// against entry k + 20, in that order); an anonymous tournament seats each game in an order
+/// drawn at random instead, so that the public rules do not give the seats away. Twenty games
+/// all seated in one order would happen by chance twice in about a million runs.
+#[tokio::test]
+async fn an_anonymous_tournament_does_not_seat_its_games_in_the_pairing_s_order() {
+    for app in apps().await {
+        let t = create(
+            &app,
+            json!({"game": "bst", "name": "Shuffled Swiss", "format": "swiss", "rounds": 1,
+                   "settings": {"anonymous": true}}),
+        )
+        .await;
+        for i in 0..40 {
+            let (key, _) = profile(&app, &format!("Seed-{i:02}")).await;
+            let reply = app
+                .post(
+                    &format!("/api/v1/tournaments/{}/entrants", t.id),
+                    Some(&key),
+                    json!({}),
+                )
+                .await;
+            assert_eq!(reply.status, StatusCode::CREATED, "{}", reply.text);
+        }
+        let reply = app
+            .post(
+                &format!("/api/v1/tournaments/{}/rounds", t.id),
+                Some(&t.director),
+                json!({}),
+            )
+            .await;
+        assert_eq!(reply.status, StatusCode::CREATED, "{}", reply.text);
+        crate::api_tournaments::finish_round(&app, &t).await;
+        let v = view(&app, &t).await;
+        let games = v["rounds"][0]["games"].as_array().unwrap();
+        assert_eq!(games.len(), 20, "{v}");
+        let mut paired = Vec::new();
+        for game in games {
+            let seeds: Vec<u32> = names(&game["players"])
+                .iter()
+                .map(|h| h["Seed-".len()..].parse().unwrap())
+                .collect();
+            assert_eq!(seeds[0].abs_diff(seeds[1]), 20, "{v}");
+            paired.push(seeds[0] < seeds[1]);
+        }
+        assert!(
+            paired.contains(&false) && paired.contains(&true),
+            "{}: every game seated the better seed first",
+            app.backend
+        );
     }
 }
