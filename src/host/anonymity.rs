@@ -7,7 +7,10 @@
 //! the seat's `alias`. The change that ends the game swaps the two (`keep_masks`): from then on
 //! the seat's name is the real one, and its alias the pseudonym the record was written under.
 
+use uuid::Uuid;
+
 use super::timing::Timing;
+use super::{Host, clean_name};
 use crate::error::AppError;
 use crate::store::{Change, PlayerPatch, PlayerRow, Snapshot, Status};
 
@@ -60,6 +63,41 @@ pub(super) fn keep_masks(snapshot: &Snapshot, change: &mut Change) -> Result<(),
         }
     }
     Ok(())
+}
+
+/// The profile whose handle a name given for a seat is (its id), if any: what
+/// [`check_handle_claim`] judges. Read before the lobby's change, since the store is not
+/// reachable inside it. A name that is no name has no owner: the seat's rule refuses it.
+pub(super) async fn handle_owner(host: &Host, name: &str) -> Result<Option<Uuid>, AppError> {
+    let Ok(name) = clean_name(name, "player name") else {
+        return Ok(None);
+    };
+    let key = super::names::name_key(&name);
+    Ok(host.store.profile_by_handle(&key).await?.map(|p| p.id))
+}
+
+/// In an anonymous lobby a name that is a profile's handle may be given only by that profile
+/// (a join with its key), whether or not it has joined, so that the answer to a sign-up under
+/// a handle never says whether the profile is seated (docs/table-talk.md, "Anonymous games":
+/// the refusal of a taken name would). `owner` is the handle's profile, `claimant` the
+/// profile signing up (None for a guest or a host's substitute). Judged before the name is
+/// compared with the seats.
+pub(super) fn check_handle_claim(
+    anonymous: bool,
+    name: &str,
+    owner: Option<Uuid>,
+    claimant: Option<Uuid>,
+) -> Result<(), AppError> {
+    match owner {
+        Some(owner) if anonymous && Some(owner) != claimant => Err(AppError::conflict(
+            "handle-reserved",
+            format!(
+                "{name:?} is a profile's handle: in an anonymous lobby only that profile may \
+                 sign up under it, with its key. Pick another name."
+            ),
+        )),
+        Some(_) | None => Ok(()),
+    }
 }
 
 /// The name a joiner is seated under and the seat's alias: in an anonymous lobby, the

@@ -55,6 +55,17 @@ pub enum SentState {
     Lapsed,
 }
 
+/// The accepted challenge's lobby name: "A v B", the challenger first as he is seated; an
+/// anonymous game's names neither, since the name is shown while it runs and would tie each
+/// handle to its seat (docs/table-talk.md, "Anonymous games").
+fn lobby_name(settings: &Value, challenger: &str, opponent: &str) -> Result<String, AppError> {
+    let mut settings = settings.clone();
+    Ok(match Timing::split_from(&mut settings)?.is_anonymous() {
+        true => "Anonymous challenge".to_owned(),
+        false => format!("{challenger} v {opponent}"),
+    })
+}
+
 fn unknown_challenge() -> AppError {
     AppError::not_found("unknown-challenge", "There is no such challenge.")
 }
@@ -266,7 +277,7 @@ impl Host {
             .await?
             .ok_or_else(unknown_challenge)?;
         let settings: Value = serde_json::from_str(&row.settings).unwrap_or_default();
-        let name = format!("{} v {}", challenger.handle, me.handle);
+        let name = lobby_name(&settings, &challenger.handle, &me.handle)?;
         let created = self.create_lobby(&row.game, &name, settings).await?;
         for profile in [challenger, me] {
             self.join_with(created.id, None, Map::new(), Some(profile))

@@ -75,6 +75,10 @@ impl Host {
         let presented = Presented::new(token);
         let fresh = new_token();
         let token_hash = hash_token(&fresh);
+        let owner = match &name {
+            Some(raw) => anonymity::handle_owner(self, raw).await?,
+            None => None,
+        };
         let player_id = self
             .change(id, move |snapshot| {
                 require_host(snapshot, &presented)?;
@@ -86,6 +90,7 @@ impl Host {
                     // An anonymous seat keeps its pseudonym (the game's record does not
                     // change): the substitute's name is its new alias.
                     Some(raw) if anonymous => {
+                        anonymity::check_handle_claim(anonymous, raw, owner, None)?;
                         let named = seat_name(raw, &snapshot.players, Some(player.id))?;
                         change.events.push(NewEvent {
                             kind: EventKind::PlayerReplaced,

@@ -274,6 +274,8 @@ impl Host {
         // Cleaned first, so that a bad name is refused as such whatever the lobby's state;
         // `seat_name` cleans it again (a no-op) and judges it against the seats.
         let name = clean_name(name, "player name")?;
+        let owner = anonymity::handle_owner(self, &name).await?;
+        let claimant = profile.as_ref().map(|p| p.id);
         let token = new_token();
         let token_hash = hash_token(&token);
         let player_id = Uuid::new_v4();
@@ -301,6 +303,7 @@ impl Host {
             check_fork_seat(snapshot, &join_data)?;
             let timing = Timing::parse(&snapshot.lobby.timing)?;
             timing.gates.admit(joiner)?;
+            anonymity::check_handle_claim(timing.is_anonymous(), &name, owner, claimant)?;
             let SeatName { name, key } = seat_name(&name, &snapshot.players, None)?;
             // The key stays the real name's, so that two players cannot join under one name.
             let seat = snapshot.players.len();

@@ -162,7 +162,7 @@ pub fn seat_name(
     let taken = players
         .iter()
         .filter(|p| Some(p.id) != seat_of)
-        .any(|p| key_of(p) == key || p.name.to_lowercase() == key);
+        .any(|p| key_of(p) == key || p.name.to_lowercase() == key || masked_as(p, &key));
     if taken {
         return Err(AppError::conflict(
             "name-taken",
@@ -170,6 +170,13 @@ pub fn seat_name(
         ));
     }
     Ok(SeatName { name, key })
+}
+
+/// Whether `key` is the key of the pseudonym an anonymous seat is named by (its name while it
+/// has an alias), so that nobody joins as "player 1" or a look-alike of another seat's
+/// pseudonym (docs/table-talk.md, "Anonymous games").
+fn masked_as(player: &PlayerRow, key: &str) -> bool {
+    player.alias.is_some() && name_key(&player.name) == key
 }
 
 /// A seated player's key, worked out once per row the writer keeps.

@@ -193,3 +193,63 @@ async fn the_anonymous_setting_is_a_boolean() {
         );
     }
 }
+
+/// Plays round 1 of an anonymous Crossing Swords game of Ann, Bob and Cat (a strike each at
+/// the next), each order with `vote` when given; the lobby's base path.
+async fn play_round_one(app: &TestApp, settings: Value, vote: Option<&str>) -> String {
+    let (lobby, host) = app.create_lobby("crossing-swords", settings).await;
+    let base = format!("/api/v1/lobbies/{lobby}");
+    let mut seats = Vec::new();
+    for name in ["Annwyl-Q", "Bedwyr-Q", "Cyndaf-Q"] {
+        seats.push(app.join(&lobby, json!({"name": name})).await);
+    }
+    app.start(&lobby, &host).await;
+    assert_eq!(
+        names(&app.get(&base, None).await.body),
+        ["Player 1", "Player 2", "Player 3"]
+    );
+    for (author, (_, token)) in seats.iter().enumerate() {
+        let target = &seats[(author + 1) % 3].0;
+        let mut body = json!({"round": 1, "step": "orders", "move": "strike", "target": target});
+        if let Some(vote) = vote {
+            body["vote"] = json!(vote);
+        }
+        let reply = app.post(&format!("{base}/orders"), Some(token), body).await;
+        assert_eq!(reply.status, StatusCode::ACCEPTED, "{}", reply.text);
+    }
+    base
+}
+
+/// The game at `base` is over by `reason`, and names its players as they joined, with the
+/// pseudonyms they played under beside them, in the view and in an archive that verifies.
+async fn unmasked(app: &TestApp, base: &str, reason: &str) {
+    let view = app.get(base, None).await.body;
+    assert_eq!(view["status"], "finished", "{}: {view}", app.backend);
+    assert_eq!(view["result"]["reason"], reason, "{view}");
+    assert_eq!(names(&view), ["Annwyl-Q", "Bedwyr-Q", "Cyndaf-Q"]);
+    assert_eq!(view["players"][2]["pseudonym"], "Player 3");
+    let archive = app.get(&format!("{base}/archive"), None).await;
+    assert_eq!(archive.body["entrants"][1]["real_name"], "Bedwyr-Q");
+    assert_eq!(archive.body["entrants"][1]["name"], "Player 2");
+    let read = herald::fairness::verify::read(&archive.text).unwrap();
+    let report = herald::fairness::verify::verify(&read).unwrap();
+    assert!(report.replayed, "{:?}", report.lines);
+    assert!(report.mismatches.is_empty(), "{:?}", report.mismatches);
+}
+
+#[tokio::test]
+async fn the_names_appear_when_the_rules_end_an_anonymous_game() {
+    for app in apps().await {
+        let settings = json!({"anonymous": true, "max_rounds": 1});
+        let base = play_round_one(&app, settings, None).await;
+        unmasked(&app, &base, "round-cap").await;
+    }
+}
+
+#[tokio::test]
+async fn the_names_appear_when_a_draw_vote_ends_an_anonymous_game() {
+    for app in apps().await {
+        let base = play_round_one(&app, json!({"anonymous": true}), Some("draw")).await;
+        unmasked(&app, &base, "draw-vote").await;
+    }
+}

@@ -350,3 +350,23 @@ async fn herald_verify_exits_0_on_a_true_archive_1_on_a_forged_one_and_2_on_garb
     assert_eq!(herald_verify(path.to_str().unwrap(), None).0, 2);
     assert_eq!(herald_verify("/nonexistent/archive.json", None).0, 2);
 }
+
+/// A version 1 archive (`tests/fixtures/archive-v1-crossing-swords.json`: a three-player
+/// Crossing Swords game of two rounds, in version 1's shape, without `messages`) still
+/// verifies with the built binary (docs/table-talk.md, "The archive"). The file is kept as it
+/// was written, so that a change to how archives are read cannot drop the old shape unseen.
+#[test]
+fn herald_verify_reads_a_version_1_archive_fixture() {
+    let fixture = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/archive-v1-crossing-swords.json"
+    );
+    let (code, out) = herald_verify(fixture, None);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("OK: everything matches") && out.contains("round 2:"),
+        "{out}"
+    );
+    let text = std::fs::read_to_string(fixture).unwrap();
+    assert!(text.contains("\"format\":\"herald-archive/1\"") && !text.contains("\"messages\""));
+}

@@ -1,18 +1,22 @@
 //! The secrecy walk (docs/table-talk.md): before the game is over, no view, page, forum post,
-//! event, notification, webhook body, log line or archive shows a private message's text, its
-//! id or that it was sent to anyone but its sender and recipient; nor a draw vote before its
-//! step is revealed; nor, in an anonymous game, a player's real name or his profile's handle.
+//! event, notification (a standard and a Discord webhook, mail through an SMTP server, each
+//! checked to have delivered something), log line or archive shows a private message's text,
+//! its id or that it was sent to anyone but its sender and recipient; nor a draw vote before
+//! its step is revealed; nor, in an anonymous game, a player's real name or his profile's
+//! handle.
 //! Once the game is over, with the reveal, everyone reads the message and the real names.
 
 use std::io::Write;
 use std::sync::{Arc, Mutex};
 
-use axum::http::StatusCode;
+use axum::body::Body;
+use axum::http::{Method, StatusCode};
 use serde_json::json;
 use tracing_subscriber::fmt::MakeWriter;
 
 use crate::api_secrecy::EventReader;
-use crate::notify_receivers::{Behaviour, Receiver, settings, settle};
+use crate::notify_mail::with_smtp;
+use crate::notify_receivers::{Behaviour, Receiver, eventually, settings, settle};
 use crate::pages_client::Visitor;
 use crate::support::{TestApp, notify_apps};
 
@@ -110,7 +114,9 @@ const REAL: [&str; 2] = ["Brangwen-Q", "Cadfael-Q"];
 
 #[tokio::test]
 async fn no_message_vote_or_real_name_reaches_anyone_anywhere_until_the_reveal() {
-    for app in notify_apps(settings()).await {
+    let (with_mail, inbox) = with_smtp(settings());
+    for app in notify_apps(with_mail).await {
+        inbox.lock().unwrap().clear();
         let logs = Logs::default();
         let subscriber = tracing_subscriber::fmt()
             .with_writer(logs.clone())
@@ -119,6 +125,7 @@ async fn no_message_vote_or_real_name_reaches_anyone_anywhere_until_the_reveal()
             .finish();
         let _guard = tracing::subscriber::set_default(subscriber);
         let hook = Receiver::start(Behaviour::Accept).await;
+        let discord = Receiver::start(Behaviour::Accept).await;
         let (lobby, host) = app
             .create_lobby(
                 "crossing-swords",
@@ -127,14 +134,16 @@ async fn no_message_vote_or_real_name_reaches_anyone_anywhere_until_the_reveal()
             .await;
         let base = format!("/api/v1/lobbies/{lobby}");
         let events = herald::store::outbox::NOTIFIABLE;
-        let reply = app
-            .post(
-                &format!("{base}/webhooks"),
-                Some(&host),
-                json!({"url": hook.url, "format": "standard", "events": events}),
-            )
-            .await;
-        assert_eq!(reply.status, StatusCode::CREATED, "{}", reply.text);
+        for (url, format) in [(&hook.url, "standard"), (&discord.url, "discord")] {
+            let reply = app
+                .post(
+                    &format!("{base}/webhooks"),
+                    Some(&host),
+                    json!({"url": url, "format": format, "events": events}),
+                )
+                .await;
+            assert_eq!(reply.status, StatusCode::CREATED, "{}", reply.text);
+        }
         // A message is not a kind a channel can ask for.
         let refused = app
             .post(
@@ -164,8 +173,20 @@ async fn no_message_vote_or_real_name_reaches_anyone_anywhere_until_the_reveal()
             bound.body["player_id"].as_str().unwrap().to_owned(),
             key.clone(),
         )];
-        for name in REAL {
-            p.push(app.join(&lobby, json!({"name": name})).await);
+        for (seat, name) in REAL.into_iter().enumerate() {
+            let joined = app.join(&lobby, json!({"name": name})).await;
+            // The addresses name no one: a real name in a mail must come from its text.
+            let mail = json!({"email": format!("seat{}@example.org", seat + 2)});
+            let set = app
+                .send(
+                    Method::PUT,
+                    &format!("{base}/me/notifications"),
+                    Some(&joined.1),
+                    Some(Body::from(mail.to_string())),
+                )
+                .await;
+            assert_eq!(set.status, StatusCode::OK, "{}", set.text);
+            p.push(joined);
         }
         app.start(&lobby, &host).await;
         let secret = "SECRET-PACT-7Q";
@@ -232,14 +253,35 @@ async fn no_message_vote_or_real_name_reaches_anyone_anywhere_until_the_reveal()
                 app.backend
             );
         }
-        for delivery in hook.got() {
-            let body = String::from_utf8_lossy(&delivery.body);
+        // Something was delivered on every channel, so that the checks below check something.
+        eventually("the mails", || inbox.lock().unwrap().len() >= 2).await;
+        let mut delivered: Vec<(&str, String)> = Vec::new();
+        for (channel, receiver) in [("the webhook", &hook), ("the Discord webhook", &discord)] {
+            for delivery in receiver.wait_for(1).await {
+                assert!(!delivery.body.is_empty(), "{channel}: an empty body");
+                delivered.push((
+                    channel,
+                    String::from_utf8_lossy(&delivery.body).into_owned(),
+                ));
+            }
+        }
+        for mail in inbox.lock().unwrap().iter() {
+            // Quoted-printable soft line breaks joined, so that no word hides across a line.
+            delivered.push(("a mail", mail.raw.replace("=\r\n", "")));
+        }
+        for (channel, body) in &delivered {
             assert!(
                 !body.contains(secret) && !body.contains(&message_id),
-                "a notification: {body}"
+                "{channel} shows the message: {body}"
             );
-            for real in [HANDLE, REAL[0], REAL[1], "\"vote\":\"draw\""] {
-                assert!(!body.contains(real), "a notification shows {real}: {body}");
+            for real in [
+                HANDLE,
+                REAL[0],
+                REAL[1],
+                "\"vote\":\"draw\"",
+                "Voted for a draw",
+            ] {
+                assert!(!body.contains(real), "{channel} shows {real}: {body}");
             }
         }
         let outbox: Vec<(String,)> = {
@@ -257,6 +299,17 @@ async fn no_message_vote_or_real_name_reaches_anyone_anywhere_until_the_reveal()
         let logged = String::from_utf8_lossy(&logs.0.lock().unwrap()).into_owned();
         assert!(!logged.is_empty(), "the logs were captured");
         assert!(!logged.contains(secret), "a log line shows the text");
+        // Nor the message's id, nor its recipient beside it, nor the vote.
+        assert!(
+            !logged.contains(&message_id),
+            "a log line shows the message"
+        );
+        let told = logged
+            .lines()
+            .find(|l| l.contains("message") && l.contains(p[1].0.as_str()));
+        assert!(told.is_none(), "a log line shows the recipient: {told:?}");
+        let voted = logged.lines().find(|l| l.contains("vote"));
+        assert!(voted.is_none(), "a log line shows the vote: {voted:?}");
         for real in [HANDLE, REAL[0], REAL[1]] {
             // The walk's own requests for the profile name its handle in their paths.
             let line = logged

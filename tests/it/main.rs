@@ -1,6 +1,8 @@
 //! Herald's one integration test binary. Modules are laid out by subject.
 
 mod api_anonymous;
+mod api_anonymous_names;
+mod api_anonymous_tournaments;
 mod api_bad_input;
 mod api_bounds;
 mod api_bst;
@@ -55,6 +57,7 @@ mod notify_receivers;
 mod notify_ssrf;
 mod notify_summaries;
 mod notify_webhooks;
+mod pages_anonymous;
 mod pages_browser;
 mod pages_browser_clock;
 mod pages_browser_contests;

@@ -169,6 +169,31 @@ impl Host {
             .map(super::entrant_view))
     }
 
+    /// The lobby of `profile`'s newest game in tournament `id`'s round in play, if it seats
+    /// him: his own page links to it even while an anonymous tournament names its players by
+    /// pseudonyms (a knockout's replay is newer than the game it replays).
+    pub async fn tournament_game_of(
+        &self,
+        id: Uuid,
+        profile: Uuid,
+    ) -> Result<Option<Uuid>, AppError> {
+        let record = self.tournament_record(id).await?;
+        let Some(entry) = record.entrants.iter().find(|e| e.profile == profile) else {
+            return Ok(None);
+        };
+        let mut newest = None;
+        for game in record
+            .games
+            .iter()
+            .filter(|g| g.round == record.tournament.round)
+        {
+            if players_of(game)?.contains(&u64::try_from(entry.entry).unwrap_or(u64::MAX)) {
+                newest = Some(game.lobby);
+            }
+        }
+        Ok(newest)
+    }
+
     /// A profile's rating in the game's pool of his kind, for seeding (None when unrated).
     pub(super) async fn seeding_rating(
         &self,

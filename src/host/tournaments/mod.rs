@@ -6,6 +6,7 @@
 mod create;
 mod entries;
 mod lobbies;
+mod masks;
 mod record;
 mod rounds;
 
@@ -17,7 +18,7 @@ use super::auth::hash_token;
 use crate::error::AppError;
 use crate::store::TournamentRecord;
 use crate::tournament::{EntrantId, Format, StandingRow, StandingsPost, named};
-use record::{StoredResult, players_of, result_of};
+use record::{StoredResult, result_of};
 
 pub use create::{NewTournament, TournamentCreated};
 
@@ -63,6 +64,8 @@ pub struct RoundView {
 #[derive(Clone, Debug, Serialize)]
 pub struct GameView {
     pub lobby: Uuid,
+    /// In seat order: the entrants' handles, or in an anonymous tournament, until the game's
+    /// result is known, the seats' pseudonyms (`masks.rs`).
     pub players: Vec<String>,
     /// Null while the game runs.
     pub result: Option<ResultView>,
@@ -246,16 +249,14 @@ fn entrant_view(e: &crate::store::EntrantRow) -> EntrantView {
 fn view(record: &TournamentRecord) -> Result<TournamentView, AppError> {
     let t = &record.tournament;
     let format = record::format_of(&t.format)?;
+    let anonymous = masks::anonymous(t)?;
     let mut rounds = Vec::new();
     for r in &record.rounds {
         let mut games = Vec::new();
         for game in record.games.iter().filter(|g| g.round == r.round) {
             games.push(GameView {
                 lobby: game.lobby,
-                players: players_of(game)?
-                    .into_iter()
-                    .map(|e| handle_of(record, e))
-                    .collect(),
+                players: masks::shown_players(anonymous, game, |e| handle_of(record, e))?,
                 result: result_of(game)?.map(|res| result_view(record, &res)),
             });
         }

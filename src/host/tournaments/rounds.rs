@@ -15,6 +15,7 @@ use uuid::Uuid;
 use super::super::{Host, clean_name, name_key};
 use super::entries::{ATTEMPTS, concurrent};
 use super::lobbies::Seated;
+use super::masks;
 use super::record::{
     self, StoredResult, bracket, duel_rounds, finished_result, format_of, melee_rounds, players_of,
     result_of, stored,
@@ -163,12 +164,14 @@ impl Host {
                     started_at: self.store.clock().now_millis(),
                     closed_at: None,
                 }));
-                for (ordinal, players) in games.iter().enumerate() {
+                let anonymous = masks::anonymous(t)?;
+                for (ordinal, players) in games.into_iter().enumerate() {
+                    let seated = masks::seat_order(anonymous, players);
                     writes.push(TournamentWrite::Game(TournamentGameRow {
                         lobby: Uuid::new_v4(),
                         round: next,
                         ordinal: i64::try_from(ordinal).unwrap_or(0),
-                        players: super::super::engine::to_text(players)?,
+                        players: super::super::engine::to_text(&seated)?,
                         result: None,
                     }));
                 }
@@ -383,11 +386,12 @@ fn replays_owed(
             .decide([EntrantId(a), EntrantId(b)], &results)
             .map_err(|e| internal("knockout", e))?;
         if let MatchDecision::Replay { .. } = decision {
+            let seated = masks::seat_order(masks::anonymous(&record.tournament)?, players);
             writes.push(TournamentWrite::Game(TournamentGameRow {
                 lobby: Uuid::new_v4(),
                 round: game.round,
                 ordinal,
-                players: game.players.clone(),
+                players: super::super::engine::to_text(&seated)?,
                 result: None,
             }));
             ordinal += 1;

@@ -8,9 +8,8 @@ use crate::tournament::Format;
 /// One game's line: its lobby, who plays it, and how it ended (empty while it runs).
 pub struct GameLine {
     pub lobby: String,
+    /// Who plays it, in seat order: handles, or pseudonyms while an anonymous game runs.
     pub players: String,
-    /// Who plays it, one handle each.
-    pub seats: Vec<String>,
     pub result: String,
 }
 
@@ -52,7 +51,6 @@ pub fn round_lines(view: &TournamentView) -> Vec<RoundLines> {
                 .map(|g| GameLine {
                     lobby: g.lobby.to_string(),
                     players: g.players.join(" v "),
-                    seats: g.players.clone(),
                     result: g.result.as_ref().map(result_line).unwrap_or_default(),
                 })
                 .collect(),

@@ -88,12 +88,15 @@ pub(super) async fn tournament_page(
         if let Some(entry) = app.host.tournament_entry(id, session.profile.id).await? {
             you.entered = true;
             you.withdrawn = entry.withdrawn;
-            // Games name their players by the entries' handles, as `entry` does.
+            // Found by his entry, not by the names shown: an anonymous tournament shows the
+            // seats' pseudonyms while a game runs.
+            let lobby = app.host.tournament_game_of(id, session.profile.id).await?;
+            let lobby = lobby.map(|l| l.to_string());
             you.game = round_lines(&view).into_iter().next().and_then(|r| {
                 let round = r.round;
                 r.games
                     .into_iter()
-                    .find(|g| g.seats.contains(&entry.handle))
+                    .find(|g| Some(&g.lobby) == lobby.as_ref())
                     .map(|g| (round, g))
             });
         }
