@@ -3,6 +3,7 @@
 mod api_anonymous;
 mod api_bad_input;
 mod api_bounds;
+mod api_bounds_contests;
 mod api_bst;
 mod api_challenges;
 mod api_contests;
