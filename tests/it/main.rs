@@ -37,6 +37,7 @@ mod api_secrecy;
 mod api_talk;
 mod api_talk_secrecy;
 mod api_tournaments;
+mod api_tournaments_contests;
 mod api_vacations;
 mod api_votes;
 mod api_votes_duels;
