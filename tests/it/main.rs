@@ -80,6 +80,7 @@ mod pages_bst_posts;
 mod pages_challenges;
 mod pages_client;
 mod pages_contests;
+mod pages_contests_forms;
 mod pages_deadlines;
 mod pages_errors_walk;
 mod pages_exports;
