@@ -81,6 +81,7 @@ mod pages_challenges;
 mod pages_client;
 mod pages_contests;
 mod pages_contests_forms;
+mod pages_contests_posts;
 mod pages_deadlines;
 mod pages_errors_walk;
 mod pages_exports;
