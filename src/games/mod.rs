@@ -51,6 +51,11 @@ pub trait GameUi: Game {
     const POOL_HEADINGS: &'static [(&'static str, &'static str)] = &[];
     /// The numeric pools the lobby page charts over the rounds, in this order.
     const CHARTS: &'static [&'static str] = &[];
+    /// The series of rule ids the game's texts cite, each a capital letter before a number
+    /// ("(A16)": Ruling A16): the pages link these to the rules page (`http/pages/cite.rs`)
+    /// and leave any other parenthesis as words. By default the series most rulings share:
+    /// A ambiguities, T turn steps, L lines of the seed, S setup.
+    const RULE_SERIES: &'static [char] = &['A', 'T', 'L', 'S'];
     /// The words after which a revealed order's codes are drawn as chips ("token").
     const CHIP_AFTER: &'static [&'static str] = &[];
 

@@ -3,13 +3,16 @@
 //! `src/games/<game>/`; everything else reaches it through [`GameUi`](super::GameUi) and
 //! [`with_game!`](super::with_game). This test reads every other Rust file under `src/` and
 //! fails when its code (comments and its `#[cfg(test)]` module aside: tests may pick a game to
-//! play) holds a string literal that is a registered game's id, step or public pool, or a path
-//! into a game's modules (`rules::bst`, `GameKind::Bst`).
+//! play) holds a string literal that is a registered game's id, step or public pool, or that
+//! holds its title, or a path into a game's modules (`rules::bst`, `GameKind::Bst`). It reads
+//! the templates too (each game's rules page aside, `templates/rules_<game>.html`): a
+//! template that holds a game's title speaks of that game in words every game's page shows.
 //!
 //! The names come from the registry itself: each game's id ([`crate::rules::Game::ID`]), its
-//! steps and public-player properties as its OpenAPI fragment lists them, and its
-//! [`GameUi::POOLS`](super::GameUi::POOLS). The allowlist below is the registry and nothing
-//! else.
+//! title ([`GameUi::TITLE`](super::GameUi::TITLE)), its steps and public-player properties as
+//! its OpenAPI fragment lists them, and its [`GameUi::POOLS`](super::GameUi::POOLS). The
+//! allowlist below is the registry and nothing else. The common OpenAPI part is not read: its
+//! descriptions still speak of the games by name (`docs/games.md`).
 
 #[cfg(test)]
 mod tests {
@@ -29,12 +32,17 @@ mod tests {
     /// variant names.
     struct Names {
         literals: Vec<String>,
+        title: &'static str,
         paths: Vec<String>,
     }
 
     fn names(kind: GameKind) -> Names {
-        let (id, fragment, pools) =
-            with_game!(kind, G => (<G as Game>::ID, <G as GameUi>::OPENAPI, <G as GameUi>::POOLS));
+        let (id, title, fragment, pools) = with_game!(kind, G => (
+            <G as Game>::ID,
+            <G as GameUi>::TITLE,
+            <G as GameUi>::OPENAPI,
+            <G as GameUi>::POOLS,
+        ));
         let fragment: Value = serde_json::from_str(fragment).unwrap();
         let mut literals = vec![id.to_owned()];
         for step in fragment["steps"].as_array().into_iter().flatten() {
@@ -47,6 +55,7 @@ mod tests {
         let variant = format!("{kind:?}");
         Names {
             literals,
+            title,
             paths: vec![
                 format!("rules::{module}"),
                 format!("games::{module}"),
@@ -196,6 +205,9 @@ mod tests {
                     {
                         found.push(format!("{relative}: \"{literal}\""));
                     }
+                    if literal.contains(names.title) {
+                        found.push(format!("{relative}: \"{literal}\" names {}", names.title));
+                    }
                 }
                 for path in &names.paths {
                     if rest.contains(path.as_str()) {
@@ -209,6 +221,39 @@ mod tests {
         assert!(
             found.is_empty(),
             "generic files name a game:\n{}",
+            found.join("\n")
+        );
+    }
+
+    #[test]
+    fn no_shared_template_names_a_game() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let all: Vec<Names> = GameKind::ALL.into_iter().map(names).collect();
+        let own: Vec<String> = GameKind::ALL
+            .into_iter()
+            .map(|kind| {
+                let id = with_game!(kind, G => <G as Game>::ID);
+                format!("rules_{}.html", id.replace('-', "_"))
+            })
+            .collect();
+        let mut found = Vec::new();
+        for entry in std::fs::read_dir(root.join("templates")).unwrap() {
+            let path = entry.unwrap().path();
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            if own.contains(&name) || path.extension().is_none_or(|e| e != "html") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap();
+            for names in &all {
+                if text.contains(names.title) {
+                    found.push(format!("templates/{name}: {}", names.title));
+                }
+            }
+        }
+        found.sort();
+        assert!(
+            found.is_empty(),
+            "shared templates name a game:\n{}",
             found.join("\n")
         );
     }

@@ -5,6 +5,9 @@
 use axum::http::StatusCode;
 use serde_json::{Value, json};
 
+use herald::games::create::Input;
+use herald::host::GameKind;
+
 use crate::support::{TestApp, apps};
 
 async fn create(app: &TestApp, game: &str, settings: Value) -> crate::support::Reply {
@@ -164,6 +167,41 @@ async fn bst_settings_are_bounded_and_refusals_name_the_field() {
     ];
     for app in apps().await {
         check(&app, "bst", &cases).await;
+    }
+}
+
+/// What a game's create form offers, the API accepts (the form never offers a game the API
+/// refuses): every whole number at its lowest together, and at its highest; every choice and
+/// every flag alone. Read from each registered game's create settings, so a new game or key
+/// is covered as it is registered (each game's refusals past its bounds: `api_bounds_*.rs`).
+#[tokio::test]
+async fn every_games_create_form_offers_only_settings_the_api_accepts() {
+    for app in apps().await {
+        for kind in GameKind::ALL {
+            let offered = kind.create_settings();
+            let at = |end: fn(u64, u64) -> u64| -> Value {
+                offered
+                    .iter()
+                    .filter_map(|s| match s.input {
+                        Input::Whole { min, max } => Some((s.key.to_owned(), json!(end(min, max)))),
+                        Input::Choice(_) | Input::Flag | Input::Words | Input::Json => None,
+                    })
+                    .collect::<serde_json::Map<_, _>>()
+                    .into()
+            };
+            let mut cases = vec![(at(|lo, _| lo), None), (at(|_, hi| hi), None)];
+            for setting in offered {
+                match setting.input {
+                    Input::Choice(options) => cases.extend(options.iter().map(|(value, _)| {
+                        let value = value.parse::<u64>().map_or(json!(value), Value::from);
+                        (json!({ setting.key: value }), None)
+                    })),
+                    Input::Flag => cases.push((json!({ setting.key: true }), None)),
+                    Input::Whole { .. } | Input::Words | Input::Json => {}
+                }
+            }
+            check(&app, kind.id(), &cases).await;
+        }
     }
 }
 

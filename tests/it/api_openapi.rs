@@ -115,17 +115,22 @@ async fn every_documented_request_example_is_accepted_by_the_server() {
             "{example}: {}",
             reply.text
         );
-        lobbies.push((
-            example["game"].as_str().unwrap().to_string(),
-            reply.body["id"].as_str().unwrap().to_string(),
-            reply.body["host_token"].as_str().unwrap().to_string(),
-        ));
+        // A game's first example is played on below; its others (a game that starts from a
+        // position) are created only.
+        let game = example["game"].as_str().unwrap().to_string();
+        if lobbies.iter().all(|(g, _, _)| *g != game) {
+            lobbies.push((
+                game,
+                reply.body["id"].as_str().unwrap().to_string(),
+                reply.body["host_token"].as_str().unwrap().to_string(),
+            ));
+        }
     }
     let mut created: Vec<&str> = lobbies.iter().map(|(game, _, _)| game.as_str()).collect();
     created.sort();
     let mut registered = games.clone();
     registered.sort();
-    assert_eq!(created, registered, "one create example for each game");
+    assert_eq!(created, registered, "a create example for each game");
 
     let mut tokens = Vec::new();
     for example in examples("JoinRequest") {

@@ -26,7 +26,7 @@ pub(crate) async fn create(app: &TestApp, body: Value) -> Tournament {
 }
 
 /// Profiles `p1`.. entered in order: their keys.
-async fn entrants(app: &TestApp, t: &Tournament, prefix: &str, n: usize) -> Vec<String> {
+pub(crate) async fn entrants(app: &TestApp, t: &Tournament, prefix: &str, n: usize) -> Vec<String> {
     let mut keys = Vec::new();
     for i in 1..=n {
         let (key, _) = profile(app, &format!("{prefix}{i}")).await;
@@ -46,7 +46,7 @@ async fn enter(app: &TestApp, t: &Tournament, key: &str) -> crate::support::Repl
     .await
 }
 
-async fn next_round(app: &TestApp, t: &Tournament) -> crate::support::Reply {
+pub(crate) async fn next_round(app: &TestApp, t: &Tournament) -> crate::support::Reply {
     app.post(
         &format!("/api/v1/tournaments/{}/rounds", t.id),
         Some(&t.director),
@@ -63,11 +63,11 @@ pub(crate) async fn view(app: &TestApp, t: &Tournament) -> Value {
     reply.body
 }
 
-fn current_round(view: &Value) -> &Value {
+pub(crate) fn current_round(view: &Value) -> &Value {
     view["rounds"].as_array().unwrap().last().unwrap()
 }
 
-fn players(game: &Value) -> Vec<String> {
+pub(crate) fn players(game: &Value) -> Vec<String> {
     game["players"]
         .as_array()
         .unwrap()
@@ -116,7 +116,7 @@ pub(crate) async fn finish_round(app: &TestApp, t: &Tournament) {
     }
 }
 
-fn points(view: &Value, handle: &str) -> f64 {
+pub(crate) fn points(view: &Value, handle: &str) -> f64 {
     view["standings"]
         .as_array()
         .unwrap()

@@ -5,13 +5,16 @@
 //! combatant's 17 cards conserved, the hand within `hand_limit` and no card on the table
 //! between phases; phase modifiers only inside a phase; at most `max_ties` tie-breaks; the
 //! duel within `max_phases` phases and §3.6's step bound; exactly one result, consistent with
-//! the HP; and a replay from the same seed and orders identical bit for bit.
+//! the HP; every (round, contest) opened once; and a replay from the same seed and orders
+//! identical bit for bit.
 
 use herald::rules::contests::events::Event as CEvent;
 use herald::rules::contests::ids::Ability;
 use herald::rules::contests::state::Lasts;
 use herald::rules::contests::{Build, Card, Contests, EndReason, State, Step};
 use herald::rules::{Entrant, Game, GameRng, PlayerId, Seat};
+use std::collections::HashSet;
+
 use proptest::prelude::*;
 use rand::seq::{IndexedRandom, SliceRandom};
 use rand::{RngExt, SeedableRng};
@@ -27,7 +30,7 @@ fn random_settings(rng: &mut GameRng, seed: u64) -> Value {
         "max_abilities": rng.random_range(0..=5),
         "base_guesses": rng.random_range(0..=3),
         "max_ties": rng.random_range(1..=10),
-        "max_phases": rng.random_range(1..=40),
+        "max_phases": rng.random_range(1..=200),
         "opening_hand": opening,
         "hand_limit": rng.random_range(opening.max(1)..=17),
         "escape_result": *["draw", "loss"].choose(rng).expect("two"),
@@ -177,6 +180,25 @@ fn illegal(state: &State, rng: &mut GameRng) -> Value {
     }
 }
 
+/// Records each contest the step's events open under its round (§3.1: a round's contests are
+/// numbered 1, 2, ...; a phase's `PhaseBegan` and a window's `RoundBegan` say which round the
+/// contests that follow belong to), and fails on one opened twice (§3.10, "Contests").
+fn record_contests(opened: &mut HashSet<(u32, u32)>, before: &State, events: &[CEvent]) {
+    let mut round = before.round;
+    for e in events {
+        match e {
+            CEvent::RoundBegan { round: r } | CEvent::PhaseBegan { round: r, .. } => round = *r,
+            CEvent::ContestOpened { contest, .. } => {
+                assert!(
+                    opened.insert((round, *contest)),
+                    "round {round}, contest {contest} opened twice"
+                );
+            }
+            _ => {}
+        }
+    }
+}
+
 fn check_invariants(s: &State, before: &State, events: &[CEvent]) {
     for seat in [Seat(0), Seat(1)] {
         let f = &s.fighters[seat.0];
@@ -262,6 +284,7 @@ fn duel(seed: u64) -> (String, String) {
     let bound = (1 + 2 * (2 + t))
         + settings.rules.max_phases as u64 * ((1 + 6 * (3 + t)) + (1 + 2 * (2 + t)));
     let mut steps = 0u64;
+    let mut opened = HashSet::new();
     while state.end.is_none() {
         steps += 1;
         assert!(steps <= bound, "more than the {bound} steps of §3.6");
@@ -305,6 +328,15 @@ fn duel(seed: u64) -> (String, String) {
         }
         let res = Contests::resolve(&state, &orders, &mut game_rng);
         check_invariants(&res.state, &state, &res.events);
+        record_contests(&mut opened, &state, &res.events);
+        if let Some(c) = &res.state.contest {
+            assert!(
+                opened.contains(&(res.state.round, c.number)),
+                "the running contest {} of round {} was announced",
+                c.number,
+                res.state.round
+            );
+        }
         log.extend(
             res.events
                 .iter()

@@ -2,8 +2,8 @@
 //! players join through the join form (one choosing a ready build), then answer every step
 //! from the forms (wishes, declarations, dice and guesses, face-down cards, tie-breaks,
 //! discards) until the duel ends; every page fits the phone without sideways scrolling, the
-//! result is on the lobby page, and one player's hand never shows on the other's pages. Run
-//! with scripts on and off.
+//! result is on the lobby page, and one player's hand never shows on the other's play page
+//! (checked before every turn). Run with scripts on and off.
 
 use fantoccini::{Client, Locator};
 
@@ -58,6 +58,67 @@ async fn text(client: &Client) -> String {
         .text()
         .await
         .unwrap()
+}
+
+/// The cards the player's page shows him as his hand, in the "Only you can see this" section,
+/// as the page writes them.
+async fn hand_shown(client: &Client) -> Vec<String> {
+    let headings = client.find_all(Locator::Css("#secrets dt")).await.unwrap();
+    let values = client.find_all(Locator::Css("#secrets dd")).await.unwrap();
+    for (heading, value) in headings.iter().zip(&values) {
+        if heading
+            .text()
+            .await
+            .unwrap()
+            .to_lowercase()
+            .ends_with("hand")
+        {
+            let cards = value.text().await.unwrap();
+            return match cards.as_str() {
+                "" | "—" => Vec::new(),
+                cards => cards.split(", ").map(str::to_owned).collect(),
+            };
+        }
+    }
+    Vec::new()
+}
+
+/// Neither hand shows on the other player's page (rulings §3.8: the hand is private to its
+/// owner). A card of one hand that the other player does not hold himself and that the public
+/// lobby page does not show (it was never played, or the other's copy was not) must be nowhere
+/// on the other's play page. The number of cards so checked.
+async fn hands_kept_apart(
+    players: [&Client; 2],
+    public: &Client,
+    play: &str,
+    share: &str,
+) -> usize {
+    public.goto(share).await.unwrap();
+    wait_for(public, "h1").await;
+    let public_text = text(public).await;
+    let mut hands = Vec::new();
+    let mut pages = Vec::new();
+    for client in players {
+        client.goto(play).await.unwrap();
+        wait_for(client, "h1").await;
+        hands.push(hand_shown(client).await);
+        pages.push(text(client).await);
+    }
+    let mut checked = 0;
+    for (mine, theirs) in [(0, 1), (1, 0)] {
+        for card in &hands[mine] {
+            if hands[theirs].contains(card) || public_text.contains(card.as_str()) {
+                continue;
+            }
+            assert!(
+                !pages[theirs].contains(card.as_str()),
+                "{card}, in one player's hand, shows on the other's page: {}",
+                pages[theirs]
+            );
+            checked += 1;
+        }
+    }
+    checked
 }
 
 /// Answers whatever the player's page asks; the step answered, or None if nothing is owed.
@@ -194,7 +255,9 @@ async fn play_duel(base: &str, clients: &[Client]) -> Result<(), String> {
 
     let play = format!("{share}/play");
     let mut steps = Vec::new();
+    let mut kept = 0;
     for turn in 0..200 {
+        kept += hands_kept_apart([ann, bob], host, &play, &share).await;
         let a = answer(ann, &play, turn).await;
         let b = answer(bob, &play, turn + 1).await;
         if a.is_none() && b.is_none() {
@@ -211,6 +274,10 @@ async fn play_duel(base: &str, clients: &[Client]) -> Result<(), String> {
             "no {step} step in {steps:?}"
         );
     }
+    assert!(
+        kept >= 5,
+        "{kept} cards of a hand were looked for on the other's page"
+    );
     ann.goto(&share).await.unwrap();
     wait_for(ann, ".standings").await;
     fits(ann, "the finished lobby").await;

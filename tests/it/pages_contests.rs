@@ -7,6 +7,7 @@
 use axum::http::StatusCode;
 use serde_json::Value;
 
+use herald::host::GameKind;
 use herald::http::pages::cite::citations;
 
 use crate::pages_client::{Visitor, unescape};
@@ -30,7 +31,9 @@ fn cited_in_contests_sources() -> Vec<String> {
                 while let Some(open) = rest.find('(') {
                     rest = &rest[open + 1..];
                     let Some(close) = rest.find(')') else { break };
-                    for rule in citations(&rest[..close]).unwrap_or_default() {
+                    for rule in citations(&rest[..close], GameKind::Contests.rule_series())
+                        .unwrap_or_default()
+                    {
                         if !ids.contains(&rule.anchor) {
                             ids.push(rule.anchor);
                         }
@@ -71,7 +74,7 @@ async fn every_rule_a_contests_text_cites_has_its_anchor_on_the_rules_page() {
 }
 
 /// A select's options as a browser posts them (values unescaped).
-fn options(page: &crate::pages_client::Page, id: &str) -> Vec<(String, String)> {
+pub(crate) fn options(page: &crate::pages_client::Page, id: &str) -> Vec<(String, String)> {
     page.options(id)
         .into_iter()
         .map(|(value, label)| (unescape(&value), label))
@@ -79,7 +82,7 @@ fn options(page: &crate::pages_client::Page, id: &str) -> Vec<(String, String)> 
 }
 
 /// The value of the hidden field `name` in the order form, if the form has it.
-fn hidden(html: &str, name: &str) -> Option<String> {
+pub(crate) fn hidden(html: &str, name: &str) -> Option<String> {
     let at = html.find(&format!("type=\"hidden\" name=\"{name}\" value=\""))?;
     let rest = &html[at..];
     let start = rest.find("value=\"")? + 7;

@@ -7,6 +7,7 @@ use axum::http::StatusCode;
 use crate::pages_bst;
 use crate::pages_client::Visitor;
 use crate::support::sqlite_app;
+use herald::host::GameKind;
 use herald::http::pages::cite::citations;
 use herald::rules::bst::Move;
 use herald::rules::bst::matrix::{Cell, cell};
@@ -26,7 +27,9 @@ fn cited_in_bst_sources() -> Vec<String> {
             while let Some(open) = rest.find('(') {
                 rest = &rest[open + 1..];
                 let Some(close) = rest.find(')') else { break };
-                for rule in citations(&rest[..close]).unwrap_or_default() {
+                for rule in
+                    citations(&rest[..close], GameKind::Bst.rule_series()).unwrap_or_default()
+                {
                     if !ids.contains(&rule.anchor) {
                         ids.push(rule.anchor);
                     }

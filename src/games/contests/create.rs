@@ -103,3 +103,39 @@ pub const SETTINGS: &[Setting] = &[
         advanced: true,
     },
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::SETTINGS;
+    use crate::games::create::Input;
+    use crate::rules::contests::rulebook::Rulebook;
+
+    /// The form offers every variant key of §5.1 with the rulebook's own range or words (the
+    /// default first), so what the API tests drive from the rulebook is what a host can pick.
+    #[test]
+    fn the_form_offers_the_rulebooks_keys_with_their_ranges_and_words() {
+        for (key, lo, hi) in Rulebook::RANGES {
+            let setting = SETTINGS.iter().find(|s| s.key == key).expect(key);
+            assert!(
+                matches!(setting.input, Input::Whole { min, max } if min == u64::from(lo) && max == u64::from(hi)),
+                "{key}"
+            );
+        }
+        for (key, words) in Rulebook::CHOICES {
+            let setting = SETTINGS.iter().find(|s| s.key == key).expect(key);
+            let Input::Choice(options) = setting.input else {
+                panic!("{key} is a choice")
+            };
+            let offered: Vec<&str> = options.iter().map(|(v, _)| *v).collect();
+            assert_eq!(offered, words, "{key}");
+        }
+        let hooks = ["seed", "setup"];
+        for setting in SETTINGS {
+            assert!(
+                Rulebook::is_key(setting.key) || hooks.contains(&setting.key),
+                "{} is a variant key or a hook",
+                setting.key
+            );
+        }
+    }
+}

@@ -33,6 +33,9 @@ impl GameUi for Contests {
     const POOL_HEADINGS: &'static [(&'static str, &'static str)] =
         &[("hp", "HP"), ("max_hp", "Max HP")];
     const CHARTS: &'static [&'static str] = &["hp", "energy"];
+    /// The rulings' series: L lines of the seed, S setup, and the turn sequence told in
+    /// parts (W window, P phase, K contest, A attacks, E end; §3).
+    const RULE_SERIES: &'static [char] = &['L', 'S', 'W', 'P', 'K', 'A', 'E'];
 
     fn step_noun(step: &str) -> String {
         match step {

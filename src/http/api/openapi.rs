@@ -4,7 +4,8 @@
 //! (`src/games/<game>/openapi.json`, [`GameUi::OPENAPI`]). A game brings its own schemas, its
 //! member of each union (the create request, the join request, the prompt, the order, the
 //! fallback order), its examples, its steps and the properties it adds to the public views;
-//! its id goes into `GameId` and the create request's discriminator. What the host reads
+//! its id goes into `GameId` and the create request's discriminator, and its settings schema
+//! into those a tournament or a challenge takes (any game's). What the host reads
 //! beside a game's settings (`openapi.host.json`: the deadlines, the press, the gates,
 //! `unlisted`, and the create request's `fork`) is written once and added to every game's
 //! create request and settings schema, as the host takes those keys out of every lobby's
@@ -85,8 +86,8 @@ pub fn assemble() -> Result<Value, AssemblyError> {
         with_host(&mut fragment, &host).map_err(conflict)?;
         merge(&mut doc, id, fragment).map_err(conflict)?;
     }
-    tournament_settings(&mut doc).map_err(|what| AssemblyError::Conflict {
-        game: "tournaments",
+    any_games_settings(&mut doc).map_err(|what| AssemblyError::Conflict {
+        game: "settings of any game",
         what,
     })?;
     Ok(doc)
@@ -125,9 +126,17 @@ fn with_host(fragment: &mut Fragment, host: &HostPart) -> Result<(), String> {
     Ok(())
 }
 
-/// A tournament's `settings` are those of a lobby of its game: `TournamentSettings` is any of
-/// the games' settings, as their create requests name them.
-fn tournament_settings(doc: &mut Value) -> Result<(), String> {
+/// Where a request takes the settings of a lobby of whichever game it names: a tournament's
+/// (`TournamentSettings`) and a challenge's (`ChallengeRequest.settings`). The common part
+/// leaves both lists without the games; each game's settings schema, as its create request
+/// names it, is added here, so that a game is listed by its registration alone.
+const ANY_GAMES_SETTINGS: [&str; 2] = [
+    "/components/schemas/TournamentSettings/anyOf",
+    "/components/schemas/ChallengeRequest/properties/settings/anyOf",
+];
+
+/// Lists every game's settings schema in each of [`ANY_GAMES_SETTINGS`].
+fn any_games_settings(doc: &mut Value) -> Result<(), String> {
     let members = doc
         .pointer("/components/schemas/CreateLobbyRequest/oneOf")
         .and_then(Value::as_array)
@@ -144,16 +153,12 @@ fn tournament_settings(doc: &mut Value) -> Result<(), String> {
             ))
             .cloned()
             .ok_or(format!("{name} has no settings schema"))?;
-        let schemas = doc
-            .pointer_mut("/components/schemas")
-            .and_then(Value::as_object_mut)
-            .ok_or("the common part has no components.schemas")?;
-        push(
-            schemas,
-            "TournamentSettings",
-            "anyOf",
-            serde_json::json!({"$ref": settings}),
-        )?;
+        for list in ANY_GAMES_SETTINGS {
+            doc.pointer_mut(list)
+                .and_then(Value::as_array_mut)
+                .ok_or(format!("the common part has no list {list}"))?
+                .push(serde_json::json!({"$ref": settings}));
+        }
     }
     Ok(())
 }
@@ -308,6 +313,17 @@ mod tests {
             .as_object()
             .unwrap();
         assert_eq!(mapping.len(), ids.len());
+        // A tournament's and a challenge's settings are any game's, each listed once.
+        for list in ANY_GAMES_SETTINGS {
+            let listed: Vec<&Value> = doc
+                .pointer(list)
+                .and_then(Value::as_array)
+                .unwrap()
+                .iter()
+                .filter_map(|s| s.get("$ref"))
+                .collect();
+            assert_eq!(listed.len(), ids.len(), "{list}");
+        }
         // The host's part, once in its file, is in every game's request and settings.
         let host: HostPart = serde_json::from_str(HOST).unwrap();
         for reference in mapping.values() {

@@ -4,6 +4,8 @@
 
 use std::fmt;
 
+use crate::host::GameKind;
+
 /// A rule a text cites: the anchor on the rules page, and the label shown ("A16", or a range
 /// "L169-L174", anchored at its first rule).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -27,26 +29,23 @@ pub struct Cited {
     pub rules: String,
 }
 
-/// Whether `inner` is a rule id: a capital letter for the rulings' series (A ambiguities,
-/// T turn steps, L lines of the seed, S setup; and the steps of a turn sequence told in
-/// parts: W window, P phase, K contest, E end) and a number.
-pub fn is_rule_id(inner: &str) -> bool {
+/// Whether `inner` is a rule id of a game whose rulings number their rules in `series`
+/// ([`crate::games::GameUi::RULE_SERIES`]): one of its capital letters and a number.
+pub fn is_rule_id(inner: &str, series: &[char]) -> bool {
     let mut chars = inner.chars();
-    matches!(
-        chars.next(),
-        Some('A' | 'T' | 'L' | 'S' | 'W' | 'P' | 'K' | 'E')
-    ) && inner.len() > 1
+    chars.next().is_some_and(|c| series.contains(&c))
+        && inner.len() > 1
         && chars.all(|c| c.is_ascii_digit())
 }
 
 /// The rule an item of a parenthesis cites, if it is one: `A16`, or a range `L169-L174`.
-fn citation(item: &str) -> Option<Rule> {
+fn citation(item: &str, series: &[char]) -> Option<Rule> {
     match item.split_once('-') {
-        Some((from, to)) if is_rule_id(from) && is_rule_id(to) => Some(Rule {
+        Some((from, to)) if is_rule_id(from, series) && is_rule_id(to, series) => Some(Rule {
             anchor: from.to_string(),
             label: item.to_string(),
         }),
-        None if is_rule_id(item) => Some(Rule {
+        None if is_rule_id(item, series) => Some(Rule {
             anchor: item.to_string(),
             label: item.to_string(),
         }),
@@ -54,16 +53,20 @@ fn citation(item: &str) -> Option<Rule> {
     }
 }
 
-/// The rules a parenthesis cites, if it is nothing but citations: `A16`, `L307, A28`,
-/// `L169-L174, L199`.
-pub fn citations(inner: &str) -> Option<Vec<Rule>> {
-    inner.split(", ").map(citation).collect()
+/// The rules a parenthesis cites, if it is nothing but citations of the rule `series`:
+/// `A16`, `L307, A28`, `L169-L174, L199`.
+pub fn citations(inner: &str, series: &[char]) -> Option<Vec<Rule>> {
+    inner
+        .split(", ")
+        .map(|item| citation(item, series))
+        .collect()
 }
 
 /// Finds the citations in `text`: each rule a parenthesis cites, alone or among words
 /// ("(blue Guard, L183, capped at the start HP, A22)"), becomes a part of its own, to be
-/// linked; a parenthesis of words only stays as it is.
-pub fn cite(text: &str, game: &str) -> Cited {
+/// linked; a parenthesis of words only stays as it is. Only `game`'s own rule series count.
+pub fn cite(text: &str, game: GameKind) -> Cited {
+    let series = game.rule_series();
     let mut parts = Vec::new();
     let mut plain = String::new();
     let mut rest = text;
@@ -76,7 +79,7 @@ pub fn cite(text: &str, game: &str) -> Cited {
         };
         let items: Vec<(&str, Option<Rule>)> = after[..close]
             .split(", ")
-            .map(|item| (item, citation(item)))
+            .map(|item| (item, citation(item, series)))
             .collect();
         if items.iter().all(|(_, rule)| rule.is_none()) {
             rest = after;
@@ -106,7 +109,7 @@ pub fn cite(text: &str, game: &str) -> Cited {
     }
     Cited {
         parts,
-        rules: format!("/rules/{game}"),
+        rules: format!("/rules/{}", game.id()),
     }
 }
 
@@ -150,7 +153,7 @@ mod tests {
 
     #[test]
     fn a_citation_becomes_a_part_of_its_own_and_other_parentheses_stay() {
-        let cited = cite("Discard 2 token(s) (A16). Follow-up (L209)", "bst");
+        let cited = cite("Discard 2 token(s) (A16). Follow-up (L209)", GameKind::Bst);
         assert_eq!(cited.rules, "/rules/bst");
         assert_eq!(labels(&cited), [Some("A16"), Some("L209"), None]);
         assert_eq!(cited.parts[0].text, "Discard 2 token(s) (");
@@ -159,7 +162,7 @@ mod tests {
 
     #[test]
     fn a_list_or_a_range_of_citations_links_each_rule() {
-        let cited = cite("aside (L307, A28). Cells (L169-L174, L199)", "bst");
+        let cited = cite("aside (L307, A28). Cells (L169-L174, L199)", GameKind::Bst);
         assert_eq!(
             labels(&cited),
             [
@@ -178,7 +181,7 @@ mod tests {
     fn citations_among_words_are_linked_and_left_out_of_the_posts() {
         let cited = cite(
             "Ann heals 0 (blue Guard, L183, capped at the start HP, A22): HP 70.",
-            "bst",
+            GameKind::Bst,
         );
         assert_eq!(labels(&cited), [Some("L183"), Some("A22"), None]);
         assert_eq!(cited.parts[0].text, "Ann heals 0 (blue Guard, ");
@@ -188,19 +191,30 @@ mod tests {
         );
         let first = cite(
             "Ann takes 2 poison damage (1 counter x 2, L194): HP 3.",
-            "bst",
+            GameKind::Bst,
         );
         assert_eq!(
             first.to_string(),
             "Ann takes 2 poison damage (1 counter x 2): HP 3."
         );
-        let leading = cite("Ann is illegal (T6, L196, too costly).", "bst");
+        let leading = cite("Ann is illegal (T6, L196, too costly).", GameKind::Bst);
         assert_eq!(leading.to_string(), "Ann is illegal (too costly).");
+    }
+
+    /// Each game's rulings number their rules in series of their own: Contests tells its
+    /// turn sequence in window (W), phase (P), contest (K) and end (E) steps, which BST's
+    /// rulings do not have, so "(W5)" in a BST text is words, not a rule.
+    #[test]
+    fn only_the_games_own_rule_series_are_citations() {
+        let line = "One advance is enough (W5).";
+        assert_eq!(labels(&cite(line, GameKind::Contests)), [Some("W5"), None]);
+        assert_eq!(labels(&cite(line, GameKind::Bst)), [None]);
+        assert_eq!(labels(&cite("Drawn (S1, L137).", GameKind::Bst)).len(), 3);
     }
 
     #[test]
     fn words_in_parentheses_are_no_citation() {
-        let cited = cite("Ann (Red) takes 3 (three) (A) (A16 twice", "bst");
+        let cited = cite("Ann (Red) takes 3 (three) (A) (A16 twice", GameKind::Bst);
         assert_eq!(cited.parts.len(), 1);
         assert_eq!(cited.parts[0].rule, None);
         assert_eq!(

@@ -6,12 +6,11 @@
 use serde_json::{Map, Value, json};
 
 pub use crate::games::create::{Input, Setting};
-use crate::games::{GameUi, with_game};
 use crate::host::GameKind;
 
-/// The settings a game's fieldset offers ([`GameUi::CREATE_SETTINGS`]).
+/// The settings a game's fieldset offers ([`crate::games::GameUi::CREATE_SETTINGS`]).
 pub fn settings_of(game: GameKind) -> &'static [Setting] {
-    with_game!(game, G => G::CREATE_SETTINGS)
+    game.create_settings()
 }
 
 /// The form field of `key` for `game`: keys of different games may share a name

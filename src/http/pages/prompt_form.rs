@@ -59,7 +59,7 @@ pub fn form_for(
             round: u64::from(head.round),
             step: head.step.into_owned(),
             heading: form.heading,
-            help: cite(&form.help, <G as Game>::ID),
+            help: cite(&form.help, game),
             fields: form.fields,
             decline: form.decline,
             accept: form.accept,

@@ -69,7 +69,7 @@ fn order_lines(
 fn log_lines(log: &[serde_json::Value], game: GameKind) -> Vec<Cited> {
     with_game!(game, G => crate::games::telling::log_words::<G>(log))
         .iter()
-        .map(|text| cite(text, game.id()))
+        .map(|text| cite(text, game))
         .collect()
 }
 

@@ -21,7 +21,8 @@ use crate::http::AppState;
 use crate::http::rate::{Admitted, CreatesLobby};
 use crate::tournament::Format;
 
-/// The formats offered: (the API's spelling, the words on the form).
+/// The formats offered: (the API's spelling, the words on the form; the melee's are followed
+/// by the games it fits, [`format_words`]).
 const FORMATS: [(Format, &str, &str); 4] = [
     (Format::Swiss, "swiss", "Swiss: duels paired by score"),
     (
@@ -30,12 +31,24 @@ const FORMATS: [(Format, &str, &str); 4] = [
         "Round robin: every pair meets once",
     ),
     (Format::Knockout, "knockout", "Knockout: losers are out"),
-    (
-        Format::Melee,
-        "melee",
-        "Melee: boards of many players (Crossing Swords)",
-    ),
+    (Format::Melee, "melee", "Melee: boards of many players"),
 ];
+
+/// A format's words on the form. A melee seats boards of more than two, so it fits the
+/// registered games that are not duels ([`crate::games::GameUi::DUEL`]), which it names.
+fn format_words(format: Format, words: &str) -> String {
+    match format {
+        Format::Melee => {
+            let melees: Vec<&str> = GameKind::ALL
+                .into_iter()
+                .filter(|game| !game.is_duel())
+                .map(GameKind::title)
+                .collect();
+            format!("{words} ({})", crate::games::telling::listed(&melees))
+        }
+        Format::Swiss | Format::RoundRobin | Format::Knockout => words.to_owned(),
+    }
+}
 
 /// What the form holds (sent back when it is refused).
 #[derive(Default)]
@@ -126,7 +139,7 @@ pub struct TournamentFormPage {
     pub csrf: String,
     pub games: Vec<GameOption>,
     /// (value, words, selected).
-    pub formats: Vec<(&'static str, &'static str, bool)>,
+    pub formats: Vec<(&'static str, String, bool)>,
     pub form: TournamentForm,
     pub game_sets: Vec<GameSet>,
     pub error: Option<String>,
@@ -140,7 +153,9 @@ fn form_page(csrf: String, form: TournamentForm, error: Option<String>) -> Tourn
         games: GameOption::all(&form.game),
         formats: FORMATS
             .iter()
-            .map(|(_, value, words)| (*value, *words, *value == form.format))
+            .map(|(format, value, words)| {
+                (*value, format_words(*format, words), *value == form.format)
+            })
             .collect(),
         game_sets: GameKind::ALL
             .iter()

@@ -171,8 +171,10 @@ impl Game for Contests {
             true => run.begin_round(),
             false => run.apply(orders),
         }
-        let revealed_contest = run.revealed_contest;
+        // Read after `advance`: with nobody asking for the face-up step, the contest's reveal
+        // falls there, still in this step (K3, K4).
         run.advance();
+        let revealed_contest = run.revealed_contest;
         let events = run.into_events();
         let revealed = match step {
             Step::Set if !revealed_contest => Vec::new(),

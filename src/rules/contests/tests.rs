@@ -206,3 +206,52 @@ fn the_guesses_and_the_contests_reveal_read_in_words_by_name() {
         "Contest 2: Ann 3 + 4 = 7 against Bob 6 + 5 (guessed: 0) = 6."
     );
 }
+
+/// Checks `body` for `seat` at `state`'s open step; it must be legal.
+fn order(state: &State, seat: Seat, body: serde_json::Value) -> super::Order {
+    let body = serde_json::from_value(body).expect("an order body");
+    Contests::check_order(state, seat, body).expect("a legal order")
+}
+
+/// §3.8: a `set` step's orders are public once their contest is revealed (K4). When nobody
+/// asks for the face-up step the reveal falls in the `set` step itself, so its orders are
+/// revealed with it; when someone asks, they stay concealed until the face-up step.
+#[test]
+fn set_orders_are_revealed_with_the_step_their_contest_is_revealed_in() {
+    let hand = [
+        "illegal-doping",
+        "dwarven-ale",
+        "am-i-good-or-what",
+        "kick-below-the-waist",
+        "my-daddy-was-an-elf",
+    ];
+    let mut deck: Vec<&str> = hand.to_vec();
+    deck.extend(
+        Card::ALL
+            .iter()
+            .map(|c| c.id())
+            .filter(|c| !hand.contains(c)),
+    );
+    let mut rng = GameRng::seed_from_u64(3);
+    for (face_up, revealed) in [(false, 2), (true, 0)] {
+        let mut state = duel(json!({"decks": {"p1": deck, "p2": deck}}));
+        assert_eq!(state.step, Step::Declare, "Magic comes first");
+        let declare =
+            [Seat(0), Seat(1)].map(|s| (s, order(&state, s, json!({"spell": "fire-bolt"}))));
+        state = Contests::resolve(&state, &declare, &mut rng).state;
+        assert_eq!(state.step, Step::Set);
+        let contest = state.contest.as_ref().expect("a contest").number;
+        let dice = [Seat(0), Seat(1)].map(|s| {
+            let die = [5, 2][s.0];
+            let body = json!({"contest": contest, "die": die, "guesses": [1], "face_up": face_up});
+            (s, order(&state, s, body))
+        });
+        let resolved = Contests::resolve(&state, &dice, &mut rng);
+        assert_eq!(resolved.revealed.len(), revealed, "face_up {face_up}");
+        let next = if face_up { Step::FaceUp } else { Step::Set };
+        assert_eq!(
+            resolved.state.step, next,
+            "the second spell's contest, or the face-up step"
+        );
+    }
+}
