@@ -1,11 +1,15 @@
--- Ratings kept in their keys' order (docs/ratings.md, "How the server stores them"): a rated
--- finish upserts each player's `ratings` row and inserts his `rating_changes` row, and a
--- table with a rowid writes each of them twice, once in the table and once in the index of
--- its primary key. Clustered on the primary key (`WITHOUT ROWID`), each is one b-tree write.
+-- Ratings kept in their keys' order, checked where they are made (docs/ratings.md, "How the
+-- server stores them"): a rated finish upserts each player's `ratings` row and inserts his
+-- `rating_changes` row, and a table with a rowid writes each of them twice, once in the table
+-- and once in the index of its primary key. Clustered on the primary key (`WITHOUT ROWID`),
+-- each is one b-tree write. Their `profile_id` no longer names `profiles` as a foreign key:
+-- both are written only by the finish transaction and the rebuild, for profiles that same
+-- transaction has just read, and no profile is ever deleted, so the check (a lookup of a
+-- 36-character key for every row) could never refuse one (docs/store.md, "Foreign keys").
 -- Neither table is referenced by another, so each is rebuilt under its own name in place.
 
 CREATE TABLE ratings_by_key (
-    profile_id    TEXT NOT NULL REFERENCES profiles (id),
+    profile_id    TEXT NOT NULL,
     pool          TEXT NOT NULL,
     game          TEXT NOT NULL,
     rating        REAL NOT NULL,
@@ -26,7 +30,7 @@ CREATE INDEX ratings_pool ON ratings (pool);
 CREATE TABLE rating_changes_by_key (
     result_seq        BIGINT NOT NULL REFERENCES rated_results (seq),
     ordinal           BIGINT NOT NULL,
-    profile_id        TEXT NOT NULL REFERENCES profiles (id),
+    profile_id        TEXT NOT NULL,
     player_id         TEXT NOT NULL,
     place             BIGINT NOT NULL,
     before_rating     REAL NOT NULL,

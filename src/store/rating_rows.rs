@@ -31,13 +31,14 @@ pub struct RatedFinish {
     pub places: Vec<(Uuid, u32)>,
 }
 
-/// The seats' bound holdings, oldest first, each with its profile's rating in the game's
-/// pool of its kind (a profile is of one kind, so it has at most one pool per game).
-const BINDERS: &str = "SELECT g.player_id, g.profile_id, p.kind, g.ended_seq, \
+/// The seats' bound holdings, each with its profile's rating in the game's pool of its kind
+/// (a profile is of one kind, so it has at most one pool per game). Put oldest first by
+/// [`oldest_first`] rather than by an `ORDER BY`, which would have the database sort them.
+const BINDERS: &str = "SELECT g.player_id, g.profile_id, p.kind, g.bound_at, g.ended_seq, \
     r.pool, r.rating, r.deviation, r.volatility, r.games, r.last_game_at \
     FROM profile_games g JOIN profiles p ON p.id = g.profile_id \
     LEFT JOIN ratings r ON r.profile_id = g.profile_id AND r.game = $1 \
-    WHERE g.lobby_id = $2 AND g.binding = 'bound' ORDER BY g.bound_at, g.profile_id";
+    WHERE g.lobby_id = $2 AND g.binding = 'bound'";
 
 /// PostgreSQL: the rated profiles' rows locked (in one order), so that two lobbies finishing
 /// at once with a player in common rate him one after the other, each from the other's
@@ -61,6 +62,7 @@ struct Holding {
     player: Uuid,
     profile: Uuid,
     kind: Kind,
+    bound_at: i64,
     replaced: bool,
     /// His rating in the game's pool of his kind, if he has one.
     rating: Option<Rating>,
@@ -91,9 +93,18 @@ fn holding_of(row: &Columns<'_, impl Stored + ?Sized>) -> Result<Holding, StoreE
         player: row.uuid("player_id")?,
         profile: row.uuid("profile_id")?,
         kind,
+        bound_at: row.int("bound_at")?,
         replaced: row.int_or_null("ended_seq")?.is_some(),
         rating,
     })
+}
+
+/// The holdings oldest first, and of two bound at one instant the lower profile id first (a
+/// `Uuid` orders as its text does), so that a seat's first binder is the same on every
+/// backend and in every rebuild.
+fn oldest_first(mut holdings: Vec<Holding>) -> Vec<Holding> {
+    holdings.sort_unstable_by_key(|h| (h.bound_at, h.profile));
+    holdings
 }
 
 /// A game to rate: its result, the stored ratings it starts from, and each rated profile's
@@ -108,6 +119,7 @@ struct Decided {
 /// A seat rates its first binder; one a substitute replaced placed last (behind everyone who
 /// played on: in a duel, a loss; docs/ratings.md, "Who is rated").
 fn decide(finish: &RatedFinish, holdings: Vec<Holding>) -> Result<Decided, Unrated> {
+    let holdings = oldest_first(holdings);
     let mut first: BTreeMap<Uuid, &Holding> = BTreeMap::new();
     for holding in &holdings {
         first.entry(holding.player).or_insert(holding);
