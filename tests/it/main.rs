@@ -89,6 +89,7 @@ mod pages_mail;
 mod pages_my_games;
 mod pages_profile_play;
 mod pages_profile_seats;
+mod pages_profile_sessions;
 mod pages_profiles;
 mod pages_ratings;
 mod pages_record;

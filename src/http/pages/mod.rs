@@ -44,6 +44,7 @@ mod seat_claim;
 mod seat_hold;
 mod seat_labels;
 pub mod session;
+mod session_slide;
 mod sign_in_routes;
 mod sign_in_ways;
 pub mod table;
@@ -223,6 +224,11 @@ pub fn routes(state: &AppState) -> Router<AppState> {
             post(tournament_director::start_next_round),
         )
         .route("/ratings/{game}/{kind}", get(leaderboard::show_leaderboard))
+        // Layers run outside in: the CSRF layer settles the transport the slide's cookie needs.
+        .layer(middleware::from_fn_with_state(
+            state.clone(),
+            session_slide::slide_session_cookie,
+        ))
         .layer(middleware::from_fn_with_state(
             state.clone(),
             session::issue_csrf,
