@@ -22,6 +22,7 @@ mod api_missed_turns;
 mod api_names;
 mod api_openapi;
 mod api_openapi_strict;
+mod api_profile_refusals;
 mod api_profile_stream;
 mod api_profiles;
 mod api_profiles_secrecy;
