@@ -117,5 +117,6 @@ mod store_durability;
 mod store_errors;
 mod store_group_commit;
 mod store_memory;
+mod store_passkeys;
 mod store_retention;
 mod support;
