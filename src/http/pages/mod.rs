@@ -47,6 +47,7 @@ pub mod session;
 mod session_slide;
 mod sign_in_routes;
 mod sign_in_ways;
+mod signed_in;
 pub mod table;
 mod talk;
 mod tournament_director;

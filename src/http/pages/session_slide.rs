@@ -10,8 +10,8 @@ use axum::http::header::SET_COOKIE;
 use axum::middleware::Next;
 use axum::response::Response;
 
-use super::me_page::{SESSION_COOKIE, session_cookie, session_secret};
 use super::session::Transport;
+use super::signed_in::{SESSION_COOKIE, session_cookie, session_secret};
 use crate::http::AppState;
 
 /// Middleware for the pages, inside the one that settles the [`Transport`]: slides the
