@@ -88,6 +88,7 @@ mod pages_host_controls;
 mod pages_host_panel;
 mod pages_mail;
 mod pages_my_games;
+mod pages_my_seats;
 mod pages_profile_play;
 mod pages_profile_seats;
 mod pages_profile_sessions;

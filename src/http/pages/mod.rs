@@ -28,6 +28,7 @@ mod mail_section;
 mod mail_sign_in;
 mod me_page;
 mod my_games;
+mod my_seats;
 mod ordered;
 mod passkeys;
 mod play;
