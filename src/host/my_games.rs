@@ -12,7 +12,7 @@ use super::{Host, engine, with_game};
 use crate::error::AppError;
 use crate::fairness::hex;
 use crate::rules::{Game, Seat};
-use crate::store::Status;
+use crate::store::{PlayerRow, Snapshot, Status};
 
 /// What a personal key holds in a lobby.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -77,6 +77,19 @@ pub fn well_formed_key(key: &str) -> bool {
     key.len() == 64 && key.bytes().all(|b| b.is_ascii_hexdigit())
 }
 
+/// Whether the running game of `snapshot` waits for `player`'s answer: owed, not yet sent.
+fn awaits(snapshot: &Snapshot, player: &PlayerRow) -> Result<bool, AppError> {
+    if snapshot.lobby.status != Status::Running {
+        return Ok(false);
+    }
+    let seat = Seat(player.seat);
+    let kind = snapshot.lobby.game_kind()?;
+    let owes = with_game!(kind, G => engine::state::<G>(snapshot)?
+        .as_deref()
+        .is_some_and(|state| G::owes(state).contains(&seat)));
+    Ok(owes && !snapshot.orders.iter().any(|o| o.player_id == player.id))
+}
+
 impl Host {
     /// Remembers `role` in `lobby` under the personal `key`.
     pub async fn remember_game(
@@ -132,13 +145,7 @@ impl Host {
             else {
                 continue;
             };
-            let seat = Seat(player.seat);
-            let kind = snapshot.lobby.game_kind()?;
-            let owes = with_game!(kind, G => engine::state::<G>(&snapshot)?
-                .as_deref()
-                .is_some_and(|state| G::owes(state).contains(&seat)));
-            let sent = snapshot.orders.iter().any(|o| o.player_id == player.id);
-            if owes && !sent {
+            if awaits(&snapshot, player)? {
                 turns.push(MyTurn {
                     lobby: *lobby,
                     deadline_at: deadline_at(&snapshot.lobby),
@@ -146,6 +153,31 @@ impl Host {
             }
         }
         Ok(turns)
+    }
+
+    /// The seats `profile` holds now, as a signed-in browser's games: each lobby, with its
+    /// turn when the open step waits for that seat's answer (`docs/web.md`, "My games on any
+    /// device"). Nothing in it opens a seat: the play page takes the browser's session.
+    pub async fn my_seats(&self, profile: Uuid) -> Result<Vec<(MyGame, Option<MyTurn>)>, AppError> {
+        let mut games = Vec::new();
+        for seat in self.store.profile_seats(profile).await? {
+            let Some(snapshot) = self.store.snapshot(seat.lobby).await? else {
+                continue;
+            };
+            let turn = match snapshot.players.iter().find(|p| p.id == seat.player) {
+                Some(player) if awaits(&snapshot, player)? => Some(MyTurn {
+                    lobby: seat.lobby,
+                    deadline_at: deadline_at(&snapshot.lobby),
+                }),
+                Some(_) | None => None,
+            };
+            let game = MyGame {
+                lobby: LobbySummary::of(&snapshot.lobby)?,
+                role: MyRole::Player,
+            };
+            games.push((game, turn));
+        }
+        Ok(games)
     }
 
     /// Whether `key` remembers any game (a carry link for an unknown key is refused).

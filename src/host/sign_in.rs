@@ -1,6 +1,6 @@
 //! Signing a browser in with a profile key (docs/identity.md, "Signing in"): a key's sign-in
 //! link starts a server-side session whose secret lives in an HttpOnly cookie (stored as its
-//! SHA-256); each use slides its end 90 days on; it ends at sign-out, when revoked, or when its
+//! SHA-256); use slides its end 90 days on (at most once an hour); it ends at sign-out, when revoked, or when its
 //! key is. "Make this a profile" turns a browser's my-games key into a profile's first key.
 
 use uuid::Uuid;
@@ -65,21 +65,36 @@ impl Host {
         Ok(Started { secret, profile })
     }
 
-    /// The session whose secret a cookie holds, if it is live; its end slides on.
+    /// The session whose secret a cookie holds, if it is live. Reading it does not slide it:
+    /// the pages slide a session once per request ([`Host::slide_session`]), where they can
+    /// send the cookie again.
     pub async fn session(&self, secret: &str) -> Result<Option<Session>, AppError> {
         let now = self.store.clock().now_millis();
         let Some((row, profile)) = self.store.session(&hash_token(secret), now).await? else {
             return Ok(None);
         };
-        if row.expires_at - now < SESSION_MILLIS - SLIDE_AFTER_MILLIS {
-            self.store
-                .touch_session(row.id, now + SESSION_MILLIS)
-                .await?;
-        }
         Ok(Some(Session {
             id: row.id,
             profile,
         }))
+    }
+
+    /// Slides the end of the live session whose secret a cookie holds 90 days on, if an hour
+    /// of it has passed since it last slid. True when it slid: the browser's cookie must then
+    /// be sent again with its full age, or the browser would drop it 90 days after sign-in
+    /// while the server still kept the session.
+    pub async fn slide_session(&self, secret: &str) -> Result<bool, AppError> {
+        let now = self.store.clock().now_millis();
+        let Some(row) = self.store.live_session(&hash_token(secret), now).await? else {
+            return Ok(false);
+        };
+        if row.expires_at - now >= SESSION_MILLIS - SLIDE_AFTER_MILLIS {
+            return Ok(false);
+        }
+        self.store
+            .touch_session(row.id, now + SESSION_MILLIS)
+            .await?;
+        Ok(true)
     }
 
     /// Ends session `id` of `profile` (sign-out, or revoked from another browser).

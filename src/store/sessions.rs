@@ -74,16 +74,25 @@ impl Store {
         secret_hash: &str,
         now: i64,
     ) -> Result<Option<(SessionRow, ProfileRow)>, StoreError> {
+        let Some(session) = self.live_session(secret_hash, now).await? else {
+            return Ok(None);
+        };
+        let profile = self.profile_by_id(session.profile).await?;
+        Ok(profile.map(|profile| (session, profile)))
+    }
+
+    /// The live session whose secret hashes to `secret_hash` (its profile not read).
+    pub async fn live_session(
+        &self,
+        secret_hash: &str,
+        now: i64,
+    ) -> Result<Option<SessionRow>, StoreError> {
         let row = sqlx::query(BY_SECRET)
             .bind(secret_hash)
             .bind(now)
             .fetch_optional(&self.pool)
             .await?;
-        let Some(session) = row.as_ref().map(session_of).transpose()? else {
-            return Ok(None);
-        };
-        let profile = self.profile_by_id(session.profile).await?;
-        Ok(profile.map(|profile| (session, profile)))
+        row.as_ref().map(session_of).transpose()
     }
 
     /// Moves a session's end to `expires_at` (each use slides it).

@@ -1,6 +1,7 @@
 //! The reliability record (docs/identity.md, "Reliability"): counted by the transaction that
 //! resolves a step, excused by the host or a vacation, kept when the retention sweep deletes the lobby, and
-//! equal to a recomputation from the stored steps whatever the game did.
+//! equal to a recomputation from the stored steps whatever the game did (a property test over
+//! the random games' seeds).
 
 use std::time::Duration;
 
@@ -9,6 +10,8 @@ use rand::{RngExt, SeedableRng};
 use serde_json::{Value, json};
 
 use herald::store::retention::Retention;
+use proptest::prelude::any;
+use proptest::test_runner::{Config, TestRunner};
 
 use crate::api_deadlines::put;
 use crate::api_profiles::{join_as, profile};
@@ -189,34 +192,56 @@ async fn records_and_games_survive_the_sweep_that_deletes_the_lobby() {
     }
 }
 
+/// What random games did to bindings, summed: the record must come out right through each.
+#[derive(Copy, Clone, Debug, Default)]
+struct Happened {
+    /// Seats claimed before the start (bound, counted).
+    bound_claims: usize,
+    /// Seats claimed after the start (retro, history only).
+    retro_claims: usize,
+    /// Substitutes who took a seat a profile held, ending its holding.
+    holdings_ended: usize,
+}
+
 /// One random game: seats bound by joining or by a claim before the start, claimed after it
 /// (retro) or never; each round each seat answers, leaves a standing fallback or sends
 /// nothing; the host resolves, substitutes a seat now and then and excuses some misses.
-async fn random_game(app: &TestApp, seed: u64, keys: &[String]) {
+async fn random_game(app: &TestApp, seed: u64, keys: &[String], happened: &mut Happened) {
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
     let (lobby, host) = app
         .create_lobby("crossing-swords", json!({"max_rounds": 8}))
         .await;
     let seats = rng.random_range(2..=4usize);
     let mut players: Vec<(String, String)> = Vec::new();
+    // Whether each seat's holding is a profile's (bound or retro).
+    let mut held = Vec::new();
     let mut later = Vec::new();
     for (n, key) in keys.iter().enumerate().take(seats) {
         match rng.random_range(0..4) {
-            0 => players.push(join_as(app, &lobby, key, json!({"name": format!("S{n}")})).await),
+            0 => {
+                players.push(join_as(app, &lobby, key, json!({"name": format!("S{n}")})).await);
+                held.push(true);
+            }
             how => {
                 let seat = app.join(&lobby, json!({"name": format!("S{n}")})).await;
                 match how {
-                    1 => claim(app, &lobby, key, &seat).await,
-                    2 => later.push((key.clone(), seat.clone())),
+                    1 => {
+                        claim(app, &lobby, key, &seat).await;
+                        happened.bound_claims += 1;
+                    }
+                    2 => later.push((n, key.clone(), seat.clone())),
                     _ => {}
                 }
+                held.push(how == 1);
                 players.push(seat);
             }
         }
     }
     app.start(&lobby, &host).await;
-    for (key, seat) in &later {
+    for (n, key, seat) in &later {
         claim(app, &lobby, key, seat).await;
+        held[*n] = true;
+        happened.retro_claims += 1;
     }
     for round in 1..=8u64 {
         let view = app
@@ -301,6 +326,8 @@ async fn random_game(app: &TestApp, seed: u64, keys: &[String]) {
                 .await;
             if reply.status == StatusCode::OK {
                 players[at].1 = reply.body["player_token"].as_str().unwrap().to_string();
+                happened.holdings_ended += usize::from(held[at]);
+                held[at] = false;
             }
         }
     }
@@ -342,38 +369,87 @@ async fn claim(app: &TestApp, lobby: &str, key: &str, (player, token): &(String,
     assert_eq!(reply.status, StatusCode::OK, "{}", reply.text);
 }
 
+/// Plays the random games of `seeds` with four new profiles and checks that each profile's
+/// stored record equals its recomputation from the stored steps; what the games did.
+async fn play_and_check(
+    app: &TestApp,
+    seeds: &[u64],
+    first_handle: usize,
+) -> (Happened, [usize; 4]) {
+    let handles: Vec<String> = (first_handle..first_handle + 4)
+        .map(|n| format!("Random{n}"))
+        .collect();
+    let mut keys = Vec::new();
+    for handle in &handles {
+        keys.push(profile(app, handle).await.0);
+    }
+    let mut happened = Happened::default();
+    for seed in seeds {
+        random_game(app, *seed, &keys, &mut happened).await;
+    }
+    let (mut on_time, mut missed, mut excused, mut away) = (0, 0, 0, 0);
+    for handle in &handles {
+        let check = app.host.check_record(handle).await.unwrap();
+        assert_eq!(
+            check.stored_rows, check.recomputed_rows,
+            "{} {handle} seeds {seeds:?}",
+            app.backend
+        );
+        assert_eq!(check.stored, check.recomputed, "seeds {seeds:?}");
+        on_time += check.stored.on_time;
+        away += check
+            .stored_rows
+            .iter()
+            .filter(|r| r.excused_by == Some(herald::store::Excuse::Vacation))
+            .count();
+        missed += check.stored.missed;
+        excused += check.stored.excused;
+    }
+    (
+        happened,
+        [on_time as usize, missed as usize, excused as usize, away],
+    )
+}
+
 #[tokio::test]
 async fn the_record_equals_a_recomputation_from_the_stored_steps_after_random_games() {
     for app in apps().await {
-        let mut keys = Vec::new();
-        for n in 0..4 {
-            keys.push(profile(&app, &format!("Random{n}")).await.0);
-        }
-        for seed in 0..6 {
-            random_game(&app, seed, &keys).await;
-        }
-        let (mut on_time, mut missed, mut excused, mut away) = (0, 0, 0, 0);
-        for n in 0..4 {
-            let check = app.host.check_record(&format!("Random{n}")).await.unwrap();
-            assert_eq!(
-                check.stored_rows, check.recomputed_rows,
-                "{} Random{n}",
-                app.backend
-            );
-            assert_eq!(check.stored, check.recomputed);
-            on_time += check.stored.on_time;
-            away += check
-                .stored_rows
-                .iter()
-                .filter(|r| r.excused_by == Some(herald::store::Excuse::Vacation))
-                .count();
-            missed += check.stored.missed;
-            excused += check.stored.excused;
-        }
-        // The seeds are fixed: the games answered, missed and excused steps.
+        let seeds: Vec<u64> = (0..6).collect();
+        let (happened, [on_time, missed, excused, away]) = play_and_check(&app, &seeds, 0).await;
+        // The seeds are fixed: the games answered, missed and excused steps, and bound,
+        // claimed (before and after the start) and substituted seats.
         assert!(
             on_time > 0 && missed > 0 && excused > 0 && away > 0,
             "{on_time} {missed} {excused} {away}"
         );
+        assert!(
+            happened.bound_claims > 0 && happened.retro_claims > 0 && happened.holdings_ended > 0,
+            "{happened:?}"
+        );
     }
+}
+
+#[test]
+fn the_record_equals_a_recomputation_whatever_the_seeds() {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let apps = runtime.block_on(apps());
+    let mut runner = TestRunner::new(Config {
+        cases: 3,
+        failure_persistence: None,
+        ..Config::default()
+    });
+    // Each case makes four new profiles on the same apps: handles must not repeat.
+    let played = std::cell::Cell::new(0);
+    runner
+        .run(&proptest::collection::vec(any::<u64>(), 3), |seeds| {
+            played.set(played.get() + 1);
+            for app in &apps {
+                runtime.block_on(play_and_check(app, &seeds, 4 * played.get()));
+            }
+            Ok(())
+        })
+        .unwrap();
 }

@@ -149,6 +149,17 @@ async fn a_signed_in_browser_joins_as_its_profile_claims_and_goes_away() {
             "{}",
             play.html
         );
+        let mut hosting = Visitor::new(&app);
+        hosting.get(&format!("/lobbies/{gated}/as/{host}")).await;
+        let panel = hosting.get(&format!("/lobbies/{gated}/host")).await;
+        assert_eq!(panel.status, StatusCode::OK, "{}", panel.html);
+        assert!(
+            panel.html.contains(
+                "Pager is away from 2026-12-01T00:00:00.000Z until 2026-12-03T00:00:00.000Z."
+            ),
+            "the host reads it on the panel: {}",
+            panel.html
+        );
         let public = Visitor::new(&app).get(&format!("/lobbies/{gated}")).await;
         assert!(
             !public.html.contains("is away"),

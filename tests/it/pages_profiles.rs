@@ -1,6 +1,6 @@
 //! Profiles on the pages (docs/identity.md): the create form's gates in words, a join the
-//! gates refuse shown again with the gate's words, and the host's panel naming the profile
-//! and record beside each bound seat.
+//! gates refuse shown again with the gate's words (a profile required, a least reliability
+//! score), and the host's panel naming the profile and record beside each bound seat.
 
 use axum::http::StatusCode;
 use serde_json::json;
@@ -238,5 +238,31 @@ async fn signing_out_ends_this_browsers_session_only() {
         assert!(link.contains("/me/as/hpk_") && !link.contains(&key));
         let page = desk.post("/me/link", &[]).await;
         assert_eq!(page.status, StatusCode::UNAUTHORIZED);
+    }
+}
+
+#[tokio::test]
+async fn a_signed_in_join_below_the_least_reliability_score_is_refused_in_words() {
+    for app in apps().await {
+        let key = crate::api_profile_refusals::unreliable(&app, "Latecomer").await;
+        let (lobby, _) = app
+            .create_lobby("crossing-swords", json!({"min_reliability": 50}))
+            .await;
+        let mut ann = Visitor::new(&app);
+        ann.get(&format!("/me/as/{key}")).await;
+        let page = ann.join(&lobby, "").await;
+        assert_eq!(page.status, StatusCode::FORBIDDEN, "{}", page.html);
+        assert!(
+            page.html
+                .contains("asks for a reliability score of at least 50; yours is 0"),
+            "{}",
+            page.html
+        );
+        assert!(page.html.contains("You join as"), "the form again");
+        let view = app
+            .get(&format!("/api/v1/lobbies/{lobby}"), None)
+            .await
+            .body;
+        assert_eq!(view["players"], json!([]), "nobody joined");
     }
 }

@@ -1,7 +1,8 @@
-//! Rate limits on creating and joining lobbies, per client address, over real sockets: 429
-//! with `Retry-After` (JSON on the API, a page on the forms); `X-Forwarded-For` counts only
-//! from a trusted proxy; an exempt address is never limited. And cookies are `Secure` when
-//! Herald is reached over HTTPS (a public URL, or a trusted proxy's `X-Forwarded-Proto`).
+//! Rate limits on creating and joining lobbies and on making profiles, per client address,
+//! over real sockets: 429 with `Retry-After` (JSON on the API, a page on the forms);
+//! `X-Forwarded-For` counts only from a trusted proxy; an exempt address is never limited.
+//! And cookies, a signed-in browser's session among them, are `Secure` when Herald is reached
+//! over HTTPS (a public URL, or a trusted proxy's `X-Forwarded-Proto`).
 
 use reqwest::StatusCode;
 use reqwest::header::{RETRY_AFTER, SET_COOKIE};
@@ -107,6 +108,27 @@ async fn joins_are_limited_and_an_exempt_address_is_not() {
     }
 }
 
+async fn make_profile(served: &Served, handle: &str) -> reqwest::Response {
+    client()
+        .post(format!("{}/api/v1/profiles", base(served)))
+        .json(&json!({"handle": handle}))
+        .send()
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn profiles_are_made_from_the_allowance_for_creating_lobbies() {
+    let served = serve(limited(2)).await;
+    for handle in ["First", "Second"] {
+        let response = make_profile(&served, handle).await;
+        assert_eq!(response.status(), StatusCode::CREATED, "{handle}");
+    }
+    expect_429_json(make_profile(&served, "Third").await).await;
+    // One allowance: storage a client asks for, a lobby or a profile.
+    expect_429_json(create(&served, None).await).await;
+}
+
 /// The CSRF cookie a page hands out, and the `Set-Cookie` header it came in.
 async fn csrf(served: &Served, headers: &[(&str, &str)]) -> (String, String) {
     let mut request = client().get(format!("{}/", base(served)));
@@ -175,6 +197,28 @@ async fn cookies_are_secure_over_https_by_public_url_or_trusted_proxy_only() {
     assert!(cookie.contains("; Secure"), "{cookie}");
     let (_, cookie) = csrf(&proxied, &[]).await;
     assert!(!cookie.contains("Secure"), "{cookie}");
+
+    // The session cookie of a sign-in link, too.
+    let made: Value = make_profile(&public, "Secure Ann")
+        .await
+        .json()
+        .await
+        .unwrap();
+    let key = made["key"].as_str().unwrap();
+    let signed_in = client()
+        .get(format!("{}/me/as/{key}", base(&public)))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(signed_in.status(), StatusCode::SEE_OTHER);
+    let session = signed_in
+        .headers()
+        .get_all(SET_COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .find(|c| c.starts_with("herald_session="))
+        .expect("a session cookie");
+    assert!(session.contains("; Secure"), "{session}");
 
     let untrusted = serve(relaxed()).await;
     let (_, cookie) = csrf(&untrusted, &[("x-forwarded-proto", "https")]).await;

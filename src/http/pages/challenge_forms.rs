@@ -11,9 +11,10 @@ use axum::response::Response;
 use serde_json::Map;
 
 use super::challenge_lines::ChallengeOffer;
-use super::me_page::{me_page, session_of, signed_out};
+use super::me_page::me_page;
 use super::profile_page::{ProfilePage, profile_page};
 use super::session::CheckedForm;
+use super::signed_in::{session_of, signed_out};
 use super::{PageError, PagePath, again, see_other};
 use crate::http::AppState;
 

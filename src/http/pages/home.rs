@@ -264,6 +264,7 @@ async fn home_page(
             .collect()
     };
     let mine = my_lines(app, headers).await?;
+    let mine = super::my_seats::with_my_seats(app, headers, mine).await?;
     // The tab says how many games wait for this browser, as a mail client's count of unread.
     let title = match mine.iter().filter(|g| g.turn.is_some()).count() {
         0 => "Games".to_owned(),

@@ -9,13 +9,13 @@ use axum::response::Response;
 use serde_json::Map;
 
 use super::deadline::{DeadlineLine, settings_in_words};
-use super::me_page::session_of;
 use super::my_games::{remember, seat_mark_cookie};
 use super::posts::{self, Exports, Links};
 use super::prompt_form::Field;
 use super::round::{collecting, latest};
 use super::round_block::{RoundBlock, round_name, so_far};
 use super::session::{CheckedForm, Csrf, Role, Transport, identity_cookie};
+use super::signed_in::session_of;
 use super::table::{PoolsTable, Standings, heading, names, show};
 use super::waiting::{step_phrase, waiting_line};
 use super::{Live, PageError, PagePath, again, base_url, lobby_id, see_other};

@@ -12,8 +12,8 @@ use axum::extract::State;
 use axum::http::{Extensions, HeaderMap};
 use axum::response::{IntoResponse, Response};
 
-use super::me_page::{session_cookie, session_of, signed_out};
 use super::session::{CheckedForm, Transport};
+use super::signed_in::{session_cookie, session_of, signed_out};
 use super::{Live, PageError, PagePath, again, see_other};
 use crate::host::mail_sign_in::{CODE_MINUTES, CodeAsked};
 use crate::http::AppState;

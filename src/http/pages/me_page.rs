@@ -12,48 +12,15 @@ use axum::response::Response;
 use super::my_games::MY_KEY_COOKIE;
 use super::session::{CheckedForm, Transport, cookie};
 use super::sign_in_ways::Ways;
+use super::signed_in::{session_cookie, session_of, signed_out};
 use super::{Live, PageError, PagePath, again, base_url, see_other};
 use crate::error::AppError;
 use crate::host::my_games::well_formed_key;
-use crate::host::sign_in::{SESSION_MILLIS, Session};
 use crate::host::timing::rfc3339;
 use crate::http::AppState;
 
-pub const SESSION_COOKIE: &str = "herald_session";
-
-pub(super) fn session_cookie(secret: &str, transport: Transport) -> HeaderValue {
-    let secure = if transport.https { "; Secure" } else { "" };
-    let age = SESSION_MILLIS / 1000;
-    let text =
-        format!("{SESSION_COOKIE}={secret}; Path=/; Max-Age={age}; HttpOnly; SameSite=Lax{secure}");
-    HeaderValue::from_str(&text).unwrap_or_else(|_| HeaderValue::from_static(""))
-}
-
 fn forget_session_cookie() -> HeaderValue {
     HeaderValue::from_static("herald_session=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax")
-}
-
-/// This browser's session secret, if its cookie holds a well-formed one (live or not).
-pub(super) fn session_secret(headers: &HeaderMap) -> Option<&str> {
-    cookie(headers, SESSION_COOKIE).filter(|s| well_formed_key(s))
-}
-
-/// This browser's session, if its cookie names a live one.
-pub(super) async fn session_of(
-    app: &AppState,
-    headers: &HeaderMap,
-) -> Result<Option<Session>, PageError> {
-    match session_secret(headers) {
-        Some(secret) => Ok(app.host.session(secret).await?),
-        None => Ok(None),
-    }
-}
-
-pub(super) fn signed_out() -> PageError {
-    PageError(AppError::unauthenticated(
-        "signed-out",
-        "This browser is not signed in: open your profile's sign-in link first.",
-    ))
 }
 
 /// One key or session, as listed.

@@ -28,6 +28,7 @@ mod mail_section;
 mod mail_sign_in;
 mod me_page;
 mod my_games;
+mod my_seats;
 mod ordered;
 mod passkeys;
 mod play;
@@ -44,8 +45,10 @@ mod seat_claim;
 mod seat_hold;
 mod seat_labels;
 pub mod session;
+mod session_slide;
 mod sign_in_routes;
 mod sign_in_ways;
+mod signed_in;
 pub mod table;
 mod talk;
 mod tournament_director;
@@ -223,6 +226,11 @@ pub fn routes(state: &AppState) -> Router<AppState> {
             post(tournament_director::start_next_round),
         )
         .route("/ratings/{game}/{kind}", get(leaderboard::show_leaderboard))
+        // Layers run outside in: the CSRF layer settles the transport the slide's cookie needs.
+        .layer(middleware::from_fn_with_state(
+            state.clone(),
+            session_slide::slide_session_cookie,
+        ))
         .layer(middleware::from_fn_with_state(
             state.clone(),
             session::issue_csrf,

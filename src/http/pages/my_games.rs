@@ -18,7 +18,7 @@ use super::{Live, PageError, PagePath, base_url, see_other};
 use crate::error::AppError;
 use crate::games::telling::in_utc;
 use crate::host::auth::new_token;
-use crate::host::my_games::{MyGame, MyRole, seat_mark, well_formed_key};
+use crate::host::my_games::{MyGame, MyRole, MyTurn, seat_mark, well_formed_key};
 use crate::http::AppState;
 
 pub const MY_KEY_COOKIE: &str = "herald_me";
@@ -113,6 +113,22 @@ pub struct MyLine {
     /// The open step waits for this browser's answer: the badge, with the deadline if there is
     /// one ("your turn, due 2026-12-01 18:00 UTC").
     pub turn: Option<String>,
+    /// The lobby, and when it was made: the list's order after the turns is newest first.
+    pub lobby: uuid::Uuid,
+    pub created_at: i64,
+}
+
+/// The badge of a turn: "your turn", with its deadline if the step has one.
+pub fn turn_words(turn: &MyTurn) -> String {
+    match &turn.deadline_at {
+        Some(at) => format!("your turn, due {}", in_utc(at)),
+        None => "your turn".to_owned(),
+    }
+}
+
+/// The order of my games: those that wait for an answer first, then the newest lobby first.
+pub fn in_order(lines: &mut [MyLine]) {
+    lines.sort_by_key(|line| (line.turn.is_none(), std::cmp::Reverse(line.created_at)));
 }
 
 /// This browser's games for the home page (none without a key), those whose step waits for
@@ -137,21 +153,18 @@ pub async fn my_lines(app: &AppState, headers: &HeaderMap) -> Result<Vec<MyLine>
             let turn = turns
                 .iter()
                 .find(|t| t.lobby == game.lobby.id && game.role == MyRole::Player)
-                .map(|t| match &t.deadline_at {
-                    Some(at) => format!("your turn, due {}", in_utc(at)),
-                    None => "your turn".to_owned(),
-                });
+                .map(turn_words);
             MyLine {
                 turn,
                 ..my_line(game)
             }
         })
         .collect();
-    lines.sort_by_key(|line| line.turn.is_none());
+    in_order(&mut lines);
     Ok(lines)
 }
 
-fn my_line(game: &MyGame) -> MyLine {
+pub fn my_line(game: &MyGame) -> MyLine {
     let id = game.lobby.id;
     let (role, href) = match game.role {
         MyRole::Host => ("you host", format!("/lobbies/{id}/host")),
@@ -164,6 +177,8 @@ fn my_line(game: &MyGame) -> MyLine {
         role,
         detail: super::lobby_detail::detail(&game.lobby),
         turn: None,
+        lobby: id,
+        created_at: game.lobby.created_at,
     }
 }
 

@@ -13,8 +13,8 @@ use axum::http::header::SET_COOKIE;
 use axum::response::{IntoResponse, Response};
 use serde_json::json;
 
-use super::me_page::{session_cookie, session_of, signed_out};
 use super::session::{CheckedForm, Transport};
+use super::signed_in::{session_cookie, session_of, signed_out};
 use super::{PageError, PagePath, see_other};
 use crate::error::AppError;
 use crate::host::passkeys::{Begun, Passkeys};

@@ -223,7 +223,7 @@ async fn claim_offer(
     headers: &HeaderMap,
     my_id: &str,
 ) -> Result<(Option<String>, Option<String>), PageError> {
-    let Some(session) = super::me_page::session_of(app, headers).await? else {
+    let Some(session) = super::signed_in::session_of(app, headers).await? else {
         return Ok((None, None));
     };
     let bound = app.host.seat_profiles(id).await?;

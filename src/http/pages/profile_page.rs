@@ -110,7 +110,7 @@ pub(super) async fn profile_page(
 ) -> Result<ProfilePage, PageError> {
     let (view, owed) = app.host.profile_record(handle).await?;
     let (own, away, challenge) = {
-        let session = super::me_page::session_of(app, headers).await?;
+        let session = super::signed_in::session_of(app, headers).await?;
         let vacation = app.host.vacation_of_handle(&view.handle).await?;
         let away = vacation
             .vacation

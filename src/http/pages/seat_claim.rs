@@ -6,10 +6,10 @@ use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::Response;
 
-use super::me_page::session_of;
 use super::play::after_action;
 use super::seat_hold::player_token;
 use super::session::{CheckedForm, Csrf};
+use super::signed_in::session_of;
 use super::{PageError, PagePath, lobby_id};
 use crate::error::AppError;
 use crate::http::AppState;

@@ -6,8 +6,8 @@ use axum::http::HeaderMap;
 use uuid::Uuid;
 
 use super::PageError;
-use super::me_page::session_secret;
 use super::session::Tokens;
+use super::signed_in::session_secret;
 use crate::error::AppError;
 use crate::host::pages::Viewer;
 use crate::host::profiles::seat_credential;

@@ -6,8 +6,8 @@ use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::Response;
 
-use super::me_page::{session_of, signed_out};
 use super::session::{CheckedForm, Csrf};
+use super::signed_in::{session_of, signed_out};
 use super::tournament_page::{TournamentPage, tournament_page};
 use super::{PageError, PagePath, again, see_other};
 use crate::error::AppError;

@@ -13,9 +13,9 @@ use axum::http::{HeaderMap, HeaderValue};
 use axum::response::{IntoResponse, Response};
 use uuid::Uuid;
 
-use super::me_page::session_of;
 use super::posts::Exports;
 use super::session::Csrf;
+use super::signed_in::session_of;
 use super::tournament_director::director_token;
 use super::tournament_lines::{
     GameLine, RoundLines, StandingLine, format_name, progress, round_lines, standing_lines,

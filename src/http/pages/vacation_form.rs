@@ -9,8 +9,9 @@ use axum::response::Response;
 use serde_json::{Map, Value};
 use time::{Date, Month, OffsetDateTime, Time, format_description::well_known::Rfc3339};
 
-use super::me_page::{MePage, me_page, session_of};
+use super::me_page::{MePage, me_page};
 use super::session::CheckedForm;
+use super::signed_in::session_of;
 use super::{PageError, again, see_other};
 use crate::error::AppError;
 use crate::host::timing::rfc3339;
