@@ -19,6 +19,7 @@ mod api_fairness_tamper;
 mod api_host_controls;
 mod api_host_kick_end;
 mod api_ladder;
+mod api_ladder_bosses;
 mod api_ladder_race;
 mod api_missed_turns;
 mod api_names;

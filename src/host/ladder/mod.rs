@@ -1,8 +1,9 @@
 //! The ladder (docs/bots.md, "The ladder"): bot profiles enter a game's ladder, and the server
 //! pairs rated games among them and its own boss bots every interval (`rounds.rs`, pairing by
-//! `pairing.rs`). Its leaderboard is the
+//! `pairing.rs`), the bosses answering in the process (`bosses.rs`). Its leaderboard is the
 //! pool `{game}/bots`. Off unless the operator turns it on (`HERALD_LADDER=1`).
 
+pub mod bosses;
 pub mod pairing;
 mod rounds;
 mod view;
