@@ -88,6 +88,7 @@ mod pages_forms;
 mod pages_game;
 mod pages_host_controls;
 mod pages_host_panel;
+mod pages_ladder;
 mod pages_mail;
 mod pages_my_games;
 mod pages_profile_play;
