@@ -152,6 +152,37 @@ pub struct Config {
         value_parser = clap::value_parser!(i32).range(0..=19)
     )]
     pub delivery_nice: i32,
+    /// Turns the bots' ladder on (docs/bots.md, "The ladder"): rated rounds among the
+    /// entered bots and the boss bots. 1/0, yes/no, on/off and true/false are all read.
+    #[arg(
+        long,
+        env = "HERALD_LADDER",
+        value_parser = clap::builder::BoolishValueParser::new(),
+        num_args = 0..=1,
+        default_missing_value = "true",
+        default_value = "false"
+    )]
+    pub ladder: bool,
+    /// How often the ladder pairs a round (`10m`, `1h`; at least a second).
+    #[arg(long, env = "HERALD_LADDER_INTERVAL", default_value = "10m", value_parser = ladder_interval)]
+    pub ladder_interval: std::time::Duration,
+    /// The most ladder games a bot has in progress at once.
+    #[arg(
+        long,
+        env = "HERALD_LADDER_GAMES",
+        default_value_t = 2,
+        value_parser = clap::value_parser!(u32).range(1..=100)
+    )]
+    pub ladder_games: u32,
+}
+
+/// A ladder interval: a duration as the other flags write them, at least a second.
+fn ladder_interval(text: &str) -> Result<std::time::Duration, String> {
+    let interval = crate::server::limits::duration(text).map_err(|e| e.to_string())?;
+    if interval < std::time::Duration::from_secs(1) {
+        return Err("the ladder's interval is at least a second".into());
+    }
+    Ok(interval)
 }
 
 impl Config {
@@ -162,6 +193,10 @@ impl Config {
             exposure: self.exposure.clone(),
             rates: self.rates.clone(),
             notifications: self.notifications(),
+            ladder: self.ladder.then_some(crate::host::ladder::LadderSettings {
+                interval: self.ladder_interval,
+                games_per_bot: self.ladder_games,
+            }),
         }
     }
 
@@ -228,6 +263,9 @@ impl std::fmt::Debug for Config {
             smtp_url,
             mail_from,
             delivery_nice,
+            ladder,
+            ladder_interval,
+            ladder_games,
         } = self;
         f.debug_struct("Config")
             .field("database_url", &redacted_url(database_url))
@@ -242,6 +280,9 @@ impl std::fmt::Debug for Config {
             .field("smtp_url", &smtp_url.as_deref().map(redacted_url))
             .field("mail_from", mail_from)
             .field("delivery_nice", delivery_nice)
+            .field("ladder", ladder)
+            .field("ladder_interval", ladder_interval)
+            .field("ladder_games", ladder_games)
             .finish()
     }
 }
@@ -249,6 +290,35 @@ impl std::fmt::Debug for Config {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_ladder_is_off_by_default_and_its_flags_are_read_as_the_other_durations() {
+        let config = Cli::try_parse_from(["herald"]).unwrap().server;
+        assert_eq!(config.options().ladder, None);
+        let on = [
+            "herald",
+            "--ladder",
+            "--ladder-interval",
+            "90s",
+            "--ladder-games",
+            "3",
+        ];
+        let config = Cli::try_parse_from(on).unwrap().server;
+        assert_eq!(
+            config.options().ladder,
+            Some(crate::host::ladder::LadderSettings {
+                interval: std::time::Duration::from_secs(90),
+                games_per_bot: 3,
+            })
+        );
+        let config = Cli::try_parse_from(["herald", "--ladder"]).unwrap().server;
+        assert_eq!(
+            config.options().ladder,
+            Some(crate::host::ladder::LadderSettings::default())
+        );
+        assert!(Cli::try_parse_from(["herald", "--ladder-interval", "500ms"]).is_err());
+        assert!(Cli::try_parse_from(["herald", "--ladder-games", "0"]).is_err());
+    }
 
     #[test]
     fn a_password_in_the_database_url_is_redacted() {

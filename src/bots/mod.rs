@@ -4,6 +4,7 @@
 //! play in the process.
 
 pub mod arena;
+pub mod bosses;
 pub mod bot;
 pub mod client;
 pub mod drive;

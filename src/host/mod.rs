@@ -16,6 +16,7 @@ pub mod games;
 pub mod gates;
 pub mod guard;
 mod holdings;
+pub mod ladder;
 mod lobby;
 pub mod mail_sign_in;
 mod missed_turns;
@@ -38,6 +39,7 @@ mod resolve;
 mod round_logs;
 mod rounds;
 mod scheduler;
+mod seated_games;
 pub mod seats;
 pub mod sign;
 pub mod sign_in;
@@ -89,6 +91,8 @@ pub struct Host {
     round_logs: std::sync::Arc<round_logs::RoundLogs>,
     /// Each player's messages of the last minute, for the message allowance (`talk_limits.rs`).
     talk: std::sync::Arc<talk_limits::Limits>,
+    /// The ladder's settings, when the operator turned it on (`ladder/`).
+    ladder: Option<ladder::LadderSettings>,
 }
 
 impl Host {
@@ -100,6 +104,7 @@ impl Host {
             notify: Default::default(),
             round_logs: Default::default(),
             talk: Default::default(),
+            ladder: None,
         }
     }
 

@@ -145,6 +145,35 @@ impl Host {
             .await?;
         Ok(committed.value.committed_at(committed.at))
     }
+
+    /// Stores `body` as the order of `profile`'s seat, as [`Host::submit`] does, unless an
+    /// order of that seat already stands for the step: then 409 `already-answered` and nothing
+    /// is stored. The boss bots answer this way (docs/bots.md, "The boss bots"): when two
+    /// processes answer the same prompt, the lobby's compare-and-swap lets one order in and
+    /// the other finds it there (or the step gone), so a step is answered once.
+    pub async fn submit_once(
+        &self,
+        id: Uuid,
+        profile: Uuid,
+        body: Map<String, Value>,
+    ) -> Result<Receipt, AppError> {
+        let presented = super::auth::Presented::profile(profile);
+        let now = self.store.clock().now_millis();
+        let committed = self
+            .commit(id, move |snapshot| {
+                let player = require_player(snapshot, &presented)?;
+                if snapshot.orders.iter().any(|o| o.player_id == player.id) {
+                    return Err(AppError::conflict(
+                        "already-answered",
+                        "This seat's order for the step is already stored.",
+                    ));
+                }
+                let kind: GameKind = snapshot.lobby.game_kind()?;
+                with_game!(kind, G => submit_order::<G>(snapshot, player, body, now))
+            })
+            .await?;
+        Ok(committed.value.committed_at(committed.at))
+    }
 }
 
 pub(super) fn me_view<G: Game>(

@@ -36,6 +36,12 @@ impl Host {
         Ok((profile, self.store.feed().bells().listen(profile)))
     }
 
+    /// A bell rung whenever `profile` takes a new seat or is challenged, for a profile the
+    /// process itself plays (the ladder's boss bots, which have no key).
+    pub fn bell_of(&self, profile: Uuid) -> Bell {
+        self.store.feed().bells().listen(profile)
+    }
+
     /// Listens to the turns of lobby `lobby` (`feed.rs`): a step beginning or resolving, the
     /// game ending, the host's hand.
     pub fn lobby_turns(&self, lobby: Uuid) -> Subscription {

@@ -52,7 +52,10 @@ fn ending_of(change: &Change) -> Ending {
 }
 
 /// Every seat's player and final place, in seat order.
-fn places<G: GameUi>(state: &str, players: &[PlayerRow]) -> Result<Vec<(Uuid, u32)>, AppError> {
+pub(super) fn places<G: GameUi>(
+    state: &str,
+    players: &[PlayerRow],
+) -> Result<Vec<(Uuid, u32)>, AppError> {
     let state: G::State = from_stored(state)?;
     let Some(outcome) = G::outcome(&state) else {
         return Ok(Vec::new());

@@ -7,7 +7,7 @@
 use std::time::Duration;
 
 /// Parses a duration written for people: `500ms`, `10s`, `2m`.
-fn duration(text: &str) -> Result<Duration, humantime::DurationError> {
+pub(crate) fn duration(text: &str) -> Result<Duration, humantime::DurationError> {
     humantime::parse_duration(text)
 }
 

@@ -33,6 +33,8 @@ pub struct Options {
     pub rates: RateLimits,
     /// Webhooks and mail (`notify/`).
     pub notifications: crate::notify::Settings,
+    /// The ladder, when on (`HERALD_LADDER=1`; docs/bots.md, "The ladder").
+    pub ladder: Option<crate::host::ladder::LadderSettings>,
 }
 
 /// Serves Herald on `listener` with `options` until `shutdown` completes, then drains.
@@ -47,6 +49,7 @@ pub async fn serve_with(
         exposure,
         rates,
         notifications,
+        ladder,
     } = options;
     // Notifications are delivered while this server runs; what was owed when it stopped is
     // picked up again (docs/notifications.md).
@@ -55,6 +58,8 @@ pub async fn serve_with(
     // Deadlines fall due while this server runs (and those that fell due while it was down
     // fire at once); the scheduler stops with it.
     let _scheduler = host.spawn_scheduler();
+    // The ladder pairs its rounds and this process plays the boss bots while it serves.
+    let (host, _ladder, _bosses) = start_ladder(host, ladder).await;
     let (stop_streams, streams_stopped) = watch::channel(false);
     let clients = Arc::new(Clients::new(&limits, exposure.clone(), &rates));
     let router = app(AppState::with_edge(
@@ -142,4 +147,31 @@ pub async fn serve_with(
         connections.shutdown().await;
     }
     Ok(())
+}
+
+/// Turns the ladder on in `host` when `ladder` says so: makes the boss bots (once, whatever
+/// the processes), plays them here and starts pairing rounds. A failure to make the bosses
+/// is logged and the ladder runs without them.
+async fn start_ladder(
+    host: Host,
+    ladder: Option<crate::host::ladder::LadderSettings>,
+) -> (
+    Host,
+    Option<crate::host::ladder::LadderTask>,
+    crate::bots::bosses::BossPlayers,
+) {
+    let Some(settings) = ladder else {
+        return (host, None, crate::bots::bosses::BossPlayers::default());
+    };
+    let host = host.with_ladder(settings);
+    let bosses = match host.ensure_bosses().await {
+        Ok(bosses) => crate::bots::bosses::spawn(&host, bosses),
+        Err(error) => {
+            tracing::error!(%error, "the ladder's boss bots could not be made");
+            crate::bots::bosses::BossPlayers::default()
+        }
+    };
+    tracing::info!(?settings, "the ladder is on");
+    let task = host.spawn_ladder();
+    (host, task, bosses)
 }

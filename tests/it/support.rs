@@ -340,6 +340,17 @@ impl TestApp {
         build_with(backend, url, store, _dir, Some(settings))
     }
 
+    /// This app with the bots' ladder on (as `HERALD_LADDER=1` serves it), its routes and
+    /// pages included. Neither the rounds nor the boss bots run by themselves: the test
+    /// starts what it needs.
+    pub fn with_ladder(mut self, settings: herald::host::ladder::LadderSettings) -> TestApp {
+        self.host = self.host.clone().with_ladder(settings);
+        let (stop, stopped) = watch::channel(false);
+        self.router = app(AppState::new(self.host.clone(), stopped));
+        self._stop = stop;
+        self
+    }
+
     /// Another server on the same database, with its own connection pool (as a second
     /// process would have).
     pub async fn second_server(&self) -> TestApp {

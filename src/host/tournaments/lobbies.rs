@@ -1,32 +1,21 @@
 //! A tournament's games in their lobbies (docs/tournaments.md, "How the server keeps them"):
 //! each lobby is created with the id its game row names, the tournament's settings and the
 //! director's token as its host's, then its entrants are seated bound to their profiles and the
-//! game is started. Every step looks at the lobby first, so running it again after a failure
-//! finishes what was left and repeats nothing.
+//! game is started (`seated_games.rs`, which the ladder shares). Every step looks at the lobby
+//! first, so running it again after a failure finishes what was left and repeats nothing.
 
-use std::borrow::Cow;
-
-use serde_json::{Map, Value};
+use serde_json::Value;
 use uuid::Uuid;
 
-use super::super::engine::{self, to_text};
-use super::super::names::{SeatName, seat_name};
+use super::super::engine;
+pub(super) use super::super::seated_games::Seated;
 use super::super::{GameKind, Host, with_game};
 use crate::error::AppError;
-use crate::events::{EventKind, Membership, Named};
-use crate::store::{Change, Holding, NewEvent, NewPlayer, SeatBinding, Status};
-use crate::store::{ProfileKind, TournamentRow};
-
-/// One seat to fill: the profile bound to it.
-#[derive(Clone, Debug)]
-pub(super) struct Seated {
-    pub profile: Uuid,
-    pub kind: ProfileKind,
-    pub handle: String,
-}
+use crate::store::{Change, Status, TournamentRow};
 
 impl Host {
-    /// Makes lobby `id` exist, with `seats` seated in order and the game started.
+    /// Makes lobby `id` exist, with `seats` seated in order and the game started, its host's
+    /// token the director's.
     pub(super) async fn ensure_game(
         &self,
         tournament: &TournamentRow,
@@ -35,109 +24,10 @@ impl Host {
         seats: &[Seated],
     ) -> Result<(), AppError> {
         let kind: GameKind = tournament.game.parse()?;
-        if self.store.snapshot(id).await?.is_none() {
-            let raw: Value = engine::from_stored(&tournament.settings)?;
-            let (settings, timing, unlisted) = super::super::lobby::split_settings(kind, raw)?;
-            self.store_lobby(
-                kind,
-                id,
-                name,
-                settings,
-                timing,
-                unlisted,
-                super::super::auth::delegated_host_hash(&tournament.director_hash, id),
-            )
-            .await?;
-        }
-        for seat in seats {
-            self.seat_entrant(id, seat.clone()).await?;
-        }
-        let snapshot = self.snapshot(id).await?;
-        if matches!(snapshot.lobby.status, Status::Signups | Status::Closed) {
-            let now = self.store.clock().now_millis();
-            self.change(id, move |snapshot| {
-                let kind: GameKind = snapshot.lobby.game_kind()?;
-                let change =
-                    with_game!(kind, G => super::super::lobby::start_game::<G>(snapshot, now)?);
-                Ok((change, ()))
-            })
-            .await?;
-        }
-        Ok(())
-    }
-
-    /// Seats `seat`'s profile, bound, unless it already holds a seat here. The seat's own
-    /// token is drawn and never shown: the entrant plays with his profile key.
-    async fn seat_entrant(&self, id: Uuid, seat: Seated) -> Result<(), AppError> {
-        let token_hash = super::super::auth::hash_token(&super::super::auth::new_token());
-        let player_id = Uuid::new_v4();
-        self.change(id, move |snapshot| {
-            if snapshot
-                .players
-                .iter()
-                .any(|p| p.binding.is_some_and(|b| b.profile == seat.profile))
-            {
-                return Ok((Change::default(), ()));
-            }
-            if snapshot.lobby.status != Status::Signups {
-                return Err(AppError::conflict(
-                    "signups-closed",
-                    "The tournament's game has started without this entrant.",
-                ));
-            }
-            let kind: GameKind = snapshot.lobby.game_kind()?;
-            let join_data = with_game!(kind, G => {
-                let settings = engine::settings::<G>(snapshot)?;
-                engine::check_join::<G>(&settings, Map::new())?
-            });
-            let SeatName { name, key } = seat_name(&seat.handle, &snapshot.players, None)?;
-            // An anonymous tournament seats its entrants under pseudonyms as any lobby does
-            // (docs/table-talk.md, "Anonymous games").
-            let timing = super::super::timing::Timing::parse(&snapshot.lobby.timing)?;
-            let (name, alias) = super::super::anonymity::seated_as(
-                timing.is_anonymous(),
-                snapshot.players.len(),
-                name,
-            );
-            let records = vec![super::super::holdings::game_record(
-                snapshot,
-                seat.profile,
-                player_id,
-                Holding::Bound,
-            )];
-            let player = NewPlayer {
-                id: player_id,
-                seat: snapshot.players.len(),
-                name: name.clone(),
-                name_key: key,
-                alias,
-                join_data,
-                token_hash,
-                binding: Some(SeatBinding {
-                    profile: seat.profile,
-                    kind: seat.kind,
-                    holding: Holding::Bound,
-                }),
-            };
-            let event = Membership {
-                player: Named {
-                    id: player_id,
-                    name: Cow::Borrowed(&name),
-                },
-                players: snapshot.players.len() + 1,
-            };
-            let change = Change {
-                player: Some(player),
-                events: vec![NewEvent {
-                    kind: EventKind::PlayerJoined,
-                    data: to_text(&event)?,
-                }],
-                records,
-                ..Change::default()
-            };
-            Ok((change, ()))
-        })
-        .await
+        let raw: Value = engine::from_stored(&tournament.settings)?;
+        let host_hash = super::super::auth::delegated_host_hash(&tournament.director_hash, id);
+        self.ensure_seated_game(kind, id, name, raw, host_hash, seats)
+            .await
     }
 
     /// Kicks the seat bound to `profile` out of running lobby `id` with the host's authority

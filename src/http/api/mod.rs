@@ -5,6 +5,7 @@ mod bots;
 mod controls;
 mod deadlines;
 mod events;
+mod ladder;
 pub mod openapi;
 mod profile_events;
 mod profiles;
@@ -120,6 +121,7 @@ fn table() -> Vec<(Method, &'static str, MethodRouter<AppState>)> {
     table.extend(profiles::table());
     table.extend(bots::table());
     table.extend(ratings::table());
+    table.extend(ladder::table());
     table.extend(tournaments::table());
     table
 }

@@ -287,7 +287,7 @@ async fn home_page(
         error,
         mine,
         carried: false,
-        boards: super::leaderboard::every_board(),
+        boards: super::leaderboard::every_board(app.host.ladder_settings().is_ok()),
     })
 }
 

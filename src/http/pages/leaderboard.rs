@@ -21,10 +21,11 @@ pub struct PoolLink {
     pub words: &'static str,
 }
 
-/// A game's two leaderboards.
+/// A game's two leaderboards, and its bots' ladder when the ladder is on.
 pub struct GameBoards {
     pub title: &'static str,
     pub pools: Vec<PoolLink>,
+    pub ladder: Option<String>,
 }
 
 /// Who a pool's kind is, in words.
@@ -39,12 +40,14 @@ fn href(pool: Pool) -> String {
     format!("/ratings/{pool}")
 }
 
-/// Every game's leaderboards, for the home page and the leaderboard pages.
-pub fn every_board() -> Vec<GameBoards> {
+/// Every game's leaderboards (and ladders, when `ladder` is on), for the home page and the
+/// leaderboard pages.
+pub fn every_board(ladder: bool) -> Vec<GameBoards> {
     GameKind::ALL
         .into_iter()
         .map(|game| GameBoards {
             title: game.title(),
+            ladder: ladder.then(|| format!("/ladder/{}", game.id())),
             pools: Kind::ALL
                 .into_iter()
                 .map(|kind| PoolLink {
@@ -156,6 +159,6 @@ pub async fn show_leaderboard(
         provisional: provisional.into_iter().map(line).collect(),
         limit: limit.get(),
         api: format!("/api/v1{}", href(pool)),
-        boards: every_board(),
+        boards: every_board(app.host.ladder_settings().is_ok()),
     })
 }

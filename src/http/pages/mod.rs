@@ -20,6 +20,7 @@ mod host_excuse;
 mod host_panel;
 mod host_seats;
 mod host_webhooks;
+mod ladder_page;
 mod leaderboard;
 mod lobby;
 mod lobby_detail;
@@ -226,6 +227,7 @@ pub fn routes(state: &AppState) -> Router<AppState> {
             post(tournament_director::start_next_round),
         )
         .route("/ratings/{game}/{kind}", get(leaderboard::show_leaderboard))
+        .route("/ladder/{game}", get(ladder_page::show_ladder))
         // Layers run outside in: the CSRF layer settles the transport the slide's cookie needs.
         .layer(middleware::from_fn_with_state(
             state.clone(),
