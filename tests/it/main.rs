@@ -54,6 +54,7 @@ mod notify_pages;
 mod notify_receivers;
 mod notify_ssrf;
 mod notify_summaries;
+mod notify_tournaments;
 mod notify_webhooks;
 mod pages_browser;
 mod pages_browser_clock;
