@@ -55,10 +55,13 @@ async fn next_round(app: &TestApp, t: &Tournament) -> crate::support::Reply {
     .await
 }
 
-/// Checks every message's signature and that no delivery id repeats; their bodies.
+/// Checks every message's signature and that no delivery id repeats; their bodies in the
+/// order of their events (each delivery is sent by a task of its own, so two may arrive in
+/// either order).
 fn signed_bodies(got: &[crate::notify_receivers::Received], secret: &str) -> Vec<Value> {
     let mut ids = HashSet::new();
-    got.iter()
+    let mut bodies: Vec<Value> = got
+        .iter()
         .map(|m| {
             let id = m.header("webhook-id");
             assert!(
@@ -74,7 +77,9 @@ fn signed_bodies(got: &[crate::notify_receivers::Received], secret: &str) -> Vec
             assert!(ids.insert(id.to_string()), "delivery {id} came twice");
             m.json()
         })
-        .collect()
+        .collect();
+    bodies.sort_by_key(|b| b["data"]["event"]["seq"].as_i64());
+    bodies
 }
 
 #[tokio::test]
