@@ -83,4 +83,13 @@ impl Settings {
         let base = self.public_url.as_deref()?;
         Some(format!("{}/lobbies/{lobby}", base.trim_end_matches('/')))
     }
+
+    /// The tournament's public page.
+    pub fn tournament_link(&self, tournament: Uuid) -> Option<String> {
+        let base = self.public_url.as_deref()?;
+        Some(format!(
+            "{}/tournaments/{tournament}",
+            base.trim_end_matches('/')
+        ))
+    }
 }

@@ -16,7 +16,7 @@ use super::timing::rfc3339;
 use crate::error::AppError;
 use crate::events::EventKind;
 use crate::store::outbox::NOTIFIABLE;
-use crate::store::{AttemptRow, NewTarget, TargetRow};
+use crate::store::{AttemptRow, NewTarget, Owner, Scope, TargetRow};
 
 /// Webhooks one lobby may have.
 pub const MAX_WEBHOOKS: usize = 10;
@@ -93,21 +93,7 @@ impl Host {
     ) -> Result<WebhookCreated, AppError> {
         let snapshot = self.snapshot(id).await?;
         require_host(&snapshot, &Presented::new(token))?;
-        let url = take_text(&mut body, "url")?;
-        let channel = match take_text(&mut body, "format")?.as_str() {
-            "discord" => Channel::Discord,
-            "standard" => Channel::Standard,
-            other => {
-                return Err(AppError::rejected(
-                    "invalid-format",
-                    format!("Unknown format {other:?}: \"discord\" or \"standard\"."),
-                ));
-            }
-        };
-        let events = take_events(&mut body)?.ok_or_else(|| {
-            AppError::malformed("invalid-body", "The body needs an \"events\" list.")
-        })?;
-        no_more_fields(&body)?;
+        let (url, channel, events) = webhook_request(&mut body, &lobby_events())?;
         self.check_target(&url).await?;
         if self.store.targets(id, None).await?.len() >= MAX_WEBHOOKS {
             return Err(AppError::rejected(
@@ -118,7 +104,7 @@ impl Host {
         let secret = (channel == Channel::Standard).then(sign::new_secret);
         let target = NewTarget {
             id: Uuid::new_v4(),
-            lobby_id: id,
+            owner: Owner::Lobby(id),
             player_id: None,
             channel: channel.as_str(),
             address: url,
@@ -142,12 +128,8 @@ impl Host {
     ) -> Result<Vec<WebhookView>, AppError> {
         let snapshot = self.snapshot(id).await?;
         require_host(&snapshot, &Presented::new(token))?;
-        let mut views = Vec::new();
-        for target in self.store.targets(id, None).await? {
-            let attempts = self.store.attempts(target.id, SHOWN_ATTEMPTS).await?;
-            views.push(webhook_view(target, attempts));
-        }
-        Ok(views)
+        self.webhook_views(self.store.targets(id, None).await?)
+            .await
     }
 
     /// Deletes a webhook (host only); 404 if the lobby has no such webhook.
@@ -160,8 +142,8 @@ impl Host {
         let snapshot = self.snapshot(id).await?;
         require_host(&snapshot, &Presented::new(token))?;
         let webhook = webhook_id(webhook)?;
-        if !self.store.delete_target(id, webhook).await? {
-            return Err(unknown_webhook(webhook));
+        if !self.store.delete_target(Owner::Lobby(id), webhook).await? {
+            return Err(unknown_webhook("lobby", webhook));
         }
         Ok(())
     }
@@ -174,12 +156,47 @@ impl Host {
         webhook: &str,
     ) -> Result<String, AppError> {
         let target = self.host_webhook(id, token, webhook).await?;
+        self.queue_test(&target).await
+    }
+
+    /// Queues a test message to a host's or a director's webhook; its delivery id.
+    pub(super) async fn queue_test(&self, target: &TargetRow) -> Result<String, AppError> {
         let queued = self
             .store
-            .queue_test(&target, self.store.clock().now_millis())
+            .queue_test(target, self.store.clock().now_millis())
             .await?;
         self.outbox.notify_one();
         Ok(queued)
+    }
+
+    /// Enables a host's or a director's webhook again and shows it.
+    pub(super) async fn enable_target(&self, target: TargetRow) -> Result<WebhookView, AppError> {
+        self.store.enable_target(target.owner, target.id).await?;
+        let mut views = self
+            .webhook_views(vec![TargetRow {
+                enabled: true,
+                ..target
+            }])
+            .await?;
+        views
+            .pop()
+            .ok_or_else(|| AppError::Internal("a webhook's view".into()))
+    }
+
+    /// Each webhook with its latest attempts.
+    pub(super) async fn webhook_views(
+        &self,
+        targets: Vec<TargetRow>,
+    ) -> Result<Vec<WebhookView>, AppError> {
+        let mut views = Vec::with_capacity(targets.len());
+        for target in targets {
+            let attempts = self
+                .store
+                .attempts_of(target.owner.scope(), target.id, SHOWN_ATTEMPTS)
+                .await?;
+            views.push(webhook_view(target, attempts));
+        }
+        Ok(views)
     }
 
     /// Enables a webhook a dead delivery disabled (host only).
@@ -190,15 +207,7 @@ impl Host {
         webhook: &str,
     ) -> Result<WebhookView, AppError> {
         let target = self.host_webhook(id, token, webhook).await?;
-        self.store.enable_target(id, target.id).await?;
-        let attempts = self.store.attempts(target.id, SHOWN_ATTEMPTS).await?;
-        Ok(webhook_view(
-            TargetRow {
-                enabled: true,
-                ..target
-            },
-            attempts,
-        ))
+        self.enable_target(target).await
     }
 
     async fn host_webhook(
@@ -210,9 +219,11 @@ impl Host {
         let snapshot = self.snapshot(id).await?;
         require_host(&snapshot, &Presented::new(token))?;
         let webhook = webhook_id(webhook)?;
-        match self.store.target(webhook).await? {
-            Some(target) if target.lobby_id == id && target.player_id.is_none() => Ok(target),
-            _ => Err(unknown_webhook(webhook)),
+        match self.store.target(Scope::Lobby, webhook).await? {
+            Some(target) if target.owner == Owner::Lobby(id) && target.player_id.is_none() => {
+                Ok(target)
+            }
+            _ => Err(unknown_webhook("lobby", webhook)),
         }
     }
 
@@ -227,7 +238,7 @@ impl Host {
         let player = require_player(&snapshot, &self.presented(token).await?)?.id;
         let email = take_optional_text(&mut body, "email")?;
         let webhook = take_optional_text(&mut body, "webhook_url")?;
-        let events = match take_events(&mut body)? {
+        let events = match take_events(&mut body, &lobby_events())? {
             Some(events) => events,
             None => PLAYER_DEFAULT_EVENTS
                 .iter()
@@ -317,7 +328,7 @@ impl Host {
         let player = require_player(&snapshot, &self.presented(token).await?)?.id;
         let mut body = Map::new();
         body.insert("events".into(), Value::from(events));
-        let events = take_events(&mut body)?.unwrap_or_default();
+        let events = take_events(&mut body, &lobby_events())?.unwrap_or_default();
         let email = match email {
             Some(email) => {
                 self.check_email(&email)?;
@@ -377,7 +388,7 @@ impl Host {
     }
 
     /// A URL's form and every address it resolves to, before anything is stored.
-    async fn check_target(&self, url: &str) -> Result<(), AppError> {
+    pub(super) async fn check_target(&self, url: &str) -> Result<(), AppError> {
         if url.chars().count() > MAX_ADDRESS_CHARS {
             return Err(AppError::rejected(
                 "invalid-url",
@@ -408,7 +419,7 @@ fn player_target(
 ) -> NewTarget {
     NewTarget {
         id: Uuid::new_v4(),
-        lobby_id: lobby,
+        owner: Owner::Lobby(lobby),
         player_id: Some(player),
         channel: channel.as_str(),
         address,
@@ -417,7 +428,7 @@ fn player_target(
     }
 }
 
-fn webhook_view(target: TargetRow, attempts: Vec<AttemptRow>) -> WebhookView {
+pub(super) fn webhook_view(target: TargetRow, attempts: Vec<AttemptRow>) -> WebhookView {
     WebhookView {
         id: target.id,
         format: target.channel,
@@ -452,17 +463,46 @@ fn redacted(url: &str) -> String {
     }
 }
 
-fn webhook_id(text: &str) -> Result<Uuid, AppError> {
+pub(super) fn webhook_id(text: &str) -> Result<Uuid, AppError> {
     Uuid::parse_str(text).map_err(|_| {
         AppError::not_found("unknown-webhook", format!("There is no webhook {text:?}."))
     })
 }
 
-fn unknown_webhook(id: Uuid) -> AppError {
+/// `whose`: "lobby" or "tournament".
+pub(super) fn unknown_webhook(whose: &str, id: Uuid) -> AppError {
     AppError::not_found(
         "unknown-webhook",
-        format!("This lobby has no webhook {id}."),
+        format!("This {whose} has no webhook {id}."),
     )
+}
+
+/// The events a lobby's destinations may ask for, by the streams' names.
+fn lobby_events() -> Vec<&'static str> {
+    NOTIFIABLE.map(EventKind::as_str).to_vec()
+}
+
+/// A webhook to add, read from its body: its URL, its format, and the events it wants among
+/// `offered` (`{"url", "format", "events"}`, nothing else).
+pub(super) fn webhook_request(
+    body: &mut Map<String, Value>,
+    offered: &[&str],
+) -> Result<(String, Channel, Vec<String>), AppError> {
+    let url = take_text(body, "url")?;
+    let channel = match take_text(body, "format")?.as_str() {
+        "discord" => Channel::Discord,
+        "standard" => Channel::Standard,
+        other => {
+            return Err(AppError::rejected(
+                "invalid-format",
+                format!("Unknown format {other:?}: \"discord\" or \"standard\"."),
+            ));
+        }
+    };
+    let events = take_events(body, offered)?
+        .ok_or_else(|| AppError::malformed("invalid-body", "The body needs an \"events\" list."))?;
+    no_more_fields(body)?;
+    Ok((url, channel, events))
 }
 
 fn take_text(body: &mut Map<String, Value>, field: &str) -> Result<String, AppError> {
@@ -489,8 +529,11 @@ fn take_optional_text(
     }
 }
 
-/// The `events` list: stream event names, at least one, each known; duplicates dropped.
-fn take_events(body: &mut Map<String, Value>) -> Result<Option<Vec<String>>, AppError> {
+/// The `events` list: at least one, each among `offered`; duplicates dropped.
+fn take_events(
+    body: &mut Map<String, Value>,
+    offered: &[&str],
+) -> Result<Option<Vec<String>>, AppError> {
     let items = match body.remove("events") {
         None | Some(Value::Null) => return Ok(None),
         Some(Value::Array(items)) => items,
@@ -509,12 +552,12 @@ fn take_events(body: &mut Map<String, Value>) -> Result<Option<Vec<String>>, App
                 "\"events\" must be a list of event names.",
             ));
         };
-        if !EventKind::parse(&name).is_some_and(EventKind::notifiable) {
+        if !offered.contains(&name.as_str()) {
             return Err(AppError::rejected(
                 "unknown-event",
                 format!(
                     "No notification is sent for {name:?}; the events are: {}.",
-                    NOTIFIABLE.map(EventKind::as_str).join(", ")
+                    offered.join(", ")
                 ),
             ));
         }

@@ -7,12 +7,13 @@
 //! nobody.
 //!
 //! Standard: `{"type", "timestamp", "data"}` as the Standard Webhooks specification suggests,
-//! signed by the worker (`sign.rs`).
+//! signed by the worker (`sign.rs`); `type` is `lobby.<event>` or `tournament.<event>`.
 
 use serde::Serialize;
 use serde_json::{Value, json};
 
 use super::notice::{Notice, NoticeEvent};
+use crate::store::Owner;
 
 pub const DISCORD_CONTENT: usize = 2000;
 pub const DISCORD_TITLE: usize = 256;
@@ -34,7 +35,7 @@ pub fn cut(text: &str, limit: usize) -> String {
 /// The Discord body of a notice.
 pub fn discord(notice: &Notice, at_rfc3339: &str) -> Value {
     let title = cut(&notice.title, DISCORD_TITLE);
-    let footer = cut(&format!("Herald · {}", notice.lobby_name), DISCORD_FOOTER);
+    let footer = cut(&format!("Herald · {}", notice.name), DISCORD_FOOTER);
     // The embed's text all told stays within its total: the description gets what is left.
     let room = DISCORD_EMBED_TOTAL
         .saturating_sub(title.chars().count() + footer.chars().count())
@@ -67,32 +68,43 @@ pub fn standard(notice: &Notice, at_rfc3339: &str) -> Vec<u8> {
         #[serde(rename = "type")]
         kind: String,
     }
+    // A lobby's notice names its `lobby`, a tournament's its `tournament` (after `title`, so
+    // that the keys stay sorted).
     #[derive(Serialize)]
     struct Data<'a> {
         event: &'a Option<NoticeEvent>,
-        lobby: Lobby<'a>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        lobby: Option<Subject<'a>>,
         summary: &'a str,
         title: &'a str,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        tournament: Option<Subject<'a>>,
     }
     #[derive(Serialize)]
-    struct Lobby<'a> {
+    struct Subject<'a> {
         id: uuid::Uuid,
         name: &'a str,
         url: Option<&'a str>,
     }
+    let subject = Subject {
+        id: notice.subject.id(),
+        name: &notice.name,
+        url: notice.link.as_deref(),
+    };
+    let (lobby, tournament, prefix) = match notice.subject {
+        Owner::Lobby(_) => (Some(subject), None, "lobby"),
+        Owner::Tournament(_) => (None, Some(subject), "tournament"),
+    };
     let body = Body {
         data: Data {
             event: &notice.event,
-            lobby: Lobby {
-                id: notice.lobby_id,
-                name: &notice.lobby_name,
-                url: notice.link.as_deref(),
-            },
+            lobby,
             summary: &notice.text,
             title: &notice.title,
+            tournament,
         },
         timestamp: at_rfc3339,
-        kind: format!("lobby.{}", notice.kind),
+        kind: format!("{prefix}.{}", notice.kind),
     };
     // Serializing borrowed strings, a UUID and a raw value cannot fail.
     serde_json::to_vec(&body).unwrap_or_default()
@@ -106,8 +118,8 @@ mod tests {
     fn notice(title: &str, text: &str) -> Notice {
         Notice {
             kind: "round-resolved".into(),
-            lobby_id: Uuid::nil(),
-            lobby_name: "Lobby".into(),
+            subject: Owner::Lobby(Uuid::nil()),
+            name: "Lobby".into(),
             title: title.into(),
             text: text.into(),
             link: Some("https://herald.example/lobbies/x".into()),

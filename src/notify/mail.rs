@@ -81,7 +81,7 @@ impl Mailer {
         text.push_str(&format!(
             "\nYou get this because you asked Herald to tell you about {}. \
              To stop: {unsubscribe}\n",
-            notice.lobby_name
+            notice.name
         ));
         let message = Message::builder()
             .from(self.from.clone())

@@ -1,6 +1,7 @@
 //! Notifications (docs/notifications.md): the host's lobby webhooks (Discord or
-//! Standard Webhooks), a player's own mail or webhook, and the worker that delivers what the
-//! outbox owes (`store/outbox.rs`), reliably and without a secret in any of it.
+//! Standard Webhooks), a player's own mail or webhook, a tournament director's webhooks, and
+//! the worker that delivers what the outboxes owe (`store/outbox.rs`,
+//! `store/tournament_news.rs`), reliably and without a secret in any of it.
 
 pub mod format;
 pub mod mail;
@@ -8,6 +9,7 @@ pub mod notice;
 pub mod outcome;
 pub mod send;
 pub mod sign_in_mail;
+pub mod tournament_notice;
 pub mod worker;
 
 pub use send::Sender;

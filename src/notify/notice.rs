@@ -16,7 +16,7 @@ use crate::host::Host;
 use crate::host::LobbyFacts;
 use crate::host::PublicLog;
 use crate::host::substitutes::{Substitute, seat_label};
-use crate::store::EventRow;
+use crate::store::{EventRow, Owner};
 
 /// Log lines of a round quoted in its summary; the rest is on the lobby's page.
 const SUMMARY_LINES: usize = 12;
@@ -24,15 +24,17 @@ const SUMMARY_LINES: usize = 12;
 /// One notification, whichever channel carries it.
 #[derive(Clone, Debug)]
 pub struct Notice {
-    /// The event kind (the stream's name), or `test`.
+    /// The event kind (the stream's name, or a tournament's event), or `test`.
     pub kind: String,
-    pub lobby_id: Uuid,
-    pub lobby_name: String,
+    /// The lobby or the tournament it tells about.
+    pub subject: Owner,
+    /// Its name.
+    pub name: String,
     /// One line.
     pub title: String,
     /// A few lines (a round's log, the standings); may be long: each format cuts it to fit.
     pub text: String,
-    /// The lobby's public page, when the operator named the public URL.
+    /// The lobby's (or the tournament's) public page, when the operator named the public URL.
     pub link: Option<String>,
     /// The event as the public stream carries it (`{"seq", "data"}`), or None (null) for a
     /// test.
@@ -48,14 +50,18 @@ pub struct NoticeEvent {
 }
 
 impl Notice {
-    /// A host's test message.
-    pub fn test(lobby_id: Uuid, lobby_name: &str, link: Option<String>) -> Notice {
+    /// A host's (or a director's) test message.
+    pub fn test(subject: Owner, name: &str, link: Option<String>) -> Notice {
+        let who = match subject {
+            Owner::Lobby(_) => "host",
+            Owner::Tournament(_) => "director",
+        };
         Notice {
             kind: "test".into(),
-            lobby_id,
-            lobby_name: lobby_name.to_string(),
-            title: format!("Test message from Herald for {lobby_name}"),
-            text: "The host sent this to check that notifications arrive.".into(),
+            subject,
+            name: name.to_string(),
+            title: format!("Test message from Herald for {name}"),
+            text: format!("The {who} sent this to check that notifications arrive."),
             link,
             event: None,
         }
@@ -177,8 +183,8 @@ pub async fn build(
     };
     Ok(Notice {
         kind: event.kind.clone(),
-        lobby_id,
-        lobby_name: lobby,
+        subject: Owner::Lobby(lobby_id),
+        name: lobby,
         title,
         text,
         link,

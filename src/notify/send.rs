@@ -13,9 +13,10 @@ use super::guard::{Guard, GuardedResolver, Refusal};
 use super::mail::Mailer;
 use super::notice::{self, Notice};
 pub use super::outcome::Outcome;
+use super::tournament_notice;
 use super::{Channel, Settings, format, sign};
 use crate::host::Host;
-use crate::store::{Claimed, TargetRow};
+use crate::store::{Claimed, Owner, TargetRow};
 
 /// What sends: the guarded HTTP client, the mailer (if mail is on) and the settings.
 #[derive(Clone)]
@@ -78,19 +79,9 @@ impl Sender {
         let Some(target) = &delivery.target else {
             return permanent("the destination was deleted".into());
         };
-        let link = self.settings.lobby_link(delivery.lobby_id);
-        let notice = match (delivery.event_seq, &delivery.event) {
-            (None, _) => match host.lobby_facts(delivery.lobby_id, None).await {
-                Ok(facts) => Notice::test(delivery.lobby_id, &facts.name, link),
-                Err(_) => return permanent("the lobby is gone".into()),
-            },
-            (Some(_), Some(event)) => {
-                match notice::build(host, delivery.lobby_id, event, target.player_id, link).await {
-                    Ok(notice) => notice,
-                    Err(error) => return permanent(format!("the notice: {error}")),
-                }
-            }
-            (Some(_), None) => return permanent("the event is gone".into()),
+        let notice = match self.notice(host, delivery, target).await {
+            Ok(notice) => notice,
+            Err(error) => return permanent(error),
         };
         match Channel::parse(&target.channel) {
             Some(Channel::Mail) => match &self.mailer {
@@ -107,6 +98,50 @@ impl Sender {
                 }
             }
             None => permanent(format!("unknown channel {:?}", target.channel)),
+        }
+    }
+
+    /// The notice `delivery` carries to `target`: its lobby's or its tournament's event, or a
+    /// test message; the reason in words when it cannot be built.
+    async fn notice(
+        &self,
+        host: &Host,
+        delivery: &Claimed,
+        target: &TargetRow,
+    ) -> Result<Notice, String> {
+        let event = match (delivery.event_seq, &delivery.event) {
+            (None, _) => None,
+            (Some(_), Some(event)) => Some(event),
+            (Some(_), None) => return Err("the event is gone".into()),
+        };
+        match (delivery.owner, event) {
+            (Owner::Lobby(lobby), None) => match host.lobby_facts(lobby, None).await {
+                Ok(facts) => Ok(Notice::test(
+                    delivery.owner,
+                    &facts.name,
+                    self.settings.lobby_link(lobby),
+                )),
+                Err(_) => Err("the lobby is gone".into()),
+            },
+            (Owner::Lobby(lobby), Some(event)) => {
+                let link = self.settings.lobby_link(lobby);
+                notice::build(host, lobby, event, target.player_id, link)
+                    .await
+                    .map_err(|error| format!("the notice: {error}"))
+            }
+            (Owner::Tournament(tournament), None) => match host.tournament_name(tournament).await {
+                Ok(name) => Ok(Notice::test(
+                    delivery.owner,
+                    &name,
+                    self.settings.tournament_link(tournament),
+                )),
+                Err(_) => Err("the tournament is gone".into()),
+            },
+            (Owner::Tournament(tournament), Some(event)) => {
+                tournament_notice::build(host, &self.settings, tournament, event)
+                    .await
+                    .map_err(|error| format!("the notice: {error}"))
+            }
         }
     }
 

@@ -446,7 +446,7 @@ mod tests {
         Claimed {
             id: "t.1".into(),
             target_id: Uuid::nil(),
-            lobby_id: Uuid::nil(),
+            owner: crate::store::Owner::Lobby(Uuid::nil()),
             event_seq: Some(1),
             kind: "started".into(),
             attempts,

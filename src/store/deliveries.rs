@@ -15,66 +15,19 @@ use uuid::Uuid;
 use super::StoreError;
 use super::columns::{Columns, Stored};
 use super::delivery_rows::{
-    AttemptRow, Claimed, Finished, OutboxDone, OutboxWork, Records, TargetRow, claimed_of,
+    AttemptRow, Claimed, Finished, OutboxDone, OutboxWork, Records, Scope, TargetRow, claimed_of,
 };
 use super::rows::EventRow;
 use super::{Backend, Store};
 
-pub(super) const CLAIM_SQLITE: &str = "UPDATE notify_outbox SET lease_owner = $1, lease_until = $2 \
-    WHERE id IN (SELECT id FROM notify_outbox WHERE status = 'pending' AND next_at <= $3 \
-    AND (lease_until IS NULL OR lease_until <= $3) ORDER BY next_at LIMIT $4) \
-    AND (lease_until IS NULL OR lease_until <= $3) \
-    RETURNING id, target_id, lobby_id, event_seq, kind, attempts, created_at";
-
-const CLAIM_POSTGRES: &str = "UPDATE notify_outbox SET lease_owner = $1, lease_until = $2 \
-    WHERE id IN (SELECT id FROM notify_outbox WHERE status = 'pending' AND next_at <= $3 \
-    AND (lease_until IS NULL OR lease_until <= $3) ORDER BY next_at LIMIT $4 \
-    FOR UPDATE SKIP LOCKED) \
-    AND (lease_until IS NULL OR lease_until <= $3) \
-    RETURNING id, target_id, lobby_id, event_seq, kind, attempts, created_at";
-
-/// Settles one attempt's row (`delivered_at` and `delivered_status` null unless delivered: a
-/// success is recorded on its row) if the lease `$6` still holds it.
-pub(super) const SETTLE_SQLITE: &str = "UPDATE notify_outbox SET status = $1, attempts = attempts + 1, \
-    next_at = $2, lease_owner = NULL, lease_until = NULL, delivered_at = $3, delivered_status = $4 \
-    WHERE id = $5 AND lease_owner = $6";
-
-/// Settles a batch of attempts given as a JSON array of [`Settlement`]s on the rows whose lease
-/// `$2` still holds; answers the ids it settled.
-const SETTLE_POSTGRES: &str = "UPDATE notify_outbox SET status = f.state, attempts = attempts + 1, \
-    next_at = f.next_at, lease_owner = NULL, lease_until = NULL, \
-    delivered_at = f.delivered_at, delivered_status = f.delivered_status \
-    FROM jsonb_to_recordset($1::jsonb) AS f(id text, state text, next_at bigint, \
-    delivered_at bigint, delivered_status bigint) \
-    WHERE notify_outbox.id = f.id AND notify_outbox.lease_owner = $2 \
-    RETURNING notify_outbox.id";
-
-/// Records one failed attempt.
-pub(super) const RECORD_SQLITE: &str = "INSERT INTO notify_attempts \
-    (outbox_id, attempt, target_id, at, status, error) VALUES ($1, $2, $3, $4, $5, $6)";
-
-/// Records a batch of failed attempts given as a JSON array of [`Failure`]s.
-const RECORD_POSTGRES: &str = "INSERT INTO notify_attempts \
-    (outbox_id, attempt, target_id, at, status, error) \
-    SELECT outbox_id, attempt, target_id, at, status, error \
-    FROM jsonb_to_recordset($1::jsonb) AS f(outbox_id text, attempt bigint, target_id text, \
-    at bigint, status bigint, error text)";
-
-/// Disables a destination whose delivery died.
-pub(super) const DISABLE_TARGET: &str = "UPDATE notify_targets SET enabled = 0 WHERE id = $1";
-
-/// A claimed delivery's destination and event (`attach_material`), for a list of outbox ids.
-const MATERIAL: &str = "SELECT o.id AS outbox_id, t.id, t.lobby_id, t.player_id, t.channel, \
-    t.address, t.secret, t.enabled, t.created_at, e.seq, e.kind, e.data \
-    FROM notify_outbox o JOIN notify_targets t ON t.id = o.target_id \
-    LEFT JOIN events e ON e.lobby_id = o.lobby_id AND e.seq = o.event_seq";
-
-/// One row of [`MATERIAL`]: the outbox id, its destination, and its event if it has one.
+/// One row of a scope's material statement: the outbox id, its destination, and its event if
+/// it has one.
 fn material_of(
     row: &(impl Stored + ?Sized),
+    scope: Scope,
 ) -> Result<(String, (TargetRow, Option<EventRow>)), StoreError> {
     let id = Columns::of("notify_outbox", row).text("outbox_id")?;
-    let target = TargetRow::from_row(row)?;
+    let target = TargetRow::from_row(row, scope)?;
     let event = match Columns::of("events", row).int_or_null("seq")? {
         Some(_) => Some(EventRow::read(row)?),
         None => None,
@@ -128,16 +81,26 @@ impl Store {
                     OutboxDone::Finished { .. } => unreachable!("a claim answers its claims"),
                 }
             }
-            Backend::Postgres => sqlx::query(CLAIM_POSTGRES)
-                .bind(owner)
-                .bind(lease_until)
-                .bind(now)
-                .bind(limit)
-                .fetch_all(&self.pool)
-                .await?
-                .iter()
-                .map(claimed_of)
-                .collect::<Result<Vec<_>, StoreError>>()?,
+            Backend::Postgres => {
+                let mut claimed = Vec::new();
+                for scope in Scope::ALL {
+                    let left = limit - claimed.len() as i64;
+                    if left <= 0 {
+                        break;
+                    }
+                    let rows = sqlx::query(scope.sql().claim_postgres.as_str())
+                        .bind(owner)
+                        .bind(lease_until)
+                        .bind(now)
+                        .bind(left)
+                        .fetch_all(&self.pool)
+                        .await?;
+                    for row in &rows {
+                        claimed.push(claimed_of(row, scope)?);
+                    }
+                }
+                claimed
+            }
         };
         self.attach_material(&mut claimed).await?;
         Ok(claimed)
@@ -157,45 +120,17 @@ impl Store {
     /// Reads the destinations and events of `claimed` in one query: reading them per delivery,
     /// two or three statements each, cost more than building and sending the message.
     async fn attach_material(&self, claimed: &mut [Claimed]) -> Result<(), StoreError> {
-        if claimed.is_empty() {
-            return Ok(());
+        let mut material = HashMap::with_capacity(claimed.len());
+        for scope in Scope::ALL {
+            let ids: Vec<&str> = claimed
+                .iter()
+                .filter(|d| d.owner.scope() == scope)
+                .map(|d| d.id.as_str())
+                .collect();
+            if !ids.is_empty() {
+                material.extend(self.material(scope, &ids).await?);
+            }
         }
-        let mut material: HashMap<String, (TargetRow, Option<EventRow>)> = match &self.readers {
-            // SQLite: inline on the calling thread, without a round trip through sqlx's
-            // connection thread (the worker's claims run on the server's runtime).
-            super::Readers::Sqlite(readers) => {
-                let ids: Vec<serde_json::Value> =
-                    claimed.iter().map(|d| d.id.as_str().into()).collect();
-                let ids = serde_json::Value::Array(ids).to_string();
-                readers.read(|conn| {
-                    let mut statement = conn.prepare_cached(&format!(
-                        "{MATERIAL} WHERE o.id IN (SELECT value FROM json_each($1))"
-                    ))?;
-                    let mut rows = statement.query(rusqlite::params![ids])?;
-                    let mut material = HashMap::with_capacity(claimed.len());
-                    while let Some(row) = rows.next()? {
-                        let (id, found) = material_of(row)?;
-                        material.insert(id, found);
-                    }
-                    Ok(material)
-                })?
-            }
-            super::Readers::Postgres(_) => {
-                let places: Vec<String> = (1..=claimed.len()).map(|i| format!("${i}")).collect();
-                let sql = format!("{MATERIAL} WHERE o.id IN ({})", places.join(", "));
-                let mut query = sqlx::query(sqlx::AssertSqlSafe(sql));
-                for delivery in claimed.iter() {
-                    query = query.bind(delivery.id.clone());
-                }
-                let rows = query.fetch_all(&self.pool).await?;
-                let mut material = HashMap::with_capacity(rows.len());
-                for row in &rows {
-                    let (id, found) = material_of(row)?;
-                    material.insert(id, found);
-                }
-                material
-            }
-        };
         for delivery in claimed.iter_mut() {
             if let Some((target, event)) = material.remove(&delivery.id) {
                 delivery.target = Some(target);
@@ -203,6 +138,53 @@ impl Store {
             }
         }
         Ok(())
+    }
+
+    /// The destinations and events of the deliveries `ids` of `scope`'s outbox.
+    async fn material(
+        &self,
+        scope: Scope,
+        ids: &[&str],
+    ) -> Result<HashMap<String, (TargetRow, Option<EventRow>)>, StoreError> {
+        let statement = &scope.sql().material;
+        Ok(match &self.readers {
+            // SQLite: inline on the calling thread, without a round trip through sqlx's
+            // connection thread (the worker's claims run on the server's runtime).
+            super::Readers::Sqlite(readers) => {
+                let ids = serde_json::to_string(ids).map_err(|e| StoreError::Corrupt {
+                    table: "notify_outbox",
+                    column: "id",
+                    cause: e.to_string(),
+                })?;
+                readers.read(|conn| {
+                    let mut statement = conn.prepare_cached(&format!(
+                        "{statement} WHERE o.id IN (SELECT value FROM json_each($1))"
+                    ))?;
+                    let mut rows = statement.query(rusqlite::params![ids])?;
+                    let mut material = HashMap::new();
+                    while let Some(row) = rows.next()? {
+                        let (id, found) = material_of(row, scope)?;
+                        material.insert(id, found);
+                    }
+                    Ok(material)
+                })?
+            }
+            super::Readers::Postgres(_) => {
+                let places: Vec<String> = (1..=ids.len()).map(|i| format!("${i}")).collect();
+                let sql = format!("{statement} WHERE o.id IN ({})", places.join(", "));
+                let mut query = sqlx::query(sqlx::AssertSqlSafe(sql));
+                for id in ids {
+                    query = query.bind(id.to_string());
+                }
+                let rows = query.fetch_all(&self.pool).await?;
+                let mut material = HashMap::with_capacity(rows.len());
+                for row in &rows {
+                    let (id, found) = material_of(row, scope)?;
+                    material.insert(id, found);
+                }
+                material
+            }
+        })
     }
 
     /// Records attempts on claimed deliveries and settles what follows from each (delivered,
@@ -231,51 +213,61 @@ impl Store {
                 OutboxDone::Claimed(_) => unreachable!("a settlement answers what it lost"),
             };
         }
+        drop(records);
         let mut tx = self.pool.begin().await?;
-        let rows = sqlx::query(SETTLE_POSTGRES)
-            .bind(json_text(&records.settle)?)
-            .bind(owner)
-            .fetch_all(&mut *tx)
-            .await?;
-        let mut kept = HashSet::with_capacity(rows.len());
-        for row in &rows {
-            kept.insert(Columns::of("notify_outbox", row).text("id")?);
-        }
-        let (attempts, dead, lost) = records.kept(&kept);
-        if !attempts.is_empty() {
-            sqlx::query(RECORD_POSTGRES)
-                .bind(json_text(&attempts)?)
-                .execute(&mut *tx)
+        let mut lost = 0;
+        for scope in Scope::ALL {
+            let records = Records::of(finished.iter().filter(|f| f.claimed.owner.scope() == scope));
+            if records.settle.is_empty() {
+                continue;
+            }
+            let sql = scope.sql();
+            let rows = sqlx::query(sql.settle_postgres.as_str())
+                .bind(json_text(&records.settle)?)
+                .bind(owner)
+                .fetch_all(&mut *tx)
                 .await?;
-        }
-        for target in dead {
-            sqlx::query(DISABLE_TARGET)
-                .bind(target)
-                .execute(&mut *tx)
-                .await?;
+            let mut kept = HashSet::with_capacity(rows.len());
+            for row in &rows {
+                kept.insert(Columns::of("notify_outbox", row).text("id")?);
+            }
+            let (attempts, dead, lost_here) = records.kept(&kept);
+            lost += lost_here;
+            if !attempts.is_empty() {
+                sqlx::query(sql.record_postgres.as_str())
+                    .bind(json_text(&attempts)?)
+                    .execute(&mut *tx)
+                    .await?;
+            }
+            for failure in dead {
+                sqlx::query(sql.disable.as_str())
+                    .bind(failure.target_id.as_str())
+                    .execute(&mut *tx)
+                    .await?;
+            }
         }
         tx.commit().await?;
         Ok(lost)
     }
 
-    /// The last `limit` attempts on a destination, newest first: the failed ones from
-    /// notify_attempts, the successful ones from their outbox rows.
+    /// The last `limit` attempts on one of a lobby's destinations ([`Store::attempts_of`]).
     pub async fn attempts(&self, target: Uuid, limit: i64) -> Result<Vec<AttemptRow>, StoreError> {
-        let rows = sqlx::query(
-            "SELECT outbox_id, kind, attempt, at, status, error FROM ( \
-             SELECT a.outbox_id, o.kind, a.attempt, a.at, a.status, a.error \
-             FROM notify_attempts a JOIN notify_outbox o ON o.id = a.outbox_id \
-             WHERE a.target_id = $1 \
-             UNION ALL \
-             SELECT o.id AS outbox_id, o.kind, o.attempts AS attempt, o.delivered_at AS at, \
-             o.delivered_status AS status, CAST(NULL AS TEXT) AS error \
-             FROM notify_outbox o WHERE o.target_id = $1 AND o.delivered_at IS NOT NULL \
-             ) AS attempts ORDER BY at DESC, attempt DESC LIMIT $2",
-        )
-        .bind(target.to_string())
-        .bind(limit)
-        .fetch_all(&self.pool)
-        .await?;
+        self.attempts_of(Scope::Lobby, target, limit).await
+    }
+
+    /// The last `limit` attempts on a destination of `scope`, newest first: the failed ones
+    /// from the attempts' table, the successful ones from their outbox rows.
+    pub async fn attempts_of(
+        &self,
+        scope: Scope,
+        target: Uuid,
+        limit: i64,
+    ) -> Result<Vec<AttemptRow>, StoreError> {
+        let rows = sqlx::query(scope.sql().attempts.as_str())
+            .bind(target.to_string())
+            .bind(limit)
+            .fetch_all(&self.pool)
+            .await?;
         rows.iter()
             .map(|row| {
                 let row = Columns::of("notify_attempts", row);
@@ -294,13 +286,23 @@ impl Store {
     /// The deliveries of a destination by status, as (delivery id, status, attempts), oldest
     /// first: what tests and the host's panel count.
     pub async fn deliveries(&self, target: Uuid) -> Result<Vec<(String, String, i64)>, StoreError> {
-        let rows = sqlx::query(
-            "SELECT id, status, attempts FROM notify_outbox WHERE target_id = $1 \
-             ORDER BY created_at, id",
-        )
-        .bind(target.to_string())
-        .fetch_all(&self.pool)
-        .await?;
+        self.deliveries_of(Scope::Lobby, target).await
+    }
+
+    /// The deliveries of a destination of `scope`'s outbox, as [`Store::deliveries`] lists them.
+    pub async fn deliveries_of(
+        &self,
+        scope: Scope,
+        target: Uuid,
+    ) -> Result<Vec<(String, String, i64)>, StoreError> {
+        let sql = format!(
+            "SELECT id, status, attempts FROM {} WHERE target_id = $1 ORDER BY created_at, id",
+            scope.outbox()
+        );
+        let rows = sqlx::query(sqlx::AssertSqlSafe(sql))
+            .bind(target.to_string())
+            .fetch_all(&self.pool)
+            .await?;
         rows.iter()
             .map(|r| {
                 let r = Columns::of("notify_outbox", r);
@@ -312,7 +314,11 @@ impl Store {
     /// When the earliest pending delivery falls due (unix ms), if any.
     pub async fn next_delivery_at(&self) -> Result<Option<i64>, StoreError> {
         let row = sqlx::query(
-            "SELECT MIN(next_at) AS next_at FROM notify_outbox WHERE status = 'pending'",
+            "SELECT MIN(next_at) AS next_at FROM ( \
+             SELECT MIN(next_at) AS next_at FROM notify_outbox WHERE status = 'pending' \
+             UNION ALL \
+             SELECT MIN(next_at) AS next_at FROM tournament_outbox WHERE status = 'pending' \
+             ) AS due",
         )
         .fetch_one(&self.pool)
         .await?;

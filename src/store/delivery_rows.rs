@@ -9,13 +9,16 @@ use uuid::Uuid;
 
 use super::StoreError;
 use super::columns::{Columns, Stored};
+pub use super::outbox_scope::{Owner, Scope};
 use super::rows::EventRow;
 
 /// A destination as stored.
 #[derive(Clone, Debug)]
 pub struct TargetRow {
     pub id: Uuid,
-    pub lobby_id: Uuid,
+    /// The lobby or the tournament whose news it gets.
+    pub owner: Owner,
+    /// A player's own destination's seat (a lobby's only).
     pub player_id: Option<Uuid>,
     pub channel: String,
     /// The URL or email address: for the delivery worker only, never shown.
@@ -27,11 +30,12 @@ pub struct TargetRow {
     pub kinds: Vec<String>,
 }
 
-pub(super) const TARGET_COLUMNS: &str =
-    "id, lobby_id, player_id, channel, address, secret, enabled, created_at";
-
 impl TargetRow {
-    pub(super) fn from_row(row: &(impl Stored + ?Sized)) -> Result<TargetRow, StoreError> {
+    /// A row of `scope.sql().target_columns` (or of the material, which names them alike).
+    pub(super) fn from_row(
+        row: &(impl Stored + ?Sized),
+        scope: Scope,
+    ) -> Result<TargetRow, StoreError> {
         let row = Columns::of("notify_targets", row);
         let player_id = match row.text_or_null("player_id")? {
             Some(text) => {
@@ -41,7 +45,7 @@ impl TargetRow {
         };
         Ok(TargetRow {
             id: row.uuid("id")?,
-            lobby_id: row.uuid("lobby_id")?,
+            owner: Owner::of(scope, row.uuid("owner_id")?),
             player_id,
             channel: row.text("channel")?,
             address: row.text("address")?,
@@ -69,7 +73,8 @@ pub struct AttemptRow {
 pub struct Claimed {
     pub id: String,
     pub target_id: Uuid,
-    pub lobby_id: Uuid,
+    /// The lobby or the tournament whose event (or test) it carries, and so its outbox.
+    pub owner: Owner,
     pub event_seq: Option<i64>,
     pub kind: String,
     pub attempts: i64,
@@ -153,6 +158,8 @@ pub(super) struct Records {
 /// One row's settlement: its new state, when it is next due, and its success if it was one.
 #[derive(Debug, serde::Serialize)]
 pub(super) struct Settlement {
+    #[serde(skip)]
+    pub scope: Scope,
     pub id: String,
     pub state: &'static str,
     pub next_at: i64,
@@ -163,6 +170,8 @@ pub(super) struct Settlement {
 /// A failed attempt's record.
 #[derive(Debug, serde::Serialize)]
 pub(super) struct Failure {
+    #[serde(skip)]
+    pub scope: Scope,
     pub outbox_id: String,
     pub attempt: i64,
     pub target_id: String,
@@ -175,8 +184,8 @@ pub(super) struct Failure {
 }
 
 impl Records {
-    pub(super) fn of(finished: &[Finished]) -> Records {
-        let mut settle = Vec::with_capacity(finished.len());
+    pub(super) fn of<'a>(finished: impl IntoIterator<Item = &'a Finished>) -> Records {
+        let mut settle = Vec::new();
         let mut failures = Vec::new();
         for Finished {
             claimed,
@@ -184,6 +193,7 @@ impl Records {
             settled,
         } in finished
         {
+            let scope = claimed.owner.scope();
             let (state, next_at) = match settled {
                 Settled::Delivered => ("delivered", attempt.at),
                 Settled::Retry { at } => ("pending", *at),
@@ -191,6 +201,7 @@ impl Records {
             };
             let delivered = matches!(settled, Settled::Delivered);
             settle.push(Settlement {
+                scope,
                 id: claimed.id.clone(),
                 state,
                 next_at,
@@ -201,6 +212,7 @@ impl Records {
                 continue;
             }
             failures.push(Failure {
+                scope,
                 outbox_id: claimed.id.clone(),
                 attempt: claimed.attempts + 1,
                 target_id: claimed.target_id.to_string(),
@@ -215,7 +227,7 @@ impl Records {
 
     /// For the rows the settlement `kept` (their lease held): the failed attempts to record,
     /// the destinations to disable, and how many attempts lost their lease.
-    pub fn kept(&self, kept: &HashSet<String>) -> (Vec<&Failure>, Vec<&str>, usize) {
+    pub fn kept(&self, kept: &HashSet<String>) -> (Vec<&Failure>, Vec<&Failure>, usize) {
         let failures: Vec<&Failure> = self
             .failures
             .iter()
@@ -224,20 +236,23 @@ impl Records {
         let dead = failures
             .iter()
             .filter(|failure| failure.dies)
-            .map(|failure| failure.target_id.as_str())
+            .copied()
             .collect();
         let lost = self.settle.len() - kept.len();
         (failures, dead, lost)
     }
 }
 
-/// A claimed row, its material not yet attached.
-pub(super) fn claimed_of(row: &(impl Stored + ?Sized)) -> Result<Claimed, StoreError> {
+/// A claimed row of `scope`'s outbox, its material not yet attached.
+pub(super) fn claimed_of(
+    row: &(impl Stored + ?Sized),
+    scope: Scope,
+) -> Result<Claimed, StoreError> {
     let row = Columns::of("notify_outbox", row);
     Ok(Claimed {
         id: row.text("id")?,
         target_id: row.uuid("target_id")?,
-        lobby_id: row.uuid("lobby_id")?,
+        owner: Owner::of(scope, row.uuid("owner_id")?),
         event_seq: row.int_or_null("event_seq")?,
         kind: row.text("kind")?,
         attempts: row.int("attempts")?,

@@ -36,6 +36,7 @@ mod mail_codes;
 mod messages;
 mod my_games;
 pub mod outbox;
+mod outbox_scope;
 mod owed;
 mod passkeys;
 mod pg_engine;
@@ -56,6 +57,7 @@ mod sql;
 mod sqlite_engine;
 mod sqlite_lock;
 mod sqlite_outbox;
+mod tournament_news;
 mod tournaments;
 mod transact;
 #[cfg(test)]
@@ -74,7 +76,7 @@ use sqlx::{AnyPool, Executor};
 use uuid::Uuid;
 
 pub use challenges::{ChallengeRow, ChallengeState};
-pub use delivery_rows::{Attempt, AttemptRow, Claimed, Finished, Settled, TargetRow};
+pub use delivery_rows::{Attempt, AttemptRow, Claimed, Finished, Owner, Scope, Settled, TargetRow};
 pub use error::{STORAGE_FULL_REPORT_EVERY, StoreError, report_storage_full, sqlx_unavailable};
 pub use handoff::Taking;
 pub use ladder::{LadderEntryRow, LadderGameRow};

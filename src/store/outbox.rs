@@ -16,7 +16,7 @@ use uuid::Uuid;
 use super::Store;
 use super::StoreError;
 use super::columns::Columns;
-use super::delivery_rows::{Claimed, TARGET_COLUMNS, TargetRow};
+use super::delivery_rows::{Claimed, Owner, Scope, TargetRow};
 use super::handoff::Taker;
 use super::rows::EventRow;
 use crate::events::EventKind;
@@ -69,7 +69,7 @@ pub(super) struct Owed<'a> {
 
 /// The subscribed, enabled destinations of a lobby for one event kind, read by the SQLite
 /// writer when it hands the deliveries it queues to this process's worker (`handoff.rs`).
-const SUBSCRIBED_TARGETS: &str = "SELECT t.id, t.lobby_id, t.player_id, t.channel, t.address, \
+const SUBSCRIBED_TARGETS: &str = "SELECT t.id, t.lobby_id AS owner_id, t.player_id, t.channel, t.address, \
     t.secret, t.enabled, t.created_at \
     FROM notify_subscriptions s JOIN notify_targets t ON t.id = s.target_id \
     WHERE s.lobby_id = $1 AND s.kind = $2 AND t.enabled = 1";
@@ -128,7 +128,7 @@ pub(super) fn enqueue_sqlite(
             let mut rows = statement.query(rusqlite::params![lobby_text, event.kind.as_str()])?;
             let mut targets = Vec::new();
             while let Some(row) = rows.next()? {
-                targets.push(TargetRow::from_row(row)?);
+                targets.push(TargetRow::from_row(row, Scope::Lobby)?);
             }
             targets
         };
@@ -148,7 +148,7 @@ pub(super) fn enqueue_sqlite(
             handed.push(Claimed {
                 id,
                 target_id: target.id,
-                lobby_id: owed.lobby,
+                owner: Owner::Lobby(owed.lobby),
                 event_seq: Some(seq),
                 kind: event.kind.as_str().to_string(),
                 attempts: 0,
@@ -169,7 +169,9 @@ pub(super) fn enqueue_sqlite(
 #[derive(Clone, Debug)]
 pub struct NewTarget {
     pub id: Uuid,
-    pub lobby_id: Uuid,
+    /// The lobby or the tournament whose news it gets.
+    pub owner: Owner,
+    /// A player's own destination's seat (a lobby's only).
     pub player_id: Option<Uuid>,
     pub channel: &'static str,
     pub address: String,
@@ -234,10 +236,11 @@ impl Store {
         lobby: Uuid,
         player: Option<Uuid>,
     ) -> Result<Vec<TargetRow>, StoreError> {
+        let columns = &Scope::Lobby.sql().target_columns;
         let rows = match player {
             None => {
                 let sql = format!(
-                    "SELECT {TARGET_COLUMNS} FROM notify_targets \
+                    "SELECT {columns} FROM notify_targets \
                      WHERE lobby_id = $1 AND player_id IS NULL ORDER BY created_at, id"
                 );
                 sqlx::query(sqlx::AssertSqlSafe(sql))
@@ -247,7 +250,7 @@ impl Store {
             }
             Some(player) => {
                 let sql = format!(
-                    "SELECT {TARGET_COLUMNS} FROM notify_targets \
+                    "SELECT {columns} FROM notify_targets \
                      WHERE lobby_id = $1 AND player_id = $2 ORDER BY created_at, id"
                 );
                 sqlx::query(sqlx::AssertSqlSafe(sql))
@@ -259,16 +262,20 @@ impl Store {
         };
         let mut targets = Vec::with_capacity(rows.len());
         for row in &rows {
-            let mut target = TargetRow::from_row(row)?;
-            target.kinds = self.kinds_of(target.id).await?;
+            let mut target = TargetRow::from_row(row, Scope::Lobby)?;
+            target.kinds = self.kinds_of(Scope::Lobby, target.id).await?;
             targets.push(target);
         }
         Ok(targets)
     }
 
-    /// One destination by id.
-    pub async fn target(&self, id: Uuid) -> Result<Option<TargetRow>, StoreError> {
-        let sql = format!("SELECT {TARGET_COLUMNS} FROM notify_targets WHERE id = $1");
+    /// One destination of `scope` by id.
+    pub async fn target(&self, scope: Scope, id: Uuid) -> Result<Option<TargetRow>, StoreError> {
+        let sql = format!(
+            "SELECT {} FROM {} WHERE id = $1",
+            scope.sql().target_columns,
+            scope.targets()
+        );
         let row = sqlx::query(sqlx::AssertSqlSafe(sql))
             .bind(id.to_string())
             .fetch_optional(&self.pool)
@@ -276,44 +283,59 @@ impl Store {
         let Some(row) = row else {
             return Ok(None);
         };
-        let mut target = TargetRow::from_row(&row)?;
-        target.kinds = self.kinds_of(target.id).await?;
+        let mut target = TargetRow::from_row(&row, scope)?;
+        target.kinds = self.kinds_of(scope, target.id).await?;
         Ok(Some(target))
     }
 
-    async fn kinds_of(&self, target: Uuid) -> Result<Vec<String>, StoreError> {
-        let rows =
-            sqlx::query("SELECT kind FROM notify_subscriptions WHERE target_id = $1 ORDER BY kind")
-                .bind(target.to_string())
-                .fetch_all(&self.pool)
-                .await?;
+    /// The event kinds a destination of `scope` subscribes to, sorted.
+    pub(super) async fn kinds_of(
+        &self,
+        scope: Scope,
+        target: Uuid,
+    ) -> Result<Vec<String>, StoreError> {
+        let sql = format!(
+            "SELECT kind FROM {} WHERE target_id = $1 ORDER BY kind",
+            scope.subscriptions()
+        );
+        let rows = sqlx::query(sqlx::AssertSqlSafe(sql))
+            .bind(target.to_string())
+            .fetch_all(&self.pool)
+            .await?;
         rows.iter()
             .map(|r| Columns::of("notify_subscriptions", r).text("kind"))
             .collect()
     }
 
-    /// Deletes one of the host's webhooks; false if the lobby has no such webhook.
-    pub async fn delete_target(&self, lobby: Uuid, id: Uuid) -> Result<bool, StoreError> {
-        let done = sqlx::query(
-            "DELETE FROM notify_targets WHERE id = $1 AND lobby_id = $2 AND player_id IS NULL",
-        )
-        .bind(id.to_string())
-        .bind(lobby.to_string())
-        .execute(&self.pool)
-        .await?;
+    /// Deletes one of the host's (or the director's) webhooks; false if `owner` has no such
+    /// webhook.
+    pub async fn delete_target(&self, owner: Owner, id: Uuid) -> Result<bool, StoreError> {
+        let sql = format!(
+            "DELETE FROM {} WHERE id = $1 AND {}",
+            owner.scope().targets(),
+            webhook_of(owner.scope())
+        );
+        let done = sqlx::query(sqlx::AssertSqlSafe(sql))
+            .bind(id.to_string())
+            .bind(owner.id().to_string())
+            .execute(&self.pool)
+            .await?;
         Ok(done.rows_affected() == 1)
     }
 
-    /// Enables one of the host's webhooks again; false if the lobby has no such webhook.
-    pub async fn enable_target(&self, lobby: Uuid, id: Uuid) -> Result<bool, StoreError> {
-        let done = sqlx::query(
-            "UPDATE notify_targets SET enabled = 1 \
-             WHERE id = $1 AND lobby_id = $2 AND player_id IS NULL",
-        )
-        .bind(id.to_string())
-        .bind(lobby.to_string())
-        .execute(&self.pool)
-        .await?;
+    /// Enables one of the host's (or the director's) webhooks again; false if `owner` has no
+    /// such webhook.
+    pub async fn enable_target(&self, owner: Owner, id: Uuid) -> Result<bool, StoreError> {
+        let sql = format!(
+            "UPDATE {} SET enabled = 1 WHERE id = $1 AND {}",
+            owner.scope().targets(),
+            webhook_of(owner.scope())
+        );
+        let done = sqlx::query(sqlx::AssertSqlSafe(sql))
+            .bind(id.to_string())
+            .bind(owner.id().to_string())
+            .execute(&self.pool)
+            .await?;
         Ok(done.rows_affected() == 1)
     }
 
@@ -353,21 +375,26 @@ impl Store {
         self.pool.close_event().await;
     }
 
-    /// Queues a test delivery to a destination now; its delivery id.
+    /// Queues a test delivery to a destination now, in its owner's outbox; its delivery id.
     pub async fn queue_test(&self, target: &TargetRow, now: i64) -> Result<String, StoreError> {
         let id = format!("{}.test-{}", target.id, Uuid::new_v4().simple());
-        sqlx::query(
-            "INSERT INTO notify_outbox \
-             (id, target_id, lobby_id, event_seq, kind, status, attempts, next_at, created_at) \
-             VALUES ($1, $2, $3, NULL, 'test', 'pending', 0, $4, $4)",
-        )
-        .bind(&id)
-        .bind(target.id.to_string())
-        .bind(target.lobby_id.to_string())
-        .bind(now)
-        .execute(&self.pool)
-        .await?;
+        sqlx::query(target.owner.scope().sql().queue_test.as_str())
+            .bind(&id)
+            .bind(target.id.to_string())
+            .bind(target.owner.id().to_string())
+            .bind(now)
+            .execute(&self.pool)
+            .await?;
         Ok(id)
+    }
+}
+
+/// The condition (on `$2`, the owner's id) that a destination is the host's or the
+/// director's webhook, not a player's own.
+fn webhook_of(scope: Scope) -> &'static str {
+    match scope {
+        Scope::Lobby => "lobby_id = $2 AND player_id IS NULL",
+        Scope::Tournament => "tournament_id = $2",
     }
 }
 
@@ -377,29 +404,44 @@ async fn insert_target(
     now: i64,
 ) -> Result<(), StoreError> {
     let id = target.id.to_string();
-    let lobby = target.lobby_id.to_string();
-    sqlx::query(
-        "INSERT INTO notify_targets (id, lobby_id, player_id, channel, address, secret, \
-         enabled, created_at) VALUES ($1, $2, $3, $4, $5, $6, 1, $7)",
-    )
-    .bind(&id)
-    .bind(&lobby)
-    .bind(target.player_id.map(|p| p.to_string()))
-    .bind(target.channel)
-    .bind(&target.address)
-    .bind(target.secret.as_deref())
-    .bind(now)
+    let owner = target.owner.id().to_string();
+    let scope = target.owner.scope();
+    let insert = match scope {
+        Scope::Lobby => sqlx::query(
+            "INSERT INTO notify_targets (id, lobby_id, channel, address, secret, enabled, \
+             created_at, player_id) VALUES ($1, $2, $3, $4, $5, 1, $6, $7)",
+        ),
+        // A tournament's destinations are its director's webhooks: no player column.
+        Scope::Tournament => sqlx::query(
+            "INSERT INTO tournament_webhooks (id, tournament_id, channel, address, secret, \
+             enabled, created_at) VALUES ($1, $2, $3, $4, $5, 1, $6)",
+        ),
+    };
+    let insert = insert
+        .bind(&id)
+        .bind(&owner)
+        .bind(target.channel)
+        .bind(&target.address)
+        .bind(target.secret.as_deref())
+        .bind(now);
+    match scope {
+        Scope::Lobby => insert.bind(target.player_id.map(|p| p.to_string())),
+        Scope::Tournament => insert,
+    }
     .execute(&mut *conn)
     .await?;
+    let subscribe = format!(
+        "INSERT INTO {} ({}, kind, target_id) VALUES ($1, $2, $3)",
+        scope.subscriptions(),
+        scope.owner_column()
+    );
     for kind in &target.kinds {
-        sqlx::query(
-            "INSERT INTO notify_subscriptions (lobby_id, kind, target_id) VALUES ($1, $2, $3)",
-        )
-        .bind(&lobby)
-        .bind(kind.as_str())
-        .bind(&id)
-        .execute(&mut *conn)
-        .await?;
+        sqlx::query(sqlx::AssertSqlSafe(subscribe.clone()))
+            .bind(&owner)
+            .bind(kind.as_str())
+            .bind(&id)
+            .execute(&mut *conn)
+            .await?;
     }
     Ok(())
 }

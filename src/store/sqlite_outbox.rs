@@ -1,7 +1,7 @@
 //! The delivery worker's outbox work as the SQLite writer runs it, inside a batch of the
 //! lobbies' changes (`writer.rs`, `Job::Outbox`): the claim's lease and the settlement of
-//! finished attempts, the same statements as `deliveries.rs` names, on the writer's rusqlite
-//! transaction. The writer opens a savepoint around each, so that outbox work that fails
+//! finished attempts, the statements `outbox_scope.rs` writes for both outboxes, on the
+//! writer's rusqlite transaction. The writer opens a savepoint around each, so that outbox work that fails
 //! leaves the lobbies' changes of the batch as they were.
 
 use std::collections::HashSet;
@@ -9,8 +9,7 @@ use std::collections::HashSet;
 use rusqlite::{Connection, params};
 
 use super::StoreError;
-use super::deliveries::{CLAIM_SQLITE, DISABLE_TARGET, RECORD_SQLITE, SETTLE_SQLITE};
-use super::delivery_rows::{OutboxDone, OutboxWork, Records, claimed_of};
+use super::delivery_rows::{OutboxDone, OutboxWork, Records, Scope, claimed_of};
 
 /// Runs `work` on `conn` (the batch's open transaction).
 pub(super) fn run(conn: &Connection, work: &OutboxWork) -> Result<OutboxDone, StoreError> {
@@ -25,7 +24,8 @@ pub(super) fn run(conn: &Connection, work: &OutboxWork) -> Result<OutboxDone, St
     }
 }
 
-/// Leases up to `limit` deliveries due at `now` to `owner` until `lease_until`.
+/// Leases up to `limit` deliveries due at `now` to `owner` until `lease_until`: the lobbies'
+/// outbox first, then the tournaments' with what is left of `limit`.
 fn claim(
     conn: &Connection,
     owner: &str,
@@ -33,11 +33,17 @@ fn claim(
     lease_until: i64,
     limit: i64,
 ) -> Result<OutboxDone, StoreError> {
-    let mut statement = conn.prepare_cached(CLAIM_SQLITE)?;
-    let mut rows = statement.query(params![owner, lease_until, now, limit])?;
     let mut claimed = Vec::new();
-    while let Some(row) = rows.next()? {
-        claimed.push(claimed_of(row)?);
+    for scope in Scope::ALL {
+        let left = limit - claimed.len() as i64;
+        if left <= 0 {
+            break;
+        }
+        let mut statement = conn.prepare_cached(&scope.sql().claim_sqlite)?;
+        let mut rows = statement.query(params![owner, lease_until, now, left])?;
+        while let Some(row) = rows.next()? {
+            claimed.push(claimed_of(row, scope)?);
+        }
     }
     Ok(OutboxDone::Claimed(claimed))
 }
@@ -47,10 +53,10 @@ fn claim(
 /// writer's transaction (no round trip to save, and no JSON to build and take apart).
 fn finish(conn: &Connection, owner: &str, records: &Records) -> Result<OutboxDone, StoreError> {
     let mut kept = HashSet::new();
-    {
-        let mut settle = conn.prepare_cached(SETTLE_SQLITE)?;
-        for row in &records.settle {
-            let settled = settle.execute(params![
+    for row in &records.settle {
+        let settled = conn
+            .prepare_cached(&row.scope.sql().settle_sqlite)?
+            .execute(params![
                 row.state,
                 row.next_at,
                 row.delivered_at,
@@ -58,16 +64,14 @@ fn finish(conn: &Connection, owner: &str, records: &Records) -> Result<OutboxDon
                 row.id,
                 owner
             ])?;
-            if settled == 1 {
-                kept.insert(row.id.clone());
-            }
+        if settled == 1 {
+            kept.insert(row.id.clone());
         }
     }
     let (failures, dead, lost) = records.kept(&kept);
-    if !failures.is_empty() {
-        let mut record = conn.prepare_cached(RECORD_SQLITE)?;
-        for failure in failures {
-            record.execute(params![
+    for failure in failures {
+        conn.prepare_cached(&failure.scope.sql().record_sqlite)?
+            .execute(params![
                 failure.outbox_id,
                 failure.attempt,
                 failure.target_id,
@@ -75,11 +79,10 @@ fn finish(conn: &Connection, owner: &str, records: &Records) -> Result<OutboxDon
                 failure.status,
                 failure.error
             ])?;
-        }
     }
-    for target in dead {
-        conn.prepare_cached(DISABLE_TARGET)?
-            .execute(params![target])?;
+    for failure in dead {
+        conn.prepare_cached(&failure.scope.sql().disable)?
+            .execute(params![failure.target_id])?;
     }
     Ok(OutboxDone::Finished { lost })
 }

@@ -97,6 +97,13 @@ pub enum TournamentWrite {
         lobby: Uuid,
         result: String,
     },
+    /// An event of the tournament's own (`round-started`, `finished`) with its data, and the
+    /// deliveries its webhooks are owed (`tournament_news.rs`): its seq is the version this
+    /// change writes.
+    News {
+        kind: &'static str,
+        data: String,
+    },
 }
 
 const INSERT: &str = "INSERT INTO tournaments (id, game, name, format, rounds_asked, board_size, \
@@ -269,6 +276,10 @@ impl Store {
         writes: &[TournamentWrite],
     ) -> Result<bool, StoreError> {
         let id = id.to_string();
+        let stamp = Stamp {
+            seq: version + 1,
+            now: self.clock.now_millis(),
+        };
         self.within(async {
             let mut tx = self.pool.begin().await?;
             let bumped = sqlx::query(BUMP)
@@ -281,7 +292,7 @@ impl Store {
                 return Ok(false);
             }
             for write in writes {
-                apply(&mut tx, &id, write).await?;
+                apply(&mut tx, &id, write, stamp).await?;
             }
             tx.commit().await?;
             Ok(true)
@@ -341,10 +352,18 @@ async fn result_write(
     .rows_affected())
 }
 
+/// What a change's news is stamped with: its seq (the version the change writes) and when.
+#[derive(Clone, Copy, Debug)]
+struct Stamp {
+    seq: i64,
+    now: i64,
+}
+
 async fn apply(
     tx: &mut sqlx::Transaction<'_, sqlx::Any>,
     id: &str,
     write: &TournamentWrite,
+    stamp: Stamp,
 ) -> Result<(), StoreError> {
     let query = match write {
         TournamentWrite::Progress {
@@ -405,6 +424,10 @@ async fn apply(
         .bind(g.result.clone()),
         TournamentWrite::Result { lobby, result } => {
             result_write(tx, *lobby, result).await?;
+            return Ok(());
+        }
+        TournamentWrite::News { kind, data } => {
+            super::tournament_news::publish(tx, id, stamp.seq, kind, data, stamp.now).await?;
             return Ok(());
         }
     };

@@ -62,6 +62,7 @@ mod notify_pages;
 mod notify_receivers;
 mod notify_ssrf;
 mod notify_summaries;
+mod notify_tournaments;
 mod notify_webhooks;
 mod pages_anonymous;
 mod pages_browser;

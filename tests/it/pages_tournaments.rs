@@ -12,7 +12,7 @@ use crate::pages_client::{HOSTILE, Page, Visitor, assert_escaped};
 use crate::support::{TestApp, apps};
 
 /// A Swiss of BST duels, as the form sends it.
-const SWISS: &[(&str, &str)] = &[
+pub(crate) const SWISS: &[(&str, &str)] = &[
     ("game", "bst"),
     ("name", "Page Swiss"),
     ("format", "swiss"),
@@ -28,7 +28,10 @@ fn html(page: &Page) -> bool {
 }
 
 /// Creates the tournament through the form: the panel's address and the director's cookie.
-async fn create_from_form(director: &mut Visitor<'_>, fields: &[(&str, &str)]) -> Tournament {
+pub(crate) async fn create_from_form(
+    director: &mut Visitor<'_>,
+    fields: &[(&str, &str)],
+) -> Tournament {
     let page = director.post("/tournaments", fields).await;
     assert_eq!(page.status, StatusCode::SEE_OTHER, "{}", page.html);
     let id = page

@@ -7,8 +7,10 @@ mod create;
 mod entries;
 mod lobbies;
 mod masks;
+pub mod news;
 mod record;
 mod rounds;
+mod webhooks;
 
 use serde::Serialize;
 use uuid::Uuid;
@@ -139,6 +141,11 @@ impl Host {
         self.settle_tournament(id).await?;
         let record = self.tournament_record(id).await?;
         view(&record)
+    }
+
+    /// The tournament's name, read as it stands (no settling: the delivery worker asks).
+    pub async fn tournament_name(&self, id: Uuid) -> Result<String, AppError> {
+        Ok(self.tournament_record(id).await?.tournament.name)
     }
 
     /// Whether `token` is the director's of tournament `id` (401 without one, 403 another).

@@ -16,6 +16,7 @@ use super::super::{Host, clean_name, name_key};
 use super::entries::{ATTEMPTS, concurrent};
 use super::lobbies::Seated;
 use super::masks;
+use super::news;
 use super::record::{
     self, StoredResult, bracket, duel_rounds, finished_result, format_of, melee_rounds, players_of,
     result_of, stored,
@@ -153,6 +154,12 @@ impl Host {
                     return Err(no_round_left());
                 };
                 let next = t.round + 1;
+                let paired_at = self.store.clock().now_millis();
+                let anonymous = masks::anonymous(t)?;
+                let lobbies: Vec<(Uuid, Vec<u64>)> = games
+                    .into_iter()
+                    .map(|players| (Uuid::new_v4(), masks::seat_order(anonymous, players)))
+                    .collect();
                 writes.push(TournamentWrite::Progress {
                     status: "running".into(),
                     round: next,
@@ -161,21 +168,29 @@ impl Host {
                 writes.push(TournamentWrite::Round(TournamentRoundRow {
                     round: next,
                     byes: super::super::engine::to_text(&byes)?,
-                    started_at: self.store.clock().now_millis(),
+                    started_at: paired_at,
                     closed_at: None,
                 }));
-                let anonymous = masks::anonymous(t)?;
-                for (ordinal, players) in games.into_iter().enumerate() {
-                    let seated = masks::seat_order(anonymous, players);
+                for (ordinal, (lobby, players)) in lobbies.iter().enumerate() {
                     writes.push(TournamentWrite::Game(TournamentGameRow {
-                        lobby: Uuid::new_v4(),
+                        lobby: *lobby,
                         round: next,
                         ordinal: i64::try_from(ordinal).unwrap_or(0),
-                        players: super::super::engine::to_text(&seated)?,
+                        players: super::super::engine::to_text(players)?,
                         result: None,
                     }));
                 }
+                // Announced by the very write that pairs the round: once, whoever pairs it.
+                writes.push(news::round_started(
+                    &record,
+                    next,
+                    rounds_total,
+                    &lobbies,
+                    &byes,
+                    paired_at,
+                )?);
                 if self.store.write_tournament(id, t.version, &writes).await? {
+                    self.outbox.notify_one();
                     self.open_games(id).await?;
                     return self.settle_tournament(id).await;
                 }
@@ -277,12 +292,16 @@ impl Host {
                     }
                 }
                 if t.round >= t.rounds_total {
-                    let done = [TournamentWrite::Progress {
-                        status: "finished".into(),
-                        round: t.round,
-                        rounds_total: t.rounds_total,
-                    }];
+                    let done = [
+                        TournamentWrite::Progress {
+                            status: "finished".into(),
+                            round: t.round,
+                            rounds_total: t.rounds_total,
+                        },
+                        news::finished(&super::standing_rows(&record)?)?,
+                    ];
                     if self.store.write_tournament(id, t.version, &done).await? {
+                        self.outbox.notify_one();
                         return Ok(());
                     }
                     continue;

@@ -11,6 +11,7 @@ mod profile_events;
 mod profiles;
 mod ratings;
 mod talk;
+mod tournament_webhooks;
 mod tournaments;
 pub(crate) use tournaments::tournament_id;
 mod webhooks;
@@ -123,6 +124,7 @@ fn table() -> Vec<(Method, &'static str, MethodRouter<AppState>)> {
     table.extend(ratings::table());
     table.extend(ladder::table());
     table.extend(tournaments::table());
+    table.extend(tournament_webhooks::table());
     table
 }
 

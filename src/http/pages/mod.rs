@@ -10,6 +10,7 @@ pub mod chips;
 pub mod cite;
 mod create_form;
 mod deadline;
+mod director_webhooks;
 pub mod error;
 mod fallback_form;
 mod gates_form;
@@ -225,6 +226,22 @@ pub fn routes(state: &AppState) -> Router<AppState> {
         .route(
             "/tournaments/{id}/director/next-round",
             post(tournament_director::start_next_round),
+        )
+        .route(
+            "/tournaments/{id}/director/webhooks",
+            post(director_webhooks::add),
+        )
+        .route(
+            "/tournaments/{id}/director/webhooks/{webhook_id}/test",
+            post(director_webhooks::test),
+        )
+        .route(
+            "/tournaments/{id}/director/webhooks/{webhook_id}/enable",
+            post(director_webhooks::enable),
+        )
+        .route(
+            "/tournaments/{id}/director/webhooks/{webhook_id}/delete",
+            post(director_webhooks::delete),
         )
         .route("/ratings/{game}/{kind}", get(leaderboard::show_leaderboard))
         .route("/ladder/{game}", get(ladder_page::show_ladder))

@@ -1,7 +1,8 @@
 //! The director's panel, `/tournaments/{id}/director` (docs/tournaments.md, "The pages"): the
 //! round in play with a link to each game's host panel (the director's token hosts every
 //! lobby of the tournament), the button that starts the next round, or why it cannot start
-//! yet, the standings and their post. Only the browser holding the tournament's director
+//! yet, the standings and their post, and the tournament's webhooks (`director_webhooks.rs`).
+//! Only the browser holding the tournament's director
 //! cookie sees it; the cookie is set by the create form and by the private director link.
 
 use askama::Template;
@@ -16,6 +17,7 @@ use uuid::Uuid;
 use super::posts::Exports;
 use super::session::{CheckedForm, Csrf, Transport, cookie};
 use super::tournament_lines::{GameLine, StandingLine, progress, round_lines, standing_lines};
+use super::webhooks_section::WebhooksSection;
 use super::{Live, PageError, PagePath, again, base_url, see_other};
 use crate::error::AppError;
 use crate::http::AppState;
@@ -90,9 +92,13 @@ pub struct DirectorPage {
     pub private_link: String,
     /// While the tournament is not over: the stamp the script polls.
     pub stamp: Option<String>,
+    /// The notifications section (`webhooks_section.rs`), as a lobby's host panel has it.
+    pub notifications: WebhooksSection,
+    /// A `standard` webhook's signing secret, on the page that answers its adding only.
+    pub new_secret: Option<String>,
 }
 
-async fn director_page(
+pub(super) async fn director_page(
     app: &AppState,
     id: Uuid,
     headers: &HeaderMap,
@@ -138,12 +144,16 @@ async fn director_page(
         private_link: format!("{share_link}/as/{token}"),
         share_link,
         stamp,
+        notifications: WebhooksSection::of_tournament(app, id, &token).await?,
+        new_secret: None,
     })
 }
 
 #[derive(Deserialize)]
 pub struct Flags {
     created: Option<String>,
+    /// The webhook a test was just sent to.
+    tested: Option<String>,
 }
 
 /// GET /tournaments/{id}/director.
@@ -158,6 +168,7 @@ pub async fn show_director(
     let id = tournament_id(&id)?;
     let mut page = director_page(&app, id, &headers, csrf).await?;
     page.created = flags.created.is_some();
+    page.notifications.tested = flags.tested;
     Ok(page)
 }
 

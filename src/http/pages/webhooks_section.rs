@@ -1,24 +1,46 @@
-//! What the host panel's notifications section shows (`templates/host_webhooks.html`): the
-//! lobby's webhooks with their latest attempts, the events a webhook may ask for in words, and
-//! whether mail is on. Its forms are handled in `host_webhooks.rs`.
+//! What the notifications section shows (`templates/host_webhooks.html`), on a lobby's host
+//! panel and on a tournament director's: the webhooks with their latest attempts, the events a
+//! webhook may ask for in words, and (a lobby's) whether mail is on. Its forms are handled in
+//! `host_webhooks.rs` and `director_webhooks.rs`.
 
 use crate::error::AppError;
 use crate::events::EventKind;
 use crate::host::WebhookView;
+use crate::host::tournaments::news::{FINISHED, ROUND_STARTED, TOURNAMENT_EVENTS};
 use crate::http::AppState;
 
 /// What the section shows.
 pub struct WebhooksSection {
+    /// Whose webhooks they are.
+    pub whose: Whose,
+    /// Where its forms post (`…/webhooks`, and `…/webhooks/{id}/test` and so on).
+    pub action: String,
     pub webhooks: Vec<WebhookView>,
     /// The events a webhook may ask for, each with its label and whether it is ticked.
     pub events: Vec<EventChoice>,
-    /// Whether players can give an email address on this server.
-    pub mail_on: bool,
+    /// A lobby's: whether players can give an email address on this server.
+    pub mail_on: Option<bool>,
     /// The add form's refusal, shown beside it, with the address as typed.
     pub add_error: Option<String>,
     pub add_url: String,
     /// The webhook a test was just sent to.
     pub tested: Option<String>,
+}
+
+/// Whose news a section's webhooks carry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Whose {
+    Lobby,
+    Tournament,
+}
+
+impl std::fmt::Display for Whose {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Whose::Lobby => "lobby",
+            Whose::Tournament => "tournament",
+        })
+    }
 }
 
 /// One event of the add form.
@@ -71,9 +93,22 @@ fn ticked(kind: EventKind) -> bool {
     )
 }
 
+/// A tournament's event as the director reads it on the form and in the attempts' list.
+fn tournament_event_label(name: &str) -> &'static str {
+    match name {
+        ROUND_STARTED => "A round is paired (its games with their links, the byes, the deadline)",
+        FINISHED => "The tournament is over (the final standings, with the winner)",
+        "test" => "A test message",
+        _ => "An event this server no longer sends",
+    }
+}
+
 impl WebhooksSection {
+    /// A lobby's section, for its host.
     pub async fn of(app: &AppState, id: uuid::Uuid, token: &str) -> Result<Self, AppError> {
         Ok(WebhooksSection {
+            whose: Whose::Lobby,
+            action: format!("/lobbies/{id}/host/webhooks"),
             webhooks: app.host.webhooks(id, Some(token)).await?,
             events: crate::store::outbox::NOTIFIABLE
                 .into_iter()
@@ -83,11 +118,44 @@ impl WebhooksSection {
                     checked: ticked(kind),
                 })
                 .collect(),
-            mail_on: app.host.notify_settings().mail_on(),
+            mail_on: Some(app.host.notify_settings().mail_on()),
             add_error: None,
             add_url: String::new(),
             tested: None,
         })
+    }
+
+    /// A tournament's section, for its director: both its events ticked until he chooses.
+    pub async fn of_tournament(
+        app: &AppState,
+        id: uuid::Uuid,
+        token: &str,
+    ) -> Result<Self, AppError> {
+        Ok(WebhooksSection {
+            whose: Whose::Tournament,
+            action: format!("/tournaments/{id}/director/webhooks"),
+            webhooks: app.host.tournament_webhooks(id, Some(token)).await?,
+            events: TOURNAMENT_EVENTS
+                .into_iter()
+                .map(|key| EventChoice {
+                    key,
+                    label: tournament_event_label(key),
+                    checked: true,
+                })
+                .collect(),
+            mail_on: None,
+            add_error: None,
+            add_url: String::new(),
+            tested: None,
+        })
+    }
+
+    /// An event's stored name in words, as this section's owner names its events.
+    pub fn label(&self, name: &str) -> String {
+        match self.whose {
+            Whose::Tournament => tournament_event_label(name).to_owned(),
+            Whose::Lobby => event_label(name),
+        }
     }
 
     /// Whether the section opens unfolded: something in it needs the host's eye.

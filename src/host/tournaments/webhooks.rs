@@ -1,0 +1,121 @@
+//! The director's webhooks on a tournament (docs/notifications.md, "Tournament webhooks"):
+//! added, listed with their latest attempts, tested, re-enabled and deleted as a lobby's host's
+//! are, through the same checks (`notifications.rs`: the body, the address guard, the signing
+//! secret) and the same outbox machinery; the director's token authorises.
+
+use serde_json::{Map, Value};
+use uuid::Uuid;
+
+use super::super::Host;
+use super::super::delivery::Channel;
+use super::super::notifications::{
+    MAX_WEBHOOKS, WebhookCreated, WebhookView, unknown_webhook, webhook_id, webhook_request,
+};
+use super::super::sign;
+use super::director;
+use super::news::TOURNAMENT_EVENTS;
+use crate::error::AppError;
+use crate::store::{NewTarget, Owner, Scope, TargetRow};
+
+impl Host {
+    /// Adds a webhook to the tournament (director only).
+    pub async fn add_tournament_webhook(
+        &self,
+        id: Uuid,
+        token: Option<&str>,
+        mut body: Map<String, Value>,
+    ) -> Result<WebhookCreated, AppError> {
+        director(&self.tournament_record(id).await?, token)?;
+        let (url, channel, events) = webhook_request(&mut body, &TOURNAMENT_EVENTS)?;
+        self.check_target(&url).await?;
+        if self.store.tournament_targets(id).await?.len() >= MAX_WEBHOOKS {
+            return Err(AppError::rejected(
+                "too-many-webhooks",
+                format!("A tournament has at most {MAX_WEBHOOKS} webhooks; delete one first."),
+            ));
+        }
+        let secret = (channel == Channel::Standard).then(sign::new_secret);
+        let target = NewTarget {
+            id: Uuid::new_v4(),
+            owner: Owner::Tournament(id),
+            player_id: None,
+            channel: channel.as_str(),
+            address: url,
+            secret: secret.clone(),
+            kinds: events,
+        };
+        self.store
+            .insert_target(&target, self.store.clock().now_millis())
+            .await?;
+        Ok(WebhookCreated {
+            id: target.id,
+            secret,
+        })
+    }
+
+    /// The tournament's webhooks with their latest attempts (director only).
+    pub async fn tournament_webhooks(
+        &self,
+        id: Uuid,
+        token: Option<&str>,
+    ) -> Result<Vec<WebhookView>, AppError> {
+        director(&self.tournament_record(id).await?, token)?;
+        self.webhook_views(self.store.tournament_targets(id).await?)
+            .await
+    }
+
+    /// Deletes a webhook of the tournament (director only); 404 if it has no such webhook.
+    pub async fn delete_tournament_webhook(
+        &self,
+        id: Uuid,
+        token: Option<&str>,
+        webhook: &str,
+    ) -> Result<(), AppError> {
+        director(&self.tournament_record(id).await?, token)?;
+        let webhook = webhook_id(webhook)?;
+        if !self
+            .store
+            .delete_target(Owner::Tournament(id), webhook)
+            .await?
+        {
+            return Err(unknown_webhook("tournament", webhook));
+        }
+        Ok(())
+    }
+
+    /// Queues a test message to a webhook of the tournament (director only); its delivery id.
+    pub async fn test_tournament_webhook(
+        &self,
+        id: Uuid,
+        token: Option<&str>,
+        webhook: &str,
+    ) -> Result<String, AppError> {
+        let target = self.director_webhook(id, token, webhook).await?;
+        self.queue_test(&target).await
+    }
+
+    /// Enables a webhook of the tournament a dead delivery disabled (director only).
+    pub async fn enable_tournament_webhook(
+        &self,
+        id: Uuid,
+        token: Option<&str>,
+        webhook: &str,
+    ) -> Result<WebhookView, AppError> {
+        let target = self.director_webhook(id, token, webhook).await?;
+        self.enable_target(target).await
+    }
+
+    async fn director_webhook(
+        &self,
+        id: Uuid,
+        token: Option<&str>,
+        webhook: &str,
+    ) -> Result<TargetRow, AppError> {
+        director(&self.tournament_record(id).await?, token)?;
+        let webhook = webhook_id(webhook)?;
+        match self.store.target(Scope::Tournament, webhook).await? {
+            Some(target) if target.owner == Owner::Tournament(id) => Ok(target),
+            _ => Err(unknown_webhook("tournament", webhook)),
+        }
+    }
+}
