@@ -161,7 +161,8 @@ pub(super) async fn play_page(
             lobby.name,
             me.player["name"].as_str().unwrap_or("")
         ),
-        live: Some(Live {
+        // A finished game has no news to wait for.
+        live: (lobby.status != Status::Finished).then_some(Live {
             lobby: id,
             after,
             refresh,
