@@ -9,6 +9,7 @@
 //! once (`GameKind::from_str`), and from then on the compiler checks every match.
 
 pub mod bst;
+pub mod cite;
 pub mod contests;
 pub mod crossing_swords;
 pub mod form;

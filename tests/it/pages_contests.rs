@@ -7,7 +7,7 @@
 use axum::http::StatusCode;
 use serde_json::Value;
 
-use herald::http::pages::cite::citations;
+use herald::games::cite::citations;
 
 use crate::pages_client::{Visitor, unescape};
 use crate::support::sqlite_app;

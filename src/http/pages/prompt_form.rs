@@ -12,7 +12,7 @@ use serde_json::{Map, Value, json};
 
 use super::session::CheckedForm;
 use crate::error::AppError;
-use super::cite::{Cited, cite};
+use crate::games::cite::{Cited, cite};
 use crate::games::telling::RoundOf;
 pub use crate::games::{Button, Choice, Field, Group};
 use crate::games::{GameUi, PromptHead, with_game};
