@@ -9,6 +9,7 @@
 //! once (`GameKind::from_str`), and from then on the compiler checks every match.
 
 pub mod bst;
+pub mod cite;
 pub mod contests;
 pub mod crossing_swords;
 pub mod form;
@@ -94,10 +95,11 @@ pub trait GameUi: Game {
     }
     /// What the join form asks besides the name (BST: the character).
     fn join_fields() -> Vec<Field>;
-    /// The order form for `prompt` at `step` of `round`, with `pending` (the order already
-    /// sent, if any, as sent) preselected.
+    /// The order form for `prompt` at `step` of `round` (named with the game's cap in its
+    /// heading: "Your orders for round 4 of 8"), with `pending` (the order already sent, if
+    /// any, as sent) preselected.
     fn order_form(
-        round: u32,
+        round: telling::RoundOf,
         step: &str,
         prompt: &Self::Prompt,
         pending: Option<&Value>,

@@ -19,6 +19,32 @@ pub fn round_name(round: u32, cap: Option<u64>) -> String {
     }
 }
 
+/// A round with the game's cap, as a game's own words name it: "round 4 of 8" inside a
+/// sentence (its `Display`), "Round 4 of 8" at the head of one ([`RoundOf::title`]). The
+/// pages hand it to a game's forms, so that every heading naming a round says how long the
+/// game lasts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RoundOf {
+    pub number: u32,
+    pub cap: Option<u64>,
+}
+
+impl RoundOf {
+    /// "Round 4 of 8".
+    pub fn title(self) -> String {
+        round_name(self.number, self.cap)
+    }
+}
+
+impl std::fmt::Display for RoundOf {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.cap {
+            Some(cap) => write!(f, "round {} of {cap}", self.number),
+            None => write!(f, "round {}", self.number),
+        }
+    }
+}
+
 /// An RFC 3339 instant as people read it: `2026-12-01T18:00:00.000Z` → `2026-12-01 18:00 UTC`.
 pub fn in_utc(at: &str) -> String {
     match (at.get(..10), at.get(11..16)) {

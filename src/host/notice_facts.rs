@@ -11,6 +11,7 @@ use serde_json::value::RawValue;
 use uuid::Uuid;
 
 use super::engine;
+use super::round_logs::notice_line;
 use super::{Host, with_game};
 use crate::error::AppError;
 use crate::games::GameUi;
@@ -103,7 +104,7 @@ impl Host {
     /// [`Host::public_log`] read from the store. The rest of each entry is skipped, and lines
     /// past the quoted ones are only counted: a melee's round log is kilobytes, and a notice
     /// quotes a dozen lines of it. A quoted line of the game's is read back into its event, to
-    /// be quoted in words as the pages show it (`Event::words`).
+    /// be quoted in words as the pages show it (`Event::words`), its rule ids left out.
     pub async fn stored_public_log(
         &self,
         id: Uuid,
@@ -128,9 +129,10 @@ impl Host {
                     continue;
                 };
                 log.push_with(quoted, || {
-                    with_game!(kind, G => serde_json::from_str::<<G as Game>::Event>(entry.get())
+                    let words = with_game!(kind, G => serde_json::from_str::<<G as Game>::Event>(entry.get())
                         .map(|event| event.words()))
-                    .unwrap_or_else(|_| text.into_owned())
+                    .unwrap_or_else(|_| text.into_owned());
+                    notice_line(&words)
                 });
             }
         }

@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 use super::engine::{LogEntry, public_pools, rng_for, to_canonical_text, to_json, to_text};
 use super::missed_turns::policy_kicks;
 use super::receipts::Seal;
-use super::round_logs::KEPT_LINES;
+use super::round_logs::{KEPT_LINES, notice_line};
 use super::timing::{self, Timing};
 use super::votes;
 use crate::error::AppError;
@@ -47,16 +47,16 @@ fn log_of<E: crate::rules::Event>(host: Vec<Value>, events: &[E]) -> Result<Writ
     let mut everyones = Vec::with_capacity(host.len() + events.len());
     for line in &host {
         if let Some(text) = line.get("text").and_then(Value::as_str) {
-            public.push(text, KEPT_LINES);
+            public.push_with(KEPT_LINES, || notice_line(text));
         }
         entries.push(line).map_err(written)?;
         everyones.push(true);
     }
     for event in events {
         let entry = LogEntry::of(event);
-        // A notice quotes the line in words, as the pages show it.
+        // A notice quotes the line in words, as the pages show it, its rule ids left out.
         if entry.public_text().is_some() {
-            public.push_with(KEPT_LINES, || event.words());
+            public.push_with(KEPT_LINES, || notice_line(&event.words()));
         }
         entries.push(&entry).map_err(written)?;
         everyones.push(entry.public_text().is_some());

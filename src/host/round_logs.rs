@@ -21,6 +21,12 @@ use crate::store::{Change, PublicLog, Snapshot};
 /// Lines of a round's log kept for its summary (a notice quotes at most this many).
 pub const KEPT_LINES: usize = 12;
 
+/// A line of a round's log as a notice quotes it: in words, as the pages show it, without
+/// the rule ids a notice cannot link (`games/cite.rs`).
+pub fn notice_line(text: &str) -> String {
+    crate::games::cite::uncited(text)
+}
+
 /// Rounds kept; older ones are read from the store when a notice asks.
 const KEPT_ROUNDS: usize = 1024;
 

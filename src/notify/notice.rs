@@ -95,18 +95,19 @@ pub async fn build(
             None => plain(),
         },
         Some(kind @ (EventKind::Started | EventKind::StepResolved)) => {
+            let named = |round| round_name(round, facts.max_rounds);
             match (step_named(kind, data, owes), kind) {
                 (Some((round, step)), _) if owes => (
                     format!("Your answer is due in {lobby}"),
-                    format!("Round {round}, step {step}: your answer is due."),
+                    format!("{}, step {step}: your answer is due.", named(round)),
                 ),
                 (Some((round, step)), EventKind::Started) => (
                     format!("{lobby} has started"),
-                    format!("Round {round}, step {step}."),
+                    format!("{}, step {step}.", named(round)),
                 ),
                 (Some((round, step)), _) => (
                     format!("A step resolved in {lobby}"),
-                    format!("Round {round}: {step} resolved."),
+                    format!("{}: {step} resolved.", named(round)),
                 ),
                 (None, _) => plain(),
             }

@@ -72,6 +72,33 @@ async fn the_host_adds_tests_re_enables_and_deletes_a_webhook_on_the_panel() {
             .post(&format!("{panel_path}/webhooks/{id}/test"), &[])
             .await;
         assert_eq!(test.status, StatusCode::SEE_OTHER);
+        // Back on the panel, the section stays open and says beside that webhook that the
+        // test is on its way.
+        let back = test.location().split('#').next().unwrap().to_owned();
+        let sent = host.get(&back).await;
+        let html = &sent.html;
+        let said = html
+            .find("id=\"test-sent\"")
+            .unwrap_or_else(|| panic!("no confirmation of the test: {html}"));
+        assert!(
+            html[said..].starts_with("id=\"test-sent\">A test message is on its way."),
+            "{html}"
+        );
+        let hook_at = html
+            .find(&format!(
+                "<details class=\"webhook\" id=\"webhook-{id}\" open>"
+            ))
+            .unwrap_or_else(|| panic!("the tested webhook is unfolded: {html}"));
+        assert!(
+            hook_at < said,
+            "the confirmation is beside its webhook: {html}"
+        );
+        assert!(
+            html.contains("<details class=\"card\" id=\"notifications\" open>"),
+            "{html}"
+        );
+        let panel = host.get(&panel_path).await;
+        assert!(!panel.html.contains("id=\"test-sent\""), "said once");
         let got = receiver.wait_for(2).await;
         assert_eq!(got[1].json()["type"], "lobby.test");
 

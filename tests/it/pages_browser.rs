@@ -339,8 +339,28 @@ pub(crate) async fn fits_phone_and_desktop(client: &Client, name: &str) {
 /// the page does not scroll sideways at either width (so every page a test pictures is also
 /// checked on a 360 px phone).
 pub(crate) async fn screenshots(client: &Client, name: &str) {
+    pictures(client, None, name).await;
+}
+
+/// [`screenshots`] of the part of the page at `css`, scrolled to the top of the window at each
+/// width: a section far down a phone's page is what its picture shows.
+pub(crate) async fn screenshots_of(client: &Client, css: &str, name: &str) {
+    pictures(client, Some(css), name).await;
+}
+
+async fn pictures(client: &Client, at: Option<&str>, name: &str) {
     for (label, size) in SIZES {
         fits_at(client, name, label, size).await;
+        if let Some(css) = at {
+            client
+                .execute(
+                    "document.querySelector(arguments[0]).scrollIntoView();",
+                    vec![json!(css)],
+                )
+                .await
+                .unwrap_or_else(|e| panic!("{name}: no {css} to picture: {e}"));
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
         let png = client.screenshot().await.expect("screenshot");
         check_picture(&png, size.0, &format!("{name}-{label}"));
         std::fs::write(screenshot_dir().join(format!("{name}-{label}.png")), &png).expect("save");

@@ -2,7 +2,7 @@
 //! leaves and joins again before the start, then the host gives a player a new private link,
 //! kicks another after ticking "I am sure", and ends the game, all by clicking.
 
-use fantoccini::Client;
+use fantoccini::{Client, Locator};
 
 use crate::pages_browser::{
     browser_available, goto, screenshots, wait_for, wait_for_text, wait_until, with_browsers,
@@ -102,6 +102,7 @@ async fn host_controls(base: &str, clients: &[Client]) -> Result<(), String> {
         "The private link this browser used for this lobby no longer works",
     )
     .await;
+    screenshots(bob, "player-replaced").await;
     bob.goto(&link).await.unwrap();
     wait_for_text(bob, "Bob").await;
     wait_for(bob, "#order-form").await;
@@ -128,6 +129,13 @@ async fn host_controls(base: &str, clients: &[Client]) -> Result<(), String> {
     click(host, "#end-form input[name='confirm']").await;
     click(host, "#end-form button").await;
     wait_for_text(host, "Finished").await;
+    // The finished panel: the result first, nothing left to run.
+    wait_for(host, "#result-headline").await;
+    assert!(
+        host.find(Locator::Css("#live-note")).await.is_err(),
+        "a finished panel does not say it updates itself"
+    );
+    screenshots(host, "host-panel-finished").await;
     ann.goto(&share).await.unwrap();
     wait_for_text(ann, "Seed (to replay the game)").await;
     Ok(())

@@ -350,9 +350,9 @@ async fn crossing_swords(base: &str, clients: &[Client]) -> Result<(), String> {
         "{reveal}"
     );
     copy_buttons_hidden(ann, "the running lobby").await;
-    follow(ann, "Round 1 in full, with forum export").await;
+    follow(ann, "Round 1 of 3 in full, with forum export").await;
     wait_for_text(ann, "What happened").await;
-    wait_for_text(ann, "Pools after round 1").await;
+    wait_for_text(ann, "Pools after round 1 of 3").await;
     copy_buttons_hidden(ann, "the round page").await;
     open_post(ann, "round", "Cat", &format!("{share}/rounds/1")).await;
     fits_phone_and_desktop(ann, "the round page").await;

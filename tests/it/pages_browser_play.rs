@@ -6,7 +6,7 @@
 //! - the player's page puts what happened last round and the players table above the form,
 //!   and folds the fallback form once a fallback is set;
 //! - BST's and the Scale of Styles' players tables and every rules page's tables fit their box
-//!   at both widths (a card per player on a phone);
+//!   at both widths (a card per player on a phone), with the script and without it;
 //! - a long game's lobby page shows its latest rounds and links the rest, sixteen players with
 //!   long names fit a phone, and the page comes gzipped.
 
@@ -22,12 +22,18 @@ use hyper_util::rt::TokioExecutor;
 use serde_json::{Value, json};
 
 use crate::pages_browser::{
-    Script, browser_available, fits_phone_and_desktop, goto, screenshots, submit_form, wait_for,
-    wait_for_text, with_browsers_serving, with_browsers_without_script,
+    Script, browser_available, fits_phone_and_desktop, goto, screenshots, screenshots_of,
+    submit_form, wait_for, wait_for_text, with_browsers_serving, with_browsers_without_script,
 };
 
 /// A JSON API call from the test itself (the pages' script may be off in the browser).
-async fn api(base: &str, method: Method, path: &str, token: Option<&str>, body: Value) -> Value {
+pub(crate) async fn api(
+    base: &str,
+    method: Method,
+    path: &str,
+    token: Option<&str>,
+    body: Value,
+) -> Value {
     let client = HttpClient::builder(TokioExecutor::new()).build_http::<Full<Bytes>>();
     let mut request = Request::builder()
         .method(method)
@@ -45,7 +51,7 @@ async fn api(base: &str, method: Method, path: &str, token: Option<&str>, body: 
 }
 
 /// A started lobby of `game` with `names` seated: (id, host token, each player's (id, token)).
-async fn started(
+pub(crate) async fn started(
     base: &str,
     game: &str,
     settings: Value,
@@ -363,10 +369,21 @@ async fn players_and_rules_tables_fit_phone_and_desktop() {
     if !browser_available() {
         return;
     }
-    with_browsers_serving(&["ann"], herald::Options::default(), tables).await;
+    let fit = async |base: &str, clients: &[Client]| tables(base, clients, Script::On).await;
+    with_browsers_serving(&["ann"], herald::Options::default(), fit).await;
 }
 
-async fn tables(base: &str, clients: &[Client]) -> Result<(), String> {
+/// The same without the pages' script: the tables fit by the style sheet alone.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn players_and_rules_tables_fit_phone_and_desktop_without_the_script() {
+    if !browser_available() {
+        return;
+    }
+    let fit = async |base: &str, clients: &[Client]| tables(base, clients, Script::Off).await;
+    with_browsers_without_script(&["ann"], herald::Options::default(), fit).await;
+}
+
+async fn tables(base: &str, clients: &[Client], script: Script) -> Result<(), String> {
     let [ann] = clients else {
         return Err("one browser".into());
     };
@@ -374,6 +391,10 @@ async fn tables(base: &str, clients: &[Client]) -> Result<(), String> {
         goto(ann, &format!("{base}/rules/{game}")).await;
         wait_for(ann, "h1").await;
         tables_fit(ann, &format!("the {game} rules")).await;
+        if script == Script::On && game == "bst" {
+            // A turn's steps, each rule cited in words and linked ("rule T7").
+            screenshots_of(ann, "#turn", "rules-bst").await;
+        }
     }
     // Every registered game's duel, in its default settings.
     for game in GameKind::ALL.map(GameKind::id) {
@@ -386,7 +407,9 @@ async fn tables(base: &str, clients: &[Client]) -> Result<(), String> {
             .unwrap();
         wait_for(ann, "table.pools").await;
         tables_fit(ann, &format!("the {game} player page")).await;
-        screenshots(ann, &format!("{game}-player-table")).await;
+        if script == Script::On {
+            screenshots(ann, &format!("{game}-player-table")).await;
+        }
     }
     Ok(())
 }
@@ -491,7 +514,12 @@ async fn long_game(base: &str, clients: &[Client], script: Script) -> Result<(),
         .unwrap()
         .len();
     assert_eq!(listed, 5, "every round is on the rounds page");
+    let first = wait_for(ann, "#rounds li a").await.text().await.unwrap();
+    assert_eq!(first, "Round 5 of 20", "rounds named with the cap");
     fits_phone_and_desktop(ann, "the rounds page").await;
+    if script == Script::On {
+        screenshots(ann, "rounds-page").await;
+    }
     goto(ann, &format!("{base}/lobbies/{id}/play")).await;
     wait_for(ann, "#waiting").await;
     nothing_sticks_out(ann, "a player page among sixteen long names").await;

@@ -15,7 +15,7 @@ fn form(round: u32, step: String, prompt: &Value, pending: Option<&Value>) -> Pr
     sent.as_object_mut()
         .unwrap()
         .extend(prompt.as_object().unwrap().clone());
-    form_for(GameKind::Bst, &sent, pending).unwrap()
+    form_for(GameKind::Bst, Some(10), &sent, pending).unwrap()
 }
 
 fn posted(fields: &[(&str, &str)]) -> CheckedForm {
@@ -102,7 +102,7 @@ fn decision_steps_get_checkboxes_a_pair_a_token_or_yes_and_no() {
     let surge = json!({"text": "Power Surge?", "hand": [], "can_decline": true});
     let f = form(2, "power-surge".into(), &surge, None);
     assert!(f.fields.is_empty() && f.accept && f.decline);
-    assert_eq!(f.heading, "Round 2: Power surge");
+    assert_eq!(f.heading, "Round 2 of 10: Power surge");
     assert_eq!(answer(&f, &[("accept", "true")]), json!({"accept": true}));
 }
 

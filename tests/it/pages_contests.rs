@@ -7,8 +7,8 @@
 use axum::http::StatusCode;
 use serde_json::Value;
 
+use herald::games::cite::citations;
 use herald::host::GameKind;
-use herald::http::pages::cite::citations;
 
 use crate::pages_client::{Visitor, unescape};
 use crate::support::sqlite_app;

@@ -234,3 +234,82 @@ async fn webhooks_read_in_words_and_a_refused_address_is_said_beside_its_field()
         );
     }
 }
+
+#[tokio::test]
+async fn a_finished_game_shows_its_result_and_no_page_says_it_updates_itself() {
+    const LIVE: &str = "This page updates itself";
+    for app in apps().await {
+        let mut host = Visitor::new(&app);
+        let lobby = create_capped(&mut host, "One-night watch", "1").await;
+        let (mut ann, mut bob) = (Visitor::new(&app), Visitor::new(&app));
+        ann.join(&lobby, "Ann").await;
+        bob.join(&lobby, "Bob").await;
+        host.post(&format!("/lobbies/{lobby}/host/start"), &[])
+            .await;
+        // While the game runs the pages say they follow it.
+        let running = ann.get(&format!("/lobbies/{lobby}/play")).await;
+        assert!(running.html.contains(LIVE), "{}", running.html);
+        strike(&mut ann, &lobby, "Bob").await;
+        strike(&mut bob, &lobby, "Ann").await;
+        let view = app
+            .get(&format!("/api/v1/lobbies/{lobby}"), None)
+            .await
+            .body;
+        assert_eq!(view["status"], "finished", "{view}");
+
+        // The host panel of a finished game: the result first, the link as the game's
+        // record, nothing left to run.
+        let panel = host.get(&format!("/lobbies/{lobby}/host")).await;
+        let html = &panel.html;
+        let headline = html
+            .find("<p id=\"result-headline\"><strong>")
+            .unwrap_or_else(|| panic!("no result on the finished panel: {html}"));
+        assert!(
+            html[headline..].contains("(round cap)"),
+            "the result says why the game ended: {html}"
+        );
+        assert!(
+            headline < html.find("id=\"share-link\"").unwrap(),
+            "the result comes before the links: {html}"
+        );
+        assert!(
+            html.contains("Public link: the game&#39;s record, for the forum thread")
+                || html.contains("Public link: the game's record, for the forum thread"),
+            "{html}"
+        );
+        for stale in [
+            "so players can join",
+            "id=\"actions-h\"",
+            "id=\"clock\"",
+            "id=\"end-form\"",
+            "Waiting for",
+        ] {
+            assert!(
+                !html.contains(stale),
+                "{stale:?} on a finished panel: {html}"
+            );
+        }
+
+        // No finished page says it updates itself.
+        let public = ["", "/rounds", "/rounds/1"].map(|end| format!("/lobbies/{lobby}{end}"));
+        let mut pages = vec![
+            (
+                "the host panel".to_owned(),
+                host.get(&format!("/lobbies/{lobby}/host")).await,
+            ),
+            (
+                "the player page".to_owned(),
+                ann.get(&format!("/lobbies/{lobby}/play")).await,
+            ),
+        ];
+        for path in public {
+            let page = bob.get(&path).await;
+            pages.push((path, page));
+        }
+        for (path, page) in pages {
+            assert_eq!(page.status, StatusCode::OK, "{path}: {}", page.html);
+            assert!(!page.html.contains(LIVE), "{path}: {}", page.html);
+            assert!(!page.html.contains("id=\"live-note\""), "{path}");
+        }
+    }
+}

@@ -7,8 +7,8 @@ use axum::http::StatusCode;
 use crate::pages_bst;
 use crate::pages_client::Visitor;
 use crate::support::sqlite_app;
-use herald::host::GameKind;
-use herald::http::pages::cite::citations;
+use herald::games::GameKind;
+use herald::games::cite::{citations, cite};
 use herald::rules::bst::Move;
 use herald::rules::bst::matrix::{Cell, cell};
 
@@ -135,4 +135,48 @@ async fn a_prompt_on_the_players_page_links_its_rule_instead_of_a_bare_id() {
         page.html
     );
     assert!(!page.html.contains("(T6)"), "no bare rule id");
+}
+
+/// The page's text as a reader sees it: the markup left out (a link's words stay).
+fn visible_text(html: &str) -> String {
+    let body = &html[html.find("<body").unwrap_or(0)..];
+    let mut text = String::with_capacity(body.len());
+    let mut in_tag = false;
+    for c in body.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' => in_tag = false,
+            c if !in_tag => text.push(c),
+            _ => {}
+        }
+    }
+    text
+}
+
+#[tokio::test]
+async fn no_rules_page_shows_a_bare_rule_id() {
+    let app = sqlite_app().await;
+    let mut visitor = Visitor::new(&app);
+    for game in GameKind::ALL.map(GameKind::id) {
+        let page = visitor.get(&format!("/rules/{game}")).await;
+        assert_eq!(page.status, StatusCode::OK);
+        // A citation a reader meets is "rule A16", a link or the rule's own label: never a
+        // bare "(A16)" or "(Gather Power, L187)".
+        let bare: Vec<String> = cite(&visible_text(&page.html), game)
+            .parts
+            .iter()
+            .filter_map(|part| part.rule.as_ref())
+            .map(|rule| rule.label.clone())
+            .collect();
+        assert!(
+            bare.is_empty(),
+            "/rules/{game} shows bare rule ids: {bare:?}"
+        );
+    }
+    // The check finds one where there is one.
+    let planted = cite(
+        &visible_text("<body><p>Gather Power (<b>L187</b>)</p>"),
+        "bst",
+    );
+    assert!(planted.parts.iter().any(|p| p.rule.is_some()));
 }

@@ -132,7 +132,12 @@ fn tile(option: &MoveOption, chosen: &str) -> Choice {
 }
 
 /// The form for a BST prompt at `step` of `round`, with the pending answer preselected.
-pub fn form(round: u32, step: &str, prompt: &Prompt, pending: Option<&Value>) -> OrderForm {
+pub fn form(
+    round: crate::games::telling::RoundOf,
+    step: &str,
+    prompt: &Prompt,
+    pending: Option<&Value>,
+) -> OrderForm {
     let mut fields = Vec::new();
     let pending_tokens = pending.map(|p| codes(&p["tokens"])).unwrap_or_default();
     let token = pending_str(pending, "token");
@@ -175,7 +180,7 @@ pub fn form(round: u32, step: &str, prompt: &Prompt, pending: Option<&Value>) ->
     }
     let nothing_to_pick = fields.is_empty();
     OrderForm {
-        heading: format!("Round {round}: {}", words(step)),
+        heading: format!("{}: {}", round.title(), words(step)),
         help: for_people(&prompt.text),
         fields,
         decline: prompt.can_decline,

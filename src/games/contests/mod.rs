@@ -62,7 +62,12 @@ impl GameUi for Contests {
         present::join_fields()
     }
 
-    fn order_form(round: u32, step: &str, prompt: &Prompt, pending: Option<&Value>) -> OrderForm {
+    fn order_form(
+        round: crate::games::telling::RoundOf,
+        step: &str,
+        prompt: &Prompt,
+        pending: Option<&Value>,
+    ) -> OrderForm {
         present::form(round, step, prompt, pending)
     }
 

@@ -79,7 +79,12 @@ pub fn join_fields() -> Vec<Field> {
 }
 
 /// The form for `prompt` at `step` of `round`.
-pub fn form(round: u32, step: &str, prompt: &Prompt, pending: Option<&Value>) -> OrderForm {
+pub fn form(
+    round: crate::games::telling::RoundOf,
+    step: &str,
+    prompt: &Prompt,
+    pending: Option<&Value>,
+) -> OrderForm {
     let sent = |key: &str| pending.and_then(|p| p.get(key)).cloned();
     let (heading, help, fields, decline) = match prompt {
         Prompt::Window {
@@ -120,7 +125,7 @@ pub fn form(round: u32, step: &str, prompt: &Prompt, pending: Option<&Value>) ->
                         .to_owned(),
                 ),
                 Some(phase) => (
-                    format!("After the {} phase of round {round}", phase.id()),
+                    format!("After the {} phase of {round}", phase.id()),
                     format!(
                         "Wish to stay in {phase} or move on, and play at most one window \
                          action (W0). The natural next phase follows the wishes (W5)."

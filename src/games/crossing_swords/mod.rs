@@ -47,7 +47,12 @@ impl GameUi for CrossingSwords {
     }
 
     /// One step only, `orders`.
-    fn order_form(round: u32, _step: &str, prompt: &Prompt, pending: Option<&Value>) -> OrderForm {
+    fn order_form(
+        round: crate::games::telling::RoundOf,
+        _step: &str,
+        prompt: &Prompt,
+        pending: Option<&Value>,
+    ) -> OrderForm {
         present::orders(round, prompt, pending)
     }
 

@@ -9,7 +9,11 @@ use crate::rules::Game;
 use crate::rules::crossing_swords::{Category, CrossingSwords, Move, Prompt};
 
 /// The step `orders`: one move and its target (G3, Ruling 3).
-pub fn orders(round: u32, prompt: &Prompt, pending: Option<&Value>) -> OrderForm {
+pub fn orders(
+    round: crate::games::telling::RoundOf,
+    prompt: &Prompt,
+    pending: Option<&Value>,
+) -> OrderForm {
     let mut groups: Vec<Group> = Vec::new();
     let mut targets: Vec<Choice> = Vec::new();
     let chosen_move = pending_str(pending, "move");
@@ -46,7 +50,7 @@ pub fn orders(round: u32, prompt: &Prompt, pending: Option<&Value>) -> OrderForm
     let mut target = Field::select("target", "Target", targets, true);
     target.depends_on = "move".into();
     OrderForm {
-        heading: format!("Your orders for round {round}"),
+        heading: format!("Your orders for {round}"),
         help: "Pick one move and its target. Strike, Lunge, Assail, Taunt and Halt must name \
                another player; Dodge, Block, Riposte, Focus and Mend may name you."
             .into(),

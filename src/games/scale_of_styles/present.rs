@@ -43,7 +43,12 @@ pub fn join_fields() -> Vec<Field> {
 }
 
 /// The form for `prompt` at `step` of `round`.
-pub fn form(round: u32, _step: &str, prompt: &Prompt, pending: Option<&Value>) -> OrderForm {
+pub fn form(
+    round: crate::games::telling::RoundOf,
+    _step: &str,
+    prompt: &Prompt,
+    pending: Option<&Value>,
+) -> OrderForm {
     let (heading, help, fields, decline) = match prompt {
         Prompt::Plan { pack, .. } => (
             "Your battle plan".to_owned(),
@@ -59,7 +64,7 @@ pub fn form(round: u32, _step: &str, prompt: &Prompt, pending: Option<&Value>) -
             true,
         ),
         Prompt::Play { window, .. } => (
-            format!("Your card for round {round}"),
+            format!("Your card for {round}"),
             "Play one of the top cards of your plan. Its suit sets your starting technique \
              and its number your Reaction Speed; the cards you skip stay on top, where the \
              next hit strips them first (T4, T7)."
@@ -68,7 +73,7 @@ pub fn form(round: u32, _step: &str, prompt: &Prompt, pending: Option<&Value>) -
             false,
         ),
         Prompt::Shift { choices, from, .. } => (
-            format!("Your reaction in round {round}"),
+            format!("Your reaction in {round}"),
             format!(
                 "You seized the initiative: end on any technique within reach of {from} \
                  (S8, S14). Declining keeps {from}."
@@ -238,12 +243,17 @@ mod tests {
             "choices": [{"technique": "all-out-attack", "attack": 11, "defense": 0, "deals": 6, "takes": 4}],
         }))
         .unwrap();
+        let round = crate::games::telling::RoundOf {
+            number: 4,
+            cap: Some(8),
+        };
         let form = form(
-            1,
+            round,
             "shift",
             &prompt,
             Some(&json!({"technique": "all-out-attack"})),
         );
+        assert_eq!(form.heading, "Your reaction in round 4 of 8");
         let choice = &form.fields[0].groups[0].choices[0];
         assert_eq!(choice.value, "all-out-attack");
         assert!(choice.selected);
@@ -269,7 +279,15 @@ mod tests {
         }))
         .unwrap();
         let sent = json!({"cards": ["KS", "2H", "AC", "JK1"]});
-        let form = form(1, "plan", &prompt, Some(&sent));
+        let form = form(
+            crate::games::telling::RoundOf {
+                number: 1,
+                cap: None,
+            },
+            "plan",
+            &prompt,
+            Some(&sent),
+        );
         let field = &form.fields[0];
         assert!(field.ordered && field.multiple);
         assert_eq!(

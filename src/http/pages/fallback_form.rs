@@ -26,7 +26,8 @@ pub async fn set_fallback(
     let me = app.host.me(id, Some(&token)).await?;
     let attempt = match &me.prompt_value()? {
         Some(prompt) if prompt["step"] == lobby.game.main_step() => {
-            form_for(lobby.game, prompt, None).and_then(|form| order_body(&form, &posted))
+            form_for(lobby.game, lobby.max_rounds, prompt, None)
+                .and_then(|form| order_body(&form, &posted))
         }
         Some(_) | None => Err(AppError::conflict(
             "nothing-owed",

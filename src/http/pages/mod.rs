@@ -7,7 +7,6 @@ mod challenge_forms;
 mod challenge_lines;
 mod chart;
 pub mod chips;
-pub mod cite;
 mod create_form;
 mod deadline;
 mod director_webhooks;

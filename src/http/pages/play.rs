@@ -125,7 +125,7 @@ pub(super) async fn play_page(
     let form = me
         .prompt_value()?
         .as_ref()
-        .map(|prompt| form_for(lobby.game, prompt, preselect.as_ref()))
+        .map(|prompt| form_for(lobby.game, lobby.max_rounds, prompt, preselect.as_ref()))
         .transpose()?;
     let record = latest(app, &lobby, Some(&token), 1).await?;
     let (labels, latest) = (record.labels, record.blocks.into_iter().last());
@@ -135,9 +135,12 @@ pub(super) async fn play_page(
         .map(|raw| crate::host::engine::from_stored::<Value>(raw.get()))
         .transpose()?;
     let fallback_form = match me.prompt_value()? {
-        Some(prompt) if prompt["step"] == lobby.game.main_step() => {
-            Some(form_for(lobby.game, &prompt, fallback.as_ref())?)
-        }
+        Some(prompt) if prompt["step"] == lobby.game.main_step() => Some(form_for(
+            lobby.game,
+            lobby.max_rounds,
+            &prompt,
+            fallback.as_ref(),
+        )?),
         Some(_) | None => None,
     };
     let mail = MailSection::of(app, id, &token).await?;
@@ -161,7 +164,8 @@ pub(super) async fn play_page(
             lobby.name,
             me.player["name"].as_str().unwrap_or("")
         ),
-        live: Some(Live {
+        // A finished game has no news to wait for.
+        live: (lobby.status != Status::Finished).then_some(Live {
             lobby: id,
             after,
             refresh,
@@ -276,7 +280,7 @@ pub async fn submit_order(
     let me = app.host.me(id, Some(&token)).await?;
     let form = me
         .prompt_value()?
-        .map(|prompt| form_for(lobby.game, &prompt, None))
+        .map(|prompt| form_for(lobby.game, lobby.max_rounds, &prompt, None))
         .transpose()?;
     // A button of an ordered list (add, up, down, remove) changes the list and sends nothing:
     // the page comes back with the list as changed (`ordered.rs`).

@@ -10,9 +10,10 @@
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
-use super::cite::{Cited, cite};
 use super::session::CheckedForm;
 use crate::error::AppError;
+use crate::games::cite::{Cited, cite};
+use crate::games::telling::RoundOf;
 pub use crate::games::{Button, Choice, Field, Group};
 use crate::games::{GameUi, PromptHead, with_game};
 use crate::host::GameKind;
@@ -42,10 +43,12 @@ pub struct PromptForm {
 }
 
 /// The form for `prompt` (as the `me` view holds it), read into `game`'s prompt type, with
-/// `pending` (the order already sent, if any) preselected. A prompt its game cannot read is
-/// the server's fault: a 500 with the cause.
+/// `pending` (the order already sent, if any) preselected; its heading names the round with
+/// the game's `cap` ("round 4 of 8"). A prompt its game cannot read is the server's fault: a
+/// 500 with the cause.
 pub fn form_for(
     game: GameKind,
+    cap: Option<u64>,
     prompt: &Value,
     pending: Option<&Value>,
 ) -> Result<PromptForm, AppError> {
@@ -53,7 +56,11 @@ pub fn form_for(
     let head = PromptHead::deserialize(prompt).map_err(unreadable)?;
     with_game!(game, G => {
         let typed = <G as Game>::Prompt::deserialize(prompt).map_err(unreadable)?;
-        let form = G::order_form(head.round, &head.step, &typed, pending);
+        let round = RoundOf {
+            number: head.round,
+            cap,
+        };
+        let form = G::order_form(round, &head.step, &typed, pending);
         let main = head.step == <G as Game>::MAIN_STEP;
         Ok(PromptForm {
             round: u64::from(head.round),
@@ -147,8 +154,9 @@ mod tests {
     #[test]
     fn crossing_swords_offers_moves_by_category_and_targets_by_move() {
         let pending = json!({"move": "mend", "target": ANN});
-        let form = form_for(GameKind::CrossingSwords, &prompt(), Some(&pending)).unwrap();
+        let form = form_for(GameKind::CrossingSwords, Some(8), &prompt(), Some(&pending)).unwrap();
         assert_eq!((form.round, form.step.as_str()), (3, "orders"));
+        assert_eq!(form.heading, "Your orders for round 3 of 8");
         let moves = &form.fields[0];
         let labels: Vec<&str> = moves.groups.iter().map(|g| g.label.as_str()).collect();
         assert_eq!(labels, vec!["Attack", "Action"]);
@@ -165,7 +173,7 @@ mod tests {
 
     #[test]
     fn a_posted_form_becomes_an_order_and_a_missing_answer_is_named() {
-        let form = form_for(GameKind::CrossingSwords, &prompt(), None).unwrap();
+        let form = form_for(GameKind::CrossingSwords, Some(8), &prompt(), None).unwrap();
         let posted = |fields: &[(&str, &str)]| CheckedForm {
             fields: fields
                 .iter()

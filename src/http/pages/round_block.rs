@@ -2,10 +2,10 @@
 //! built from a resolved round, or from what the running round has revealed so far. The lobby,
 //! play and round pages, the charts and the forum posts all read it.
 
-use super::cite::{Cited, cite};
 use super::deadline::Stamp;
 use super::seat_labels::SeatLabels;
 use super::table::{PoolsTable, describe_order, names, order_line};
+use crate::games::cite::{Cited, cite};
 pub use crate::games::telling::round_name;
 use crate::games::{GameUi, with_game};
 use crate::host::GameKind;

@@ -17,8 +17,9 @@ pub struct RoundsPage {
     pub live: Option<super::Live>,
     pub lobby_id: String,
     pub lobby_name: String,
-    /// Each round's number and when it resolved, newest first.
-    pub rounds: Vec<(u32, Stamp)>,
+    /// Each round's number, its name with the game's cap ("Round 4 of 8") and when it
+    /// resolved, newest first.
+    pub rounds: Vec<(u32, String, Stamp)>,
     /// The game's charts over every round.
     pub charts: Vec<super::chart::Chart>,
 }
@@ -29,12 +30,15 @@ pub async fn show_rounds(
 ) -> Result<RoundsPage, PageError> {
     let id = lobby_id(&id)?;
     let lobby = app.host.lobby(id).await?;
-    let mut rounds: Vec<(u32, Stamp)> = app
+    let mut rounds: Vec<(u32, String, Stamp)> = app
         .host
         .rounds(id)
         .await?
         .iter()
-        .map(|r| (r.round, Stamp::of_millis(r.resolved_at)))
+        .map(|r| {
+            let name = crate::games::telling::round_name(r.round, lobby.max_rounds);
+            (r.round, name, Stamp::of_millis(r.resolved_at))
+        })
         .collect();
     rounds.reverse();
     let whole = super::round::history(&app, &lobby, None).await?;

@@ -1,17 +1,37 @@
 //! The log lines as people read them on the pages, in the posts and in the notices
 //! ([`crate::rules::Event::words`]): who gets how many counters said in that order, real
-//! plurals, no setting's key. The stored lines (`narration.rs`) stay as they are: archives hash
+//! plurals ("1 counter", "3 counters"), no setting's key. The stored lines (`narration.rs`) stay as they are: archives hash
 //! and replay them.
 
 use super::events::{Event, Share};
 
-/// `"3 to Ann, 2 to Bob"`; on overkill each share with its damage, `"2 of 3 to Ann"`.
-fn shares(shares: &[Share], overkill: bool) -> String {
+/// `"1 counter"`, `"3 counters"`.
+fn counters(n: u32) -> String {
+    match n {
+        1 => "1 counter".to_owned(),
+        n => format!("{n} counters"),
+    }
+}
+
+/// How each damager's counters are told.
+#[derive(Clone, Copy)]
+enum Told {
+    /// `"3 to Ann"`, after a word that already says they are counters.
+    Bare,
+    /// `"3 counters to Ann, 1 counter to Bob"`.
+    Counted,
+    /// On overkill each share with its damage, `"2 of 3 to Ann"`.
+    OfDamage,
+}
+
+/// Who gets how many counters, in that order: `"3 to Ann, 2 to Bob"`.
+fn shares(shares: &[Share], told: Told) -> String {
     let parts: Vec<String> = shares
         .iter()
-        .map(|s| match overkill {
-            true => format!("{} of {} to {}", s.counters, s.damage, s.damager),
-            false => format!("{} to {}", s.counters, s.damager),
+        .map(|s| match told {
+            Told::Bare => format!("{} to {}", s.counters, s.damager),
+            Told::Counted => format!("{} to {}", counters(s.counters), s.damager),
+            Told::OfDamage => format!("{} of {} to {}", s.counters, s.damage, s.damager),
         })
         .collect();
     parts.join(", ")
@@ -29,21 +49,34 @@ pub fn words(event: &Event) -> String {
             shares: moved,
         } => match (*overkill, *full_credit) {
             (true, true) => format!(
-                "{victim} takes {damage} damage with only {hp} HP: overkill, full credit from the supply: {} counters",
-                shares(moved, false)
+                "{victim} takes {damage} damage with only {hp} HP: overkill, full credit from the supply: {}",
+                shares(moved, Told::Counted)
             ),
             (true, false) => format!(
                 "{victim} takes {damage} damage with only {hp} HP: overkill, the counters split {}",
-                shares(moved, true)
+                shares(moved, Told::OfDamage)
             ),
             (false, _) => format!(
                 "{victim} loses {damage} HP; counters: {}",
-                shares(moved, false)
+                shares(moved, Told::Bare)
             ),
         },
+        Event::AssailCapped {
+            assailer,
+            counters: won,
+            credited,
+            discarded,
+        } => format!(
+            "{assailer}'s Assail won {}: {credited} VP kept, {discarded} {} the game",
+            counters(*won),
+            match discarded {
+                1 => "leaves",
+                _ => "leave",
+            }
+        ),
         Event::AssailReturned {
             assailer,
-            counters,
+            counters: won,
             credited,
             returned,
         } => {
@@ -52,7 +85,8 @@ pub fn words(event: &Event) -> String {
                 .map(|r| format!("{} to {}", r.counters, r.victim))
                 .collect();
             format!(
-                "{assailer}'s Assail won {counters} counters: {credited} VP kept, the rest go back: {}",
+                "{assailer}'s Assail won {}: {credited} VP kept, the rest go back: {}",
+                counters(*won),
                 back.join(", ")
             )
         }
@@ -67,6 +101,14 @@ pub fn words(event: &Event) -> String {
             match taunters {
                 1 => "1 Taunter".to_owned(),
                 n => format!("{n} Taunters"),
+            }
+        ),
+        Event::Kicked { player, hp, vp } => format!(
+            "The host removes {player} from the game: {} of HP {} the game; {player} keeps {vp} VP",
+            counters(*hp),
+            match hp {
+                1 => "leaves",
+                _ => "leave",
             }
         ),
         Event::Defaulted { player, mv } => format!(
@@ -129,6 +171,80 @@ mod tests {
         assert_eq!(
             moved(false).to_string(),
             "Cat loses 6 HP, counters to Ann 3, Bob 1"
+        );
+    }
+
+    #[test]
+    fn one_counter_is_one_counter() {
+        let moved = Event::CountersMoved {
+            victim: who(1, "Cat"),
+            hp: 2,
+            damage: 6,
+            overkill: true,
+            full_credit: true,
+            shares: vec![
+                Share {
+                    damager: who(2, "Ann"),
+                    damage: 3,
+                    counters: 3,
+                },
+                Share {
+                    damager: who(3, "Bob"),
+                    damage: 1,
+                    counters: 1,
+                },
+            ],
+        };
+        assert_eq!(
+            words(&moved),
+            "Cat takes 6 damage with only 2 HP: overkill, full credit from the supply: 3 counters to Ann, 1 counter to Bob"
+        );
+        let returned = Event::AssailReturned {
+            assailer: who(2, "Ann"),
+            counters: 1,
+            credited: 1,
+            returned: Vec::new(),
+        };
+        assert!(
+            words(&returned).starts_with("Ann's Assail won 1 counter: 1 VP kept"),
+            "{}",
+            words(&returned)
+        );
+        let capped = |counters, discarded| Event::AssailCapped {
+            assailer: who(2, "Ann"),
+            counters,
+            credited: 8,
+            discarded,
+        };
+        assert_eq!(
+            words(&capped(9, 1)),
+            "Ann's Assail won 9 counters: 8 VP kept, 1 leaves the game"
+        );
+        assert_eq!(
+            words(&capped(11, 3)),
+            "Ann's Assail won 11 counters: 8 VP kept, 3 leave the game"
+        );
+        let kicked = |hp| Event::Kicked {
+            player: who(3, "Bob"),
+            hp,
+            vp: 4,
+        };
+        assert_eq!(
+            words(&kicked(1)),
+            "The host removes Bob from the game: 1 counter of HP leaves the game; Bob keeps 4 VP"
+        );
+        assert_eq!(
+            words(&kicked(7)),
+            "The host removes Bob from the game: 7 counters of HP leave the game; Bob keeps 4 VP"
+        );
+        // The stored lines are the record, and stay as they were.
+        assert_eq!(
+            capped(9, 1).to_string(),
+            "Ann's Assail won 9 counters: 8 VP kept, 1 leave the game"
+        );
+        assert_eq!(
+            kicked(1).to_string(),
+            "The host removes Bob from the game: 1 HP counters leave the game; Bob keeps 4 VP"
         );
     }
 

@@ -1,6 +1,9 @@
-//! Rule citations in a game's own text ("discard 2 token(s) (A16)") turned into links to the
-//! rule on the game's rules page, so that a player never meets a bare rule id they cannot look
-//! up. The API keeps the citations as they are: a bot author reads them with the rulings.
+//! Rule citations in a game's own text ("discard 2 token(s) (A16)"): found here, below every
+//! room that tells a game, so that a player never meets a bare rule id they cannot look up.
+//! The pages link each to the rule on the game's rules page ([`cite`]); the forum posts and
+//! the notices (webhooks, Discord, mail) leave them out ([`uncited`]), the line saying in words
+//! what happened. The API keeps the citations as they are: a bot author reads them with the
+//! rulings.
 
 use std::fmt;
 
@@ -113,29 +116,44 @@ pub fn cite(text: &str, game: GameKind) -> Cited {
     }
 }
 
-/// The text as plain words, for the forum posts: a rule id means nothing to a reader who
-/// cannot follow it to the rules page, and the line already says in words what happened, so
-/// the citations are left out ("to Gather Power (L187)." reads "to Gather Power.").
-impl fmt::Display for Cited {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut out = String::new();
-        // A citation right after "(" takes the separator that follows it.
-        let mut strip_next = false;
-        for part in &self.parts {
-            let text = match strip_next {
-                true => part.text.strip_prefix(", ").unwrap_or(&part.text),
-                false => &part.text,
-            };
-            out.push_str(text);
-            strip_next = false;
-            if part.rule.is_some() {
-                match out.strip_suffix(", ") {
-                    Some(kept) => out.truncate(kept.len()),
-                    None => strip_next = true,
-                }
+/// `parts` as plain words: each cited rule left out with its separator, and a parenthesis
+/// left empty by it with it.
+fn plain(parts: &[Part]) -> String {
+    let mut out = String::new();
+    // A citation right after "(" takes the separator that follows it.
+    let mut strip_next = false;
+    for part in parts {
+        let text = match strip_next {
+            true => part.text.strip_prefix(", ").unwrap_or(&part.text),
+            false => &part.text,
+        };
+        out.push_str(text);
+        strip_next = false;
+        if part.rule.is_some() {
+            match out.strip_suffix(", ") {
+                Some(kept) => out.truncate(kept.len()),
+                None => strip_next = true,
             }
         }
-        f.write_str(&out.replace(" ()", "").replace("()", ""))
+    }
+    out.replace(" ()", "").replace("()", "")
+}
+
+/// `text` as plain words, for whatever cannot link a rule (a forum post, a notice): a rule id
+/// means nothing to a reader who cannot follow it to the rules page, and the line already says
+/// in words what happened, so the citations are left out ("to Gather Power (L187)." reads
+/// "to Gather Power."). A text citing nothing comes back as it is.
+pub fn uncited(text: &str) -> String {
+    match text.contains('(') {
+        true => plain(&cite(text, "").parts),
+        false => text.to_owned(),
+    }
+}
+
+/// The text as plain words ([`uncited`]), for the forum posts.
+impl fmt::Display for Cited {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&plain(&self.parts))
     }
 }
 
@@ -210,6 +228,20 @@ mod tests {
         assert_eq!(labels(&cite(line, GameKind::Contests)), [Some("W5"), None]);
         assert_eq!(labels(&cite(line, GameKind::Bst)), [None]);
         assert_eq!(labels(&cite("Drawn (S1, L137).", GameKind::Bst)).len(), 3);
+    }
+
+    #[test]
+    fn a_notice_line_reads_without_its_citations() {
+        assert_eq!(
+            uncited("Ann gains 1 Charge (Gather Power, L187): 2 now."),
+            "Ann gains 1 Charge (Gather Power): 2 now."
+        );
+        assert_eq!(
+            uncited("Ann pays 1 Charge for Dashing Strike (T7): 0 left."),
+            "Ann pays 1 Charge for Dashing Strike: 0 left."
+        );
+        assert_eq!(uncited("Ann (Red) rests."), "Ann (Red) rests.");
+        assert_eq!(uncited("Ann rests."), "Ann rests.");
     }
 
     #[test]
