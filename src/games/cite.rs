@@ -7,7 +7,7 @@
 
 use std::fmt;
 
-use crate::host::GameKind;
+use crate::games::{GameKind, GameUi, with_game};
 
 /// A rule a text cites: the anchor on the rules page, and the label shown ("A16", or a range
 /// "L169-L174", anchored at its first rule).
@@ -69,7 +69,18 @@ pub fn citations(inner: &str, series: &[char]) -> Option<Vec<Rule>> {
 /// ("(blue Guard, L183, capped at the start HP, A22)"), becomes a part of its own, to be
 /// linked; a parenthesis of words only stays as it is. Only `game`'s own rule series count.
 pub fn cite(text: &str, game: GameKind) -> Cited {
-    let series = game.rule_series();
+    cite_in(text, game.rule_series(), format!("/rules/{}", game.id()))
+}
+
+impl GameKind {
+    /// The series of rule ids the game's texts cite ([`GameUi::RULE_SERIES`]).
+    pub fn rule_series(self) -> &'static [char] {
+        with_game!(self, G => <G as GameUi>::RULE_SERIES)
+    }
+}
+
+/// [`cite`], with the rule ids of `series` and the rules page `rules`.
+fn cite_in(text: &str, series: &[char], rules: String) -> Cited {
     let mut parts = Vec::new();
     let mut plain = String::new();
     let mut rest = text;
@@ -110,10 +121,7 @@ pub fn cite(text: &str, game: GameKind) -> Cited {
             rule: None,
         });
     }
-    Cited {
-        parts,
-        rules: format!("/rules/{}", game.id()),
-    }
+    Cited { parts, rules }
 }
 
 /// `parts` as plain words: each cited rule left out with its separator, and a parenthesis
@@ -145,7 +153,15 @@ fn plain(parts: &[Part]) -> String {
 /// "to Gather Power."). A text citing nothing comes back as it is.
 pub fn uncited(text: &str) -> String {
     match text.contains('(') {
-        true => plain(&cite(text, "").parts),
+        true => {
+            // Whichever game the text is of, its rule ids are among every game's series.
+            let series: Vec<char> = GameKind::ALL
+                .iter()
+                .flat_map(|game| game.rule_series())
+                .copied()
+                .collect();
+            plain(&cite_in(text, &series, String::new()).parts)
+        }
         false => text.to_owned(),
     }
 }

@@ -31,11 +31,6 @@ impl GameKind {
         with_game!(self, G => <G as GameUi>::DUEL)
     }
 
-    /// The series of rule ids the game's texts cite ([`GameUi::RULE_SERIES`]).
-    pub fn rule_series(self) -> &'static [char] {
-        with_game!(self, G => <G as GameUi>::RULE_SERIES)
-    }
-
     /// What the game's create form offers ([`GameUi::CREATE_SETTINGS`]).
     pub fn create_settings(self) -> &'static [crate::games::create::Setting] {
         with_game!(self, G => <G as GameUi>::CREATE_SETTINGS)

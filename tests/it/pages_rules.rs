@@ -157,8 +157,8 @@ fn visible_text(html: &str) -> String {
 async fn no_rules_page_shows_a_bare_rule_id() {
     let app = sqlite_app().await;
     let mut visitor = Visitor::new(&app);
-    for game in GameKind::ALL.map(GameKind::id) {
-        let page = visitor.get(&format!("/rules/{game}")).await;
+    for game in GameKind::ALL {
+        let page = visitor.get(&format!("/rules/{}", game.id())).await;
         assert_eq!(page.status, StatusCode::OK);
         // A citation a reader meets is "rule A16", a link or the rule's own label: never a
         // bare "(A16)" or "(Gather Power, L187)".
@@ -170,13 +170,14 @@ async fn no_rules_page_shows_a_bare_rule_id() {
             .collect();
         assert!(
             bare.is_empty(),
-            "/rules/{game} shows bare rule ids: {bare:?}"
+            "/rules/{} shows bare rule ids: {bare:?}",
+            game.id()
         );
     }
     // The check finds one where there is one.
     let planted = cite(
         &visible_text("<body><p>Gather Power (<b>L187</b>)</p>"),
-        "bst",
+        GameKind::Bst,
     );
     assert!(planted.parts.iter().any(|p| p.rule.is_some()));
 }
