@@ -3,7 +3,8 @@
 # order alternates (A B, B A, A B, ...), each a fresh server on a fresh database (as
 # load-figures.sh starts one) played through by `herald load`. Prints one line per run: orders
 # per server CPU-second, and on PostgreSQL per CPU-second of the server and the database
-# together. Loopback only.
+# together, the p99 latency, and the server's peak memory above idle per seated player. Loopback
+# only.
 #
 #   scripts/load-ab.sh OLD_BINARY NEW_BINARY PAIRS BACKEND GAME LOBBIES PLAYERS ROUNDS IN_FLIGHT
 #   e.g. scripts/load-ab.sh /tmp/herald-old target/production/herald 3 sqlite crossing-swords 1000 16 10 128
@@ -36,8 +37,10 @@ run() {
     server_cpu=$(grep -oP 'server CPU while playing: \K[0-9.]+' <<<"$out")
     db_cpu=$(grep -oP 'postgres CPU while playing: \K[0-9.]+' <<<"$out" || true)
     p99=$(grep -oP 'p99 \K[0-9.]+' <<<"$out")
+    local peak_seat
+    peak_seat=$(grep -oP 'peak [0-9.]+ MB \(\K[0-9?]+(?= bytes per seated player)' <<<"$out" || echo -)
     [ -n "$db_cpu" ] && together=$(awk -v n="$orders" -v s="$server_cpu" -v d="$db_cpu" 'BEGIN { if (s + d > 0) printf "%d", n / (s + d); else printf "-" }')
-    echo "$bin${flags:+ $flags} orders=$orders per-server-cpu-s=$(awk -v n="$orders" -v s="$server_cpu" 'BEGIN { if (s > 0) printf "%d", n / s; else printf "-" }') with-db=$together p99=${p99}ms"
+    echo "$bin${flags:+ $flags} orders=$orders per-server-cpu-s=$(awk -v n="$orders" -v s="$server_cpu" 'BEGIN { if (s > 0) printf "%d", n / s; else printf "-" }') with-db=$together p99=${p99}ms peak-bytes-per-seat=$peak_seat"
 }
 
 for i in $(seq 1 "$pairs"); do

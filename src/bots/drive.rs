@@ -1,10 +1,16 @@
-//! How the load generator's bots learn what they owe, two ways: each bot on its own event
-//! stream (as the reference bot plays), or each lobby polled (the default).
+//! How the load generator's bots learn what they owe, three ways: each bot on its own event
+//! stream (as the reference bot plays), each lobby polled (the default), or each profile on
+//! one stream for all its seats (as a bot account plays).
 
+use std::collections::HashSet;
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::Mutex;
 use std::time::Instant;
 
+use futures_util::StreamExt;
 use futures_util::future::join_all;
+use futures_util::stream::FuturesUnordered;
 use rand::SeedableRng;
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -29,8 +35,33 @@ pub(super) struct Bots<'a> {
 }
 
 impl Bots<'_> {
+    /// Plays every lobby to the end, the chosen way: lobby by lobby, or (`Drive::Profiles`)
+    /// each of the `holders`' profiles on its one stream over all its seats.
+    pub async fn play_all(&self, tables: &[Table], holders: &[String]) {
+        match self.args.drive {
+            Drive::Profiles => {
+                join_all(
+                    holders
+                        .iter()
+                        .enumerate()
+                        .map(|(k, key)| self.serve_profile(key, k)),
+                )
+                .await;
+            }
+            Drive::Streams | Drive::Poll => {
+                join_all(
+                    tables
+                        .iter()
+                        .enumerate()
+                        .map(|(i, table)| self.play(table, i)),
+                )
+                .await;
+            }
+        }
+    }
+
     /// Plays one lobby to the end, the chosen way, and counts its game and rounds.
-    pub async fn play(&self, table: &Table, i: usize) {
+    async fn play(&self, table: &Table, i: usize) {
         let rng = Mutex::new(rand_chacha::ChaCha8Rng::seed_from_u64(
             self.args.seed ^ (i as u64) << 20,
         ));
@@ -46,11 +77,17 @@ impl Bots<'_> {
                 true
             }
             Drive::Poll => self.poll(table, &rng).await,
+            // The profiles' streams play all the lobbies at once (`play_all`).
+            Drive::Profiles => false,
         };
-        if !played {
-            return;
+        if played {
+            self.count_game(&table.id).await;
         }
-        match self.glance(&table.id).await {
+    }
+
+    /// Counts a finished game and its rounds.
+    async fn count_game(&self, lobby: &str) {
+        match self.glance(lobby).await {
             Some(view) if view.status == "finished" => {
                 // The round number stays at the last round played once a game is over.
                 let mut t = self.tally.lock().unwrap_or_else(|e| e.into_inner());
@@ -59,6 +96,66 @@ impl Bots<'_> {
             }
             Some(_) => self.error("unfinished"),
             None => self.error("lobby-view"),
+        }
+    }
+
+    /// Profile `k` on its one stream (`/api/v1/me/events`): answers each seat's prompt, many
+    /// at once, until none of its seats is left to play; the first profile also counts each
+    /// game as it ends. A stream that ends early is opened again (the server sends the standing prompts
+    /// again), a few times.
+    async fn serve_profile(&self, key: &str, k: usize) {
+        let rng = Mutex::new(rand_chacha::ChaCha8Rng::seed_from_u64(
+            self.args.seed ^ ((k as u64 + 1) << 40),
+        ));
+        // The lobbies still in play, known once the stream's opening `seats` has come.
+        let mut playing: Option<HashSet<String>> = None;
+        for _ in 0..=STREAM_RETRIES {
+            let opened = {
+                let _permit = self.gate.acquire().await.expect("the gate is never closed");
+                self.api.profile_events(key).await
+            };
+            let Ok(mut events) = opened else {
+                return self.error("profile-stream");
+            };
+            let mut answering: FuturesUnordered<Answering<'_>> = FuturesUnordered::new();
+            loop {
+                tokio::select! {
+                    event = events.next() => {
+                        let Some(event) = event else { break };
+                        match SeatEvent::read(&event.kind, &event.text) {
+                            Some(SeatEvent::Seats(open)) => playing = Some(open),
+                            Some(SeatEvent::Prompt(lobby)) => {
+                                let rng = &rng;
+                                answering.push(Box::pin(async move {
+                                    self.answer(&lobby, key, &event.text, rng).await
+                                }));
+                            }
+                            Some(SeatEvent::Finished(lobby)) => {
+                                if let Some(playing) = playing.as_mut() {
+                                    playing.remove(&lobby);
+                                }
+                                // Every lobby's first seat is the first profile's: it alone
+                                // counts the games, each once.
+                                if k == 0 {
+                                    answering.push(Box::pin(async move {
+                                        self.count_game(&lobby).await
+                                    }));
+                                }
+                            }
+                            None => {}
+                        }
+                    }
+                    Some(()) = answering.next(), if !answering.is_empty() => {}
+                }
+                if playing.as_ref().is_some_and(HashSet::is_empty) {
+                    break;
+                }
+            }
+            while answering.next().await.is_some() {}
+            if playing.as_ref().is_some_and(HashSet::is_empty) {
+                return;
+            }
+            self.error("profile-stream-ended");
         }
     }
 
@@ -188,6 +285,60 @@ impl Bots<'_> {
     }
 }
 
+/// A profile's answer or count in flight while its stream goes on.
+type Answering<'a> = Pin<Box<dyn Future<Output = ()> + Send + 'a>>;
+
+/// How many times a profile's stream that ends before its games do is opened again.
+const STREAM_RETRIES: usize = 3;
+
+/// What a profile's stream says that its player acts on.
+#[derive(Debug, PartialEq, Eq)]
+enum SeatEvent {
+    /// The opening list of seats: the lobbies whose game is not over.
+    Seats(HashSet<String>),
+    /// An answer owed in this lobby, not yet given.
+    Prompt(String),
+    /// This lobby's game is over.
+    Finished(String),
+}
+
+impl SeatEvent {
+    /// The event of kind `kind` with data `text` (JSON), when it is one to act on.
+    fn read(kind: &str, text: &str) -> Option<SeatEvent> {
+        #[derive(Deserialize)]
+        struct Seat {
+            lobby: String,
+            #[serde(default)]
+            status: String,
+        }
+        match kind {
+            "seats" => {
+                let seats: Vec<Seat> = serde_json::from_str(text).ok()?;
+                Some(SeatEvent::Seats(
+                    seats
+                        .into_iter()
+                        .filter(|s| s.status != "finished")
+                        .map(|s| s.lobby)
+                        .collect(),
+                ))
+            }
+            "prompt" if !answered(text) => {
+                #[derive(Deserialize)]
+                struct Prompt {
+                    lobby: String,
+                }
+                Some(SeatEvent::Prompt(
+                    serde_json::from_str::<Prompt>(text).ok()?.lobby,
+                ))
+            }
+            "finished" => Some(SeatEvent::Finished(
+                serde_json::from_str::<Seat>(text).ok()?.lobby,
+            )),
+            _ => None,
+        }
+    }
+}
+
 /// Whether the `me` view (JSON text) already holds an answer to its prompt (a prompt sent
 /// again, as after a reconnection).
 fn answered(me: &str) -> bool {
@@ -258,6 +409,34 @@ mod tests {
         ));
         assert!(!resolved(br#"{"round": 1, "resolved": false}"#));
         assert!(!resolved(b"not json"));
+    }
+
+    #[test]
+    fn a_profiles_stream_is_read_for_its_open_seats_prompts_and_ends() {
+        let seats = json!([
+            {"lobby": "a", "status": "running", "owes": true},
+            {"lobby": "b", "status": "finished"},
+            {"lobby": "c", "status": "signups"}])
+        .to_string();
+        assert_eq!(
+            SeatEvent::read("seats", &seats),
+            Some(SeatEvent::Seats(HashSet::from(["a".into(), "c".into()])))
+        );
+        let prompt = json!({"lobby": "a", "prompt": {"round": 2}, "pending": null}).to_string();
+        assert_eq!(
+            SeatEvent::read("prompt", &prompt),
+            Some(SeatEvent::Prompt("a".into()))
+        );
+        let sent_again =
+            json!({"lobby": "a", "prompt": {"round": 2}, "pending": {"move": "block"}});
+        assert_eq!(SeatEvent::read("prompt", &sent_again.to_string()), None);
+        let over = json!({"lobby": "c", "result": {"winners": []}}).to_string();
+        assert_eq!(
+            SeatEvent::read("finished", &over),
+            Some(SeatEvent::Finished("c".into()))
+        );
+        assert_eq!(SeatEvent::read("challenge", &over), None);
+        assert_eq!(SeatEvent::read("seats", "not json"), None);
     }
 
     #[test]

@@ -12,7 +12,7 @@ use tokio::sync::Semaphore;
 use super::client::{Api, ClientError};
 use super::drive::Bots;
 pub use super::load_plan::LoadArgs;
-use super::load_plan::{Table, Tally};
+use super::load_plan::{Drive, Table, Tally};
 use super::wire::Wire;
 use crate::error::AppError;
 use crate::games::{GameKind, GameUi, with_game};
@@ -62,7 +62,18 @@ pub async fn run(args: LoadArgs) -> Result<Report, ClientError> {
     };
     let hook = receiver.as_ref().map(|r| r.url.as_str());
     let setup_started = Instant::now();
-    let tables = join_all((0..args.lobbies).map(|i| seat(&api, &args, &gate, i, hook))).await;
+    let kind: GameKind = args.game.parse().map_err(|e: AppError| ClientError {
+        status: 0,
+        code: e.code().to_owned(),
+        message: e.to_string(),
+    })?;
+    let holders = match args.drive {
+        Drive::Profiles => seat_holders(&api, &args, kind).await?,
+        Drive::Streams | Drive::Poll => Vec::new(),
+    };
+    let tables =
+        join_all((0..args.lobbies).map(|i| seat(&api, &args, kind, &gate, i, hook, &holders)))
+            .await;
     let tables: Vec<Table> = tables.into_iter().collect::<Result<_, _>>()?;
     let seated: usize = tables.iter().map(|t| t.players.len()).sum();
     let after_setup = memory_of(&args.server_pid, "VmRSS");
@@ -94,13 +105,7 @@ pub async fn run(args: LoadArgs) -> Result<Report, ClientError> {
         gate: &gate,
         tally: &tally,
     };
-    join_all(
-        tables
-            .iter()
-            .enumerate()
-            .map(|(i, table)| bots.play(table, i)),
-    )
-    .await;
+    bots.play_all(&tables, &holders).await;
     let elapsed = started.elapsed();
     // Deliveries go on after the last order; what arrived by then, and in all once they stop.
     let deliveries = match &receiver {
@@ -206,16 +211,21 @@ pub async fn run(args: LoadArgs) -> Result<Report, ClientError> {
     }
     if !args.server_pid.is_empty() {
         let peak = memory_of(&args.server_pid, "VmHWM");
+        // Above idle, per seat: once seated (the rows and the cache), and at the peak of the
+        // play (which also holds the bots' open streams and requests).
+        let per_seat = |kb: Option<u64>| match (idle, kb) {
+            (Some(a), Some(b)) if seated > 0 => {
+                ((b.saturating_sub(a) * 1024) / seated as u64).to_string()
+            }
+            _ => "?".into(),
+        };
         println!(
-            "server memory: idle {} MB · seated {} MB ({} bytes per seated player) · peak {} MB",
+            "server memory: idle {} MB · seated {} MB ({} bytes per seated player) · peak {} MB ({} bytes per seated player)",
             mb(idle),
             mb(after_setup),
-            match (idle, after_setup) {
-                (Some(a), Some(b)) if seated > 0 =>
-                    ((b.saturating_sub(a) * 1024) / seated as u64).to_string(),
-                _ => "?".into(),
-            },
+            per_seat(after_setup),
             mb(peak),
+            per_seat(peak),
         );
     }
     Ok(Report {
@@ -241,20 +251,38 @@ pub fn lobby(kind: GameKind, players: usize, max_rounds: u32) -> (usize, Value) 
     with_game!(kind, G => G::load_lobby(players, max_rounds))
 }
 
+/// With `--drive profiles`: the key of each seat's profile, `Load {seed} {seat}`, one per seat
+/// of a lobby (the game decides how many: BST is a duel), each to hold that seat in every
+/// lobby.
+async fn seat_holders(
+    api: &Api,
+    args: &LoadArgs,
+    kind: GameKind,
+) -> Result<Vec<String>, ClientError> {
+    let (players, _) = lobby(kind, args.players, args.max_rounds);
+    let mut keys = Vec::with_capacity(players);
+    for seat in 0..players {
+        keys.push(
+            api.create_profile(&format!("Load {} {seat}", args.seed))
+                .await?,
+        );
+    }
+    Ok(keys)
+}
+
+/// Creates lobby `i`, fills it and starts it. Its seats are joined by `holders` (seat `n` by
+/// the profile whose key is `holders[n]`, which then also sends its orders) when there are
+/// any, else each by a profile of its own (`--profiles`) or by a name alone.
 async fn seat(
     api: &Api,
     args: &LoadArgs,
+    kind: GameKind,
     gate: &Semaphore,
     i: usize,
     hook: Option<&str>,
+    holders: &[String],
 ) -> Result<Table, ClientError> {
-    // The game decides its lobby's shape (BST is a duel); a game Herald does not host is
-    // refused here as the server would refuse it.
-    let kind: GameKind = args.game.parse().map_err(|e: AppError| ClientError {
-        status: 0,
-        code: e.code().to_owned(),
-        message: e.to_string(),
-    })?;
+    // The game decides its lobby's shape (BST is a duel).
     let (players, mut settings) = lobby(kind, args.players, args.max_rounds);
     if let Some(map) = settings.as_object_mut() {
         if args.messages {
@@ -282,15 +310,19 @@ async fn seat(
     for seat in 0..players {
         let _permit = gate.acquire().await.expect("the gate is never closed");
         let body = json!({"name": format!("Bot {seat}")});
-        let joined = match args.bound() {
-            true => {
+        let joined = match holders.get(seat) {
+            Some(key) => {
+                let (player, _) = api.join_with_key(&id, key, body).await?;
+                (player, key.clone())
+            }
+            None if args.bound() => {
                 // Unique for a run's seed (`LoadArgs::profiles`).
                 let key = api
                     .create_profile(&format!("Bot {} {i} {seat}", args.seed))
                     .await?;
                 api.join_with_key(&id, &key, body).await?
             }
-            false => api.join(&id, body).await?,
+            None => api.join(&id, body).await?,
         };
         seated.push(joined);
     }

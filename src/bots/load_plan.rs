@@ -84,7 +84,7 @@ pub struct LoadArgs {
 impl LoadArgs {
     /// Whether the bots join with profile keys.
     pub fn bound(&self) -> bool {
-        self.profiles || self.rated
+        self.profiles || self.rated || self.drive == Drive::Profiles
     }
 }
 
@@ -97,6 +97,12 @@ pub enum Drive {
     /// Each lobby is polled: its public view once per step, then, for each player who owes
     /// an answer, a `GET me` and the order: two requests per order.
     Poll,
+    /// As a bot account plays (docs/bots.md, "One stream for all of a profile's seats"): one
+    /// profile per seat of a lobby, `Load {seed} {seat}`, holding that seat in every lobby of
+    /// the run, so that each profile's one stream, `/api/v1/me/events`, serves as many seats
+    /// as there are lobbies; each prompt is answered with the profile's key. The handles are
+    /// taken for good, as `--profiles`' are.
+    Profiles,
 }
 
 /// What the bots saw, added up.

@@ -19,6 +19,15 @@ pub(crate) async fn server() -> (String, tempfile::TempDir) {
     server_with(herald::Options::default()).await
 }
 
+/// As the load scripts run the server (docs/performance.md): the load generator's address
+/// exempt from the limits on new lobbies, joins and profiles, which it makes far faster than a
+/// person.
+async fn load_server() -> (String, tempfile::TempDir) {
+    let mut options = herald::Options::default();
+    options.rates.rate_limit_exempt = vec![herald::http::client::net("127.0.0.0/8").unwrap()];
+    server_with(options).await
+}
+
 async fn server_with(options: herald::Options) -> (String, tempfile::TempDir) {
     let dir = tempfile::tempdir().unwrap();
     let url = format!("sqlite://{}?mode=rwc", dir.path().join("h.db").display());
@@ -77,12 +86,13 @@ async fn reference_bots_play_whole_games_of_every_game_from_their_event_streams(
 /// strategy, with no error: two answers at least a game (every game seats two players at least).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_load_generator_plays_every_game_to_the_end() {
-    let (url, _dir) = server().await;
+    let (url, _dir) = load_server().await;
     for (i, kind) in GameKind::ALL.into_iter().enumerate() {
         let (drive, strategy) = [
             (Drive::Streams, Strategy::Greedy),
             (Drive::Poll, Strategy::Random),
-        ][i % 2];
+            (Drive::Profiles, Strategy::Greedy),
+        ][i % 3];
         let args = LoadArgs {
             url: url.clone(),
             game: kind.id().into(),
@@ -113,8 +123,8 @@ async fn the_load_generator_plays_every_game_to_the_end() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_load_generator_plays_every_lobby_to_the_end_and_counts_what_it_saw() {
-    let (url, _dir) = server().await;
-    for drive in [Drive::Streams, Drive::Poll] {
+    let (url, _dir) = load_server().await;
+    for drive in [Drive::Streams, Drive::Poll, Drive::Profiles] {
         let args = LoadArgs {
             url: url.clone(),
             game: "crossing-swords".into(),
@@ -305,11 +315,7 @@ async fn the_profile_bot_plays_every_seat_of_its_profile_from_one_stream() {
 /// game rates every player; with `--profiles` alone the seats are bound and unrated.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_load_generator_binds_every_seat_and_rates_every_game_when_asked() {
-    // As the load scripts run it: its address exempt from the limits on new lobbies and
-    // profiles, which it makes far faster than a person.
-    let mut options = herald::Options::default();
-    options.rates.rate_limit_exempt = vec![herald::http::client::net("127.0.0.0/8").unwrap()];
-    let (url, _dir) = server_with(options).await;
+    let (url, _dir) = load_server().await;
     // A run's handles are made of its seed: each run here takes its own.
     for (seed, game, players, rated) in [
         (7, "crossing-swords", 3, true),
