@@ -6,7 +6,8 @@
 #   scripts/load-figures.sh postgres bst 1000 2 10
 #
 # Arguments: backend (sqlite|postgres) game lobbies players max-rounds [connections [drive]],
-# drive being poll (the default) or streams (a bot per player on its own event stream).
+# drive being poll (the default), streams (a bot per player on its own event stream) or profiles
+# (one profile per seat of a lobby, holding it in every lobby, on one stream for all of them).
 # PostgreSQL: HERALD_LOAD_POSTGRES (default postgres://postgres@127.0.0.1:5432) gets a fresh
 # database named herald_load.
 # HERALD_LOAD_WEBHOOKS=1 gives every lobby a webhook to a receiver inside the load generator on
