@@ -60,6 +60,7 @@ mod notify_delivery;
 mod notify_mail;
 mod notify_pages;
 mod notify_receivers;
+mod notify_reminders;
 mod notify_ssrf;
 mod notify_summaries;
 mod notify_tournaments;
