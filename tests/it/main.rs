@@ -98,6 +98,7 @@ mod pages_forms;
 mod pages_game;
 mod pages_host_controls;
 mod pages_host_panel;
+mod pages_kicked;
 mod pages_ladder;
 mod pages_mail;
 mod pages_my_games;
