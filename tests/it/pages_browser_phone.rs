@@ -12,7 +12,8 @@ use serde_json::{Value, json};
 
 use crate::notify_mail::with_smtp;
 use crate::pages_browser::{
-    browser_available, goto, order, screenshots, wait_for, wait_for_text, with_browsers_serving,
+    browser_available, goto, order, screenshots, screenshots_of, wait_for, wait_for_text,
+    with_browsers_serving,
 };
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
@@ -211,6 +212,7 @@ async fn every_page(base: &str, clients: &[Client]) -> Result<(), String> {
         "Bob has no notifications set up: remind them in the thread.",
     )
     .await;
+    screenshots_of(host, "#players-h", "host-panel-remind").await;
     click(host, "form.remind button").await;
     wait_for_text(host, "reminded").await;
     assert!(
