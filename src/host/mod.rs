@@ -35,6 +35,7 @@ mod rated;
 mod receipts;
 pub mod record;
 pub mod reliability;
+pub mod reminders;
 mod resolve;
 mod round_logs;
 mod rounds;

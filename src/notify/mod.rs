@@ -7,6 +7,7 @@ pub mod format;
 pub mod mail;
 pub mod notice;
 pub mod outcome;
+pub mod reminder;
 pub mod send;
 pub mod sign_in_mail;
 pub mod tournament_notice;

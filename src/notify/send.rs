@@ -13,10 +13,10 @@ use super::guard::{Guard, GuardedResolver, Refusal};
 use super::mail::Mailer;
 use super::notice::{self, Notice};
 pub use super::outcome::Outcome;
-use super::tournament_notice;
 use super::{Channel, Settings, format, sign};
+use super::{reminder, tournament_notice};
 use crate::host::Host;
-use crate::store::{Claimed, Owner, TargetRow};
+use crate::store::{Claimed, Owner, REMINDER_KIND, TargetRow, reminder_delivery};
 
 /// What sends: the guarded HTTP client, the mailer (if mail is on) and the settings.
 #[derive(Clone)]
@@ -101,8 +101,8 @@ impl Sender {
         }
     }
 
-    /// The notice `delivery` carries to `target`: its lobby's or its tournament's event, or a
-    /// test message; the reason in words when it cannot be built.
+    /// The notice `delivery` carries to `target`: its lobby's or its tournament's event, a
+    /// host's reminder, or a test message; the reason in words when it cannot be built.
     async fn notice(
         &self,
         host: &Host,
@@ -114,6 +114,17 @@ impl Sender {
             (Some(_), Some(event)) => Some(event),
             (Some(_), None) => return Err("the event is gone".into()),
         };
+        // A host's reminder carries no event: its delivery id names the step, and its
+        // destination the player (`store/reminders.rs`).
+        if let (Owner::Lobby(lobby), None, Some(player), Some(step_seq)) = (
+            delivery.owner,
+            event,
+            target.player_id,
+            reminder_delivery(&delivery.id).filter(|_| delivery.kind == REMINDER_KIND),
+        ) {
+            let link = self.settings.lobby_link(lobby);
+            return reminder::build(host, lobby, player, step_seq, link).await;
+        }
         match (delivery.owner, event) {
             (Owner::Lobby(lobby), None) => match host.lobby_facts(lobby, None).await {
                 Ok(facts) => Ok(Notice::test(

@@ -50,6 +50,7 @@ mod rating_rebuild;
 mod rating_rows;
 mod rating_writes;
 mod ratings;
+mod reminders;
 pub mod retention;
 mod rows;
 mod sessions;
@@ -93,6 +94,7 @@ pub use profiles::{KeyRow, ProfileRow};
 pub use rating_rebuild::Rebuilt;
 pub use rating_rows::RatedFinish;
 pub use ratings::{BoardRow, ChangeHistoryRow};
+pub use reminders::{NewReminder, REMINDER_KIND, Reminded, reminder_delivery};
 pub use rows::{
     Change, EventRow, LobbyPatch, LobbyRow, MessageRow, NewEvent, NewLobby, NewMessage, NewOrder,
     NewPlayer, NewStep, OrderRow, ParsedState, PlayerPatch, PlayerRow, PlayerUpdate, PublicLog,

@@ -3,7 +3,7 @@
 //! form, my games, the host panel, the lobby open, running and finished, each game's player
 //! page with its forms, a round, the exports, the rules pages); the posts' copy buttons put the
 //! text on the clipboard and their links lead back to the game; the player's mail form given
-//! an address by clicking, with a screenshot of it.
+//! an address by clicking, with a screenshot of it; the host's "Remind" clicked on a phone.
 
 use fantoccini::key::Key;
 use fantoccini::{Client, Locator};
@@ -12,7 +12,8 @@ use serde_json::{Value, json};
 
 use crate::notify_mail::with_smtp;
 use crate::pages_browser::{
-    browser_available, goto, order, screenshots, wait_for, wait_for_text, with_browsers_serving,
+    browser_available, goto, order, screenshots, screenshots_of, wait_for, wait_for_text,
+    with_browsers_serving,
 };
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
@@ -204,6 +205,21 @@ async fn every_page(base: &str, clients: &[Client]) -> Result<(), String> {
     click(host, "form[action$='/host/start'] button").await;
     wait_for_text(host, "Round 1").await;
     fits_360(host, "the host panel while the game runs").await;
+    // Ann has mail and owes orders: "Remind Ann", clicked, turns to "reminded"; Bob has
+    // nothing set up, which the panel says instead of a button (docs/notifications.md).
+    wait_for_text(
+        host,
+        "Bob has no notifications set up: remind them in the thread.",
+    )
+    .await;
+    screenshots_of(host, "#players-h", "host-panel-remind").await;
+    click(host, "form.remind button").await;
+    wait_for_text(host, "reminded").await;
+    assert!(
+        host.find(Locator::Css("form.remind")).await.is_err(),
+        "no Remind button is left once Ann is reminded"
+    );
+    fits_360(host, "the host panel with a reminder sent").await;
     visit(ann, base, &format!("{lobby}/play")).await;
     wait_for(ann, "#order-form").await;
     wait_for(ann, "#fallback-form").await;

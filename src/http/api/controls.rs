@@ -31,6 +31,11 @@ pub(super) fn table() -> Vec<(Method, &'static str, MethodRouter<AppState>)> {
             post(kick_player),
         ),
         (
+            Method::POST,
+            "/api/v1/lobbies/{id}/players/{player_id}/remind",
+            post(remind_player),
+        ),
+        (
             Method::DELETE,
             "/api/v1/lobbies/{id}/players/{player_id}",
             delete(remove_player),
@@ -88,6 +93,18 @@ async fn kick_player(
 ) -> Result<impl IntoResponse, AppError> {
     let id = lobby_id(&id)?;
     Ok(Json(app.host.kick(id, token.as_deref(), player).await?))
+}
+
+/// 202: the reminder is queued; the delivery worker sends it (docs/notifications.md,
+/// "Reminders").
+async fn remind_player(
+    State(app): State<AppState>,
+    ApiPath((id, player)): ApiPath<(String, String)>,
+    token: Token,
+) -> Result<impl IntoResponse, AppError> {
+    let id = lobby_id(&id)?;
+    let receipt = app.host.remind(id, token.as_deref(), &player).await?;
+    Ok((StatusCode::ACCEPTED, Json(receipt)))
 }
 
 async fn remove_player(

@@ -104,6 +104,22 @@ pub async fn kick_player(
     back(&app, id, &headers, csrf, done).await
 }
 
+/// "Remind" on a waiting seat: the host's reminder through the player's own notifications
+/// (docs/notifications.md, "Reminders"); nothing to confirm, since the store sends at most one
+/// per player and step.
+pub async fn remind_player(
+    State(app): State<AppState>,
+    PagePath((id, player)): PagePath<(String, String)>,
+    headers: HeaderMap,
+    Csrf(csrf): Csrf,
+    _form: CheckedForm,
+) -> Result<Response, PageError> {
+    let id = lobby_id(&id)?;
+    let token = host_token(&app, id, &headers).await?;
+    let done = app.host.remind(id, Some(&token), &player).await.map(drop);
+    back(&app, id, &headers, csrf, done).await
+}
+
 pub async fn end_game(
     State(app): State<AppState>,
     PagePath(id): PagePath<String>,

@@ -12,7 +12,7 @@ use serde::Deserialize;
 use uuid::Uuid;
 
 use super::deadline::{DeadlineLine, reminder_warning};
-use super::host_seats::{SeatControl, seats};
+use super::host_seats::{Remind, SeatControl, seats};
 use super::lobby::status_label;
 use super::round::collecting;
 use super::seat_labels::SeatLabels;
@@ -133,6 +133,11 @@ pub(super) async fn host_page(
     let base = base_url(headers);
     let labels = SeatLabels::of(&app.host.substitutes(id).await?);
     let misses = app.host.misses(id).await?;
+    // Only a seat the open step waits for can be reminded.
+    let marks = match lobby.status {
+        Status::Running => app.host.reminder_marks(id).await?,
+        Status::Signups | Status::Closed | Status::Finished => Default::default(),
+    };
     let bound = app.host.seat_profiles_shown(id).await?;
     // Only a lobby with bound seats has a record to excuse or players who may be away.
     let (excusable, aways) = match bound.is_empty() {
@@ -179,6 +184,7 @@ pub(super) async fn host_page(
             .map(|mut seat| {
                 seat.profile = super::seat_badge::SeatBadge::of(&bound, &seat.id);
                 seat.excusable = super::host_seats::of_player(&excusable, &seat.id);
+                seat.remind = Remind::of(&seat, &marks);
                 seat
             })
             .collect(),

@@ -4,6 +4,7 @@
 
 use uuid::Uuid;
 
+use crate::host::reminders::ReminderMarks;
 use crate::host::timing::rfc3339;
 use crate::store::MissRow;
 
@@ -53,6 +54,38 @@ impl SeatState {
     }
 }
 
+/// What a seat offers the host for a reminder of the open step (docs/notifications.md,
+/// "Reminders"): only a seat the step waits for has one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Remind {
+    /// Nothing to remind it of.
+    NotDue,
+    /// The "Remind" button.
+    Offer,
+    /// Reminded of this step already.
+    Reminded,
+    /// The player has no notifications to carry one: the host reminds them in the thread.
+    Unreachable,
+}
+
+impl Remind {
+    /// The seat's reminder, from where it stands and the lobby's marks.
+    pub fn of(seat: &SeatControl, marks: &ReminderMarks) -> Remind {
+        let id = Uuid::parse_str(&seat.id).ok();
+        let marked = |set: &std::collections::HashSet<Uuid>| id.is_some_and(|id| set.contains(&id));
+        match (
+            seat.state,
+            marked(&marks.reminded),
+            marked(&marks.reachable),
+        ) {
+            (SeatState::Answered | SeatState::NothingOwed | SeatState::Out, _, _) => Remind::NotDue,
+            (SeatState::Waiting, true, _) => Remind::Reminded,
+            (SeatState::Waiting, false, true) => Remind::Offer,
+            (SeatState::Waiting, false, false) => Remind::Unreachable,
+        }
+    }
+}
+
 /// One seat, as its controls name it.
 pub struct SeatControl {
     pub id: String,
@@ -68,9 +101,26 @@ pub struct SeatControl {
     pub profile: Option<super::seat_badge::SeatBadge>,
     /// Its misses the host may still excuse (the form posts to `host_excuse.rs`).
     pub excusable: Vec<ExcusableMiss>,
+    /// Its reminder of the open step.
+    pub remind: Remind,
 }
 
 impl SeatControl {
+    /// Whether the seat shows the "Remind" button.
+    pub fn remind_offered(&self) -> bool {
+        self.remind == Remind::Offer
+    }
+
+    /// Whether the seat was reminded of the open step.
+    pub fn reminded(&self) -> bool {
+        self.remind == Remind::Reminded
+    }
+
+    /// Whether the seat waits with no notifications to remind it by.
+    pub fn unreachable(&self) -> bool {
+        self.remind == Remind::Unreachable
+    }
+
     /// "missed 2 steps in a row", or nothing when it missed none.
     pub fn misses_in_words(&self) -> String {
         match self.misses {
@@ -102,6 +152,7 @@ pub fn seats(
                 .map_or(0, |(_, n)| *n),
             profile: None,
             excusable: Vec::new(),
+            remind: Remind::NotDue,
         })
         .collect()
 }

@@ -163,6 +163,10 @@ pub fn routes(state: &AppState) -> Router<AppState> {
             post(host_controls::kick_player),
         )
         .route(
+            "/lobbies/{id}/host/players/{player}/remind",
+            post(host_controls::remind_player),
+        )
+        .route(
             "/lobbies/{id}/play/talk",
             get(talk::show_talk).post(talk::send_message),
         )
