@@ -57,6 +57,7 @@ mod event_kinds;
 mod http2;
 mod layers;
 mod notify_delivery;
+mod notify_held;
 mod notify_mail;
 mod notify_pages;
 mod notify_receivers;
