@@ -70,6 +70,7 @@ mod pages_browser;
 mod pages_browser_clock;
 mod pages_browser_contests;
 mod pages_browser_host;
+mod pages_browser_ladder;
 mod pages_browser_my_games;
 mod pages_browser_nojs;
 mod pages_browser_pages;
