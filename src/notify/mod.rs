@@ -4,6 +4,7 @@
 //! `store/tournament_news.rs`), reliably and without a secret in any of it.
 
 pub mod format;
+mod held;
 pub mod mail;
 pub mod notice;
 pub mod outcome;

@@ -23,6 +23,9 @@
 //! - Every attempt is recorded; a failure or a 5xx, 408 or 429 is retried after an exponential
 //!   backoff with jitter (or the receiver's `Retry-After`), until [`MAX_ATTEMPTS`] attempts or
 //!   [`MAX_AGE_MS`] since the event, when the delivery is dead and its destination disabled.
+//! - A delivery is sent once by the worker that holds it, from its claim (or hand-off) to its
+//!   record, even when its lease runs out meanwhile and a claim takes the row again
+//!   (`held.rs`): only another process takes over a lease that ran out.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -33,6 +36,7 @@ use tokio::sync::{Notify, Semaphore, mpsc};
 use tokio::task::JoinHandle;
 use uuid::Uuid;
 
+use super::held::Held;
 use super::send::{Outcome, Sender};
 use crate::host::Host;
 use crate::store::{Attempt, Claimed, Finished, Settled};
@@ -201,6 +205,7 @@ async fn work(host: Host, sender: Sender, owner: String, handed: Handed) {
         finished,
         wake: host.outbox_wake(),
         attempts: deliverers.handle.clone(),
+        held: Held::default(),
     });
     let _recorder = AbortOnDrop(tokio::spawn(record(shared.clone(), results)));
     run(shared, handed).await;
@@ -225,7 +230,9 @@ async fn record(shared: Arc<Shared>, mut results: mpsc::UnboundedReceiver<Finish
         let retries = batch
             .iter()
             .any(|f| matches!(f.settled, Settled::Retry { .. }));
-        match shared.host.finish_deliveries(&shared.owner, &batch).await {
+        let written = shared.host.finish_deliveries(&shared.owner, &batch).await;
+        shared.held.recorded(&batch, written.is_ok());
+        match written {
             Ok(0) => {}
             Ok(lost) => tracing::info!(
                 lost,
@@ -258,6 +265,9 @@ struct Shared {
     wake: Arc<Notify>,
     /// The delivery thread's runtime, where webhooks' requests are made.
     attempts: tokio::runtime::Handle,
+    /// What this worker holds, so that a claim that takes a held row again does not send it
+    /// twice.
+    held: Held,
 }
 
 /// Claims what is due, then waits for what may make more due, sending what the SQLite writer
@@ -268,6 +278,7 @@ async fn run(shared: Arc<Shared>, mut handed: Handed) {
     let clock = shared.host.clock().clone();
     loop {
         let now = clock.now_millis();
+        shared.held.claim_begins();
         let claimed = match shared
             .host
             .claim_deliveries(&shared.owner, now, now + LEASE_MS, BATCH)
@@ -284,6 +295,7 @@ async fn run(shared: Arc<Shared>, mut handed: Handed) {
             }
         };
         let full = claimed.len() as i64 == BATCH;
+        let claimed = shared.held.claimed(claimed);
         shared.deliver_all(claimed);
         if full {
             continue;
@@ -323,6 +335,7 @@ async fn run(shared: Arc<Shared>, mut handed: Handed) {
                             batch.extend(more);
                         }
                     }
+                    let batch = shared.held.handed(batch);
                     shared.deliver_all(batch);
                 }
                 // Another worker of this process registered for the hand-off.
@@ -372,6 +385,7 @@ impl Shared {
         let slots = self.target_slots(delivery.target_id);
         let (Ok(_slot), Ok(_flight)) = (slots.acquire().await, self.in_flight.acquire().await)
         else {
+            self.held.dropped(&delivery);
             return;
         };
         let outcome = self

@@ -1,6 +1,7 @@
 //! Real HTTP receivers for the notification tests, each an axum server on 127.0.0.1 started
 //! by the test: one that accepts, fails N times first, answers 429 with `Retry-After`, never
-//! answers (slow), or redirects; and the settings the tests deliver with.
+//! answers (slow), answers once the test opens its gate, or redirects; and the settings the
+//! tests deliver with.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -26,6 +27,8 @@ pub enum Behaviour {
     },
     /// Never answers.
     Hang,
+    /// Holds every request until the gate's value is true, then 204.
+    Gate(tokio::sync::watch::Receiver<bool>),
     /// 302 to this location.
     Redirect(String),
 }
@@ -121,6 +124,11 @@ async fn receive(State(shared): State<Shared>, headers: HeaderMap, body: Bytes) 
             .into_response(),
         Behaviour::TooMany { .. } => StatusCode::NO_CONTENT.into_response(),
         Behaviour::Hang => std::future::pending().await,
+        Behaviour::Gate(gate) => {
+            let mut gate = gate.clone();
+            let _ = gate.wait_for(|open| *open).await;
+            StatusCode::NO_CONTENT.into_response()
+        }
         Behaviour::Redirect(to) => {
             (StatusCode::FOUND, [(header::LOCATION, to.clone())]).into_response()
         }

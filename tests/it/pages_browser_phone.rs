@@ -35,7 +35,12 @@ async fn click(client: &Client, css: &str) {
 
 /// At 360 px the page is no wider than the window; the elements that stick out are named.
 pub(crate) async fn fits_360(client: &Client, what: &str) {
-    client.set_window_size(360, 780).await.unwrap();
+    fits_width(client, what, 360).await;
+}
+
+/// At `width` px the page is no wider than the window; the elements that stick out are named.
+pub(crate) async fn fits_width(client: &Client, what: &str, width: u32) {
+    client.set_window_size(width, 780).await.unwrap();
     tokio::time::sleep(std::time::Duration::from_millis(200)).await;
     let script = "const w = window.innerWidth; \
         const out = [...document.querySelectorAll('body *')] \
@@ -45,7 +50,7 @@ pub(crate) async fn fits_360(client: &Client, what: &str) {
         return [document.documentElement.scrollWidth, w, out];";
     let got = client.execute(script, vec![]).await.unwrap();
     let n = |i: usize| got[i].as_f64().unwrap();
-    assert!(n(0) <= n(1), "{what} scrolls sideways at 360 px: {got}");
+    assert!(n(0) <= n(1), "{what} scrolls sideways at {width} px: {got}");
     client.set_window_size(1280, 900).await.unwrap();
 }
 
