@@ -305,35 +305,18 @@ enum SeatEvent {
 impl SeatEvent {
     /// The event of kind `kind` with data `text` (JSON), when it is one to act on.
     fn read(kind: &str, text: &str) -> Option<SeatEvent> {
+        /// A prompt's or an end's lobby.
         #[derive(Deserialize)]
-        struct Seat {
+        struct Of {
             lobby: String,
-            #[serde(default)]
-            status: String,
         }
+        let lobby = || serde_json::from_str::<Of>(text).ok().map(|of| of.lobby);
         match kind {
-            "seats" => {
-                let seats: Vec<Seat> = serde_json::from_str(text).ok()?;
-                Some(SeatEvent::Seats(
-                    seats
-                        .into_iter()
-                        .filter(|s| s.status != "finished")
-                        .map(|s| s.lobby)
-                        .collect(),
-                ))
-            }
-            "prompt" if !answered(text) => {
-                #[derive(Deserialize)]
-                struct Prompt {
-                    lobby: String,
-                }
-                Some(SeatEvent::Prompt(
-                    serde_json::from_str::<Prompt>(text).ok()?.lobby,
-                ))
-            }
-            "finished" => Some(SeatEvent::Finished(
-                serde_json::from_str::<Seat>(text).ok()?.lobby,
-            )),
+            "seats" => Some(SeatEvent::Seats(super::profile_bot::open_seats(
+                &serde_json::from_str(text).ok()?,
+            ))),
+            "prompt" if !answered(text) => lobby().map(SeatEvent::Prompt),
+            "finished" => lobby().map(SeatEvent::Finished),
             _ => None,
         }
     }

@@ -103,7 +103,7 @@ pub async fn run(args: BotArgs) -> Result<(), BotError> {
 }
 
 /// The lobbies of the opening snapshot whose game is not over.
-fn open_seats(seats: &Value) -> HashSet<String> {
+pub(super) fn open_seats(seats: &Value) -> HashSet<String> {
     seats
         .as_array()
         .into_iter()

@@ -93,18 +93,37 @@ impl Host {
     ) -> Result<WebhookCreated, AppError> {
         let snapshot = self.snapshot(id).await?;
         require_host(&snapshot, &Presented::new(token))?;
-        let (url, channel, events) = webhook_request(&mut body, &lobby_events())?;
+        let held = self.store.targets(id, None).await?.len();
+        self.add_target(Owner::Lobby(id), held, &mut body, &lobby_events())
+            .await
+    }
+
+    /// Adds a webhook for `owner`, a lobby's host or a tournament's director already
+    /// authorised, which holds `held` webhooks now: the body read against the events `offered`,
+    /// the address guarded, the cap kept, the signing secret made (shown this once).
+    pub(super) async fn add_target(
+        &self,
+        owner: Owner,
+        held: usize,
+        body: &mut Map<String, Value>,
+        offered: &[&str],
+    ) -> Result<WebhookCreated, AppError> {
+        let (url, channel, events) = webhook_request(body, offered)?;
         self.check_target(&url).await?;
-        if self.store.targets(id, None).await?.len() >= MAX_WEBHOOKS {
+        if held >= MAX_WEBHOOKS {
+            let whose = match owner {
+                Owner::Lobby(_) => "A lobby",
+                Owner::Tournament(_) => "A tournament",
+            };
             return Err(AppError::rejected(
                 "too-many-webhooks",
-                format!("A lobby has at most {MAX_WEBHOOKS} webhooks; delete one first."),
+                format!("{whose} has at most {MAX_WEBHOOKS} webhooks; delete one first."),
             ));
         }
         let secret = (channel == Channel::Standard).then(sign::new_secret);
         let target = NewTarget {
             id: Uuid::new_v4(),
-            owner: Owner::Lobby(id),
+            owner,
             player_id: None,
             channel: channel.as_str(),
             address: url,

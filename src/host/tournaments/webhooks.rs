@@ -1,21 +1,17 @@
 //! The director's webhooks on a tournament (docs/notifications.md, "Tournament webhooks"):
 //! added, listed with their latest attempts, tested, re-enabled and deleted as a lobby's host's
-//! are, through the same checks (`notifications.rs`: the body, the address guard, the signing
-//! secret) and the same outbox machinery; the director's token authorises.
+//! are, through the same checks (`notifications.rs`, `add_target`: the body, the address
+//! guard, the cap, the signing secret) and the same outbox machinery; the director's token authorises.
 
 use serde_json::{Map, Value};
 use uuid::Uuid;
 
 use super::super::Host;
-use super::super::delivery::Channel;
-use super::super::notifications::{
-    MAX_WEBHOOKS, WebhookCreated, WebhookView, unknown_webhook, webhook_id, webhook_request,
-};
-use super::super::sign;
+use super::super::notifications::{WebhookCreated, WebhookView, unknown_webhook, webhook_id};
 use super::director;
 use super::news::TOURNAMENT_EVENTS;
 use crate::error::AppError;
-use crate::store::{NewTarget, Owner, Scope, TargetRow};
+use crate::store::{Owner, Scope, TargetRow};
 
 impl Host {
     /// Adds a webhook to the tournament (director only).
@@ -26,31 +22,9 @@ impl Host {
         mut body: Map<String, Value>,
     ) -> Result<WebhookCreated, AppError> {
         director(&self.tournament_record(id).await?, token)?;
-        let (url, channel, events) = webhook_request(&mut body, &TOURNAMENT_EVENTS)?;
-        self.check_target(&url).await?;
-        if self.store.tournament_targets(id).await?.len() >= MAX_WEBHOOKS {
-            return Err(AppError::rejected(
-                "too-many-webhooks",
-                format!("A tournament has at most {MAX_WEBHOOKS} webhooks; delete one first."),
-            ));
-        }
-        let secret = (channel == Channel::Standard).then(sign::new_secret);
-        let target = NewTarget {
-            id: Uuid::new_v4(),
-            owner: Owner::Tournament(id),
-            player_id: None,
-            channel: channel.as_str(),
-            address: url,
-            secret: secret.clone(),
-            kinds: events,
-        };
-        self.store
-            .insert_target(&target, self.store.clock().now_millis())
-            .await?;
-        Ok(WebhookCreated {
-            id: target.id,
-            secret,
-        })
+        let held = self.store.tournament_targets(id).await?.len();
+        self.add_target(Owner::Tournament(id), held, &mut body, &TOURNAMENT_EVENTS)
+            .await
     }
 
     /// The tournament's webhooks with their latest attempts (director only).

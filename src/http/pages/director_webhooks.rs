@@ -5,21 +5,13 @@
 use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
-use serde_json::{Map, Value};
 
 use super::session::{CheckedForm, Csrf};
 use super::tournament_director::{DirectorPage, director_page, director_token};
+use super::webhooks_section::{Action, new_webhook};
 use super::{PageError, PagePath, again, see_other};
 use crate::http::AppState;
 use crate::http::api::tournament_id;
-
-/// What the director asked for in the section.
-enum Action {
-    Add,
-    Test(String),
-    Enable(String),
-    Delete(String),
-}
 
 async fn act(
     app: AppState,
@@ -33,22 +25,10 @@ async fn act(
     let token = director_token(&app, id, &headers).await?;
     let host = &app.host;
     let adding = matches!(action, Action::Add);
-    let tested = match &action {
-        Action::Test(hook) => Some(hook.clone()),
-        Action::Add | Action::Enable(_) | Action::Delete(_) => None,
-    };
+    let tested = action.tested();
     let done = match action {
         Action::Add => {
-            let mut body = Map::new();
-            body.insert("url".into(), form.get("url").trim().into());
-            body.insert("format".into(), form.get("format").into());
-            let events: Vec<Value> = form
-                .fields
-                .iter()
-                .filter(|(k, _)| k == "events")
-                .map(|(_, v)| Value::from(v.as_str()))
-                .collect();
-            body.insert("events".into(), Value::Array(events));
+            let body = new_webhook(&form);
             host.add_tournament_webhook(id, Some(&token), body)
                 .await
                 .map(|created| created.secret)

@@ -5,20 +5,12 @@
 use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::Response;
-use serde_json::{Map, Value};
 
 use super::host_panel::{HostPage, host_page, host_token};
 use super::session::{CheckedForm, Csrf};
+use super::webhooks_section::{Action, new_webhook};
 use super::{PageError, PagePath, again, lobby_id, see_other};
 use crate::http::AppState;
-
-/// What the host asked for in the section.
-enum Action {
-    Add,
-    Test(String),
-    Enable(String),
-    Delete(String),
-}
 
 async fn act(
     app: AppState,
@@ -32,22 +24,10 @@ async fn act(
     let token = host_token(&app, id, &headers).await?;
     let host = &app.host;
     let adding = matches!(action, Action::Add);
-    let tested = match &action {
-        Action::Test(hook) => Some(hook.clone()),
-        Action::Add | Action::Enable(_) | Action::Delete(_) => None,
-    };
+    let tested = action.tested();
     let done = match action {
         Action::Add => {
-            let mut body = Map::new();
-            body.insert("url".into(), form.get("url").trim().into());
-            body.insert("format".into(), form.get("format").into());
-            let events: Vec<Value> = form
-                .fields
-                .iter()
-                .filter(|(k, _)| k == "events")
-                .map(|(_, v)| Value::from(v.as_str()))
-                .collect();
-            body.insert("events".into(), Value::Array(events));
+            let body = new_webhook(&form);
             host.add_webhook(id, Some(&token), body)
                 .await
                 .map(|created| created.secret)

@@ -3,6 +3,9 @@
 //! webhook may ask for in words, and (a lobby's) whether mail is on. Its forms are handled in
 //! `host_webhooks.rs` and `director_webhooks.rs`.
 
+use serde_json::{Map, Value};
+
+use super::session::CheckedForm;
 use crate::error::AppError;
 use crate::events::EventKind;
 use crate::host::WebhookView;
@@ -25,6 +28,39 @@ pub struct WebhooksSection {
     pub add_url: String,
     /// The webhook a test was just sent to.
     pub tested: Option<String>,
+}
+
+/// What a host or a director asked for in the section's forms.
+pub enum Action {
+    Add,
+    Test(String),
+    Enable(String),
+    Delete(String),
+}
+
+impl Action {
+    /// The webhook a test is sent to, which the panel marks once it is on its way.
+    pub fn tested(&self) -> Option<String> {
+        match self {
+            Action::Test(hook) => Some(hook.clone()),
+            Action::Add | Action::Enable(_) | Action::Delete(_) => None,
+        }
+    }
+}
+
+/// The add form as the API's body: its address, format and ticked events.
+pub fn new_webhook(form: &CheckedForm) -> Map<String, Value> {
+    let mut body = Map::new();
+    body.insert("url".into(), form.get("url").trim().into());
+    body.insert("format".into(), form.get("format").into());
+    let events: Vec<Value> = form
+        .fields
+        .iter()
+        .filter(|(k, _)| k == "events")
+        .map(|(_, v)| Value::from(v.as_str()))
+        .collect();
+    body.insert("events".into(), Value::Array(events));
+    body
 }
 
 /// Whose news a section's webhooks carry.
